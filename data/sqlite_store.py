@@ -1,0 +1,307 @@
+"""SQLite implementation of the Store interface (aiosqlite).
+
+Two connections to one WAL database:
+
+* the *writer*, guarded by one asyncio.Lock, so statements of two coroutines
+  never interleave inside a transaction; checkpoints reach it through the
+  group-committing CheckpointWriter, every other write through ``_write()``;
+* the *reader* (query_only), so leaderboards and restores never see a
+  writer's uncommitted rows and never queue behind a write transaction.
+
+The database must be a file (WAL needs one); use pytest's tmp_path in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from os import PathLike
+from typing import Any
+
+import aiosqlite
+
+from . import sqlite_queries as queries
+from . import sqlite_writes as writes
+from .checkpoint_writer import CheckpointWriter
+from .errors import GameNotFound, InvalidTransition
+from .models import (
+    UNFINISHED_STATUSES,
+    CorruptTable,
+    GameLog,
+    GameResult,
+    GameStatus,
+    GameSummary,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Metric,
+    PlayerStats,
+    RestoredTable,
+    SeatInfo,
+)
+from .rows import dump_object
+from .schema import apply_migrations
+from .tx import transaction
+
+# Status changes update_game may make; 'finished' only comes with results.
+_TRANSITIONS: dict[str, frozenset[str]] = {
+    "lobby": frozenset({"lobby", "playing", "cancelled", "abandoned"}),
+    "playing": frozenset({"playing", "cancelled", "abandoned"}),
+}
+
+
+def _decode_text(raw: bytes) -> str:
+    """Never let one invalid UTF-8 value abort a whole restore query."""
+    return raw.decode("utf-8", errors="replace")
+
+
+async def _connect(path: str, busy_timeout_ms: int, *, reader: bool) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if reader:
+            conn.text_factory = _decode_text
+            await conn.execute("PRAGMA query_only = ON")
+        else:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode NORMAL never corrupts; a power cut may lose only the
+            # last few commits, which is the right trade for per-move writes.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+class SQLiteStore:
+    """Persistence for tables, logs, results and rankings in one SQLite file."""
+
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._writer = writer
+        self._reader = reader
+        self._clock = clock
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+        self._checkpoints = CheckpointWriter(writer, self._write_lock, clock)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | PathLike[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        busy_timeout_ms: int = 5000,
+    ) -> SQLiteStore:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Raises SchemaTooNew if the file was written by newer code, and
+        MigrationError if an upgrade fails (the file keeps its old version).
+        """
+        path = str(path)
+        writer = await _connect(path, busy_timeout_ms, reader=False)
+        try:
+            await apply_migrations(writer)
+            reader = await _connect(path, busy_timeout_ms, reader=True)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(writer, reader, clock)
+
+    async def close(self) -> None:
+        await self._checkpoints.close()
+        await self._reader.close()
+        await self._writer.close()
+
+    async def __aenter__(self) -> SQLiteStore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def _write(self) -> Any:
+        return transaction(self._writer, self._write_lock, "IMMEDIATE")
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One consistent snapshot for queries made of several statements."""
+        async with transaction(self._reader, self._read_lock, "DEFERRED") as conn:
+            yield conn
+
+    # -- identities ------------------------------------------------------------
+
+    async def upsert_player(self, user_id: int, display_name: str) -> None:
+        async with self._write() as conn:
+            await writes.upsert_players(conn, [(user_id, display_name)], self._clock())
+
+    async def upsert_guild(self, guild_id: int, name: str | None) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, "
+                "updated_at = excluded.updated_at",
+                (guild_id, name, self._clock()),
+            )
+
+    # -- tables ----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int | None,
+        variant: str,
+        options: dict[str, Any] | None = None,
+        seats: Sequence[SeatInfo] = (),
+        seed: int | None = None,
+        message_ids: dict[str, int] | None = None,
+    ) -> int:
+        options_json = dump_object(options or {}, "options")
+        messages_json = dump_object(message_ids or {}, "message_ids")
+        async with self._write() as conn:
+            now = self._clock()
+            # A table can open before the guild was ever upserted.
+            await conn.execute(
+                "INSERT OR IGNORE INTO guilds (guild_id, updated_at) VALUES (?, ?)",
+                (guild_id, now),
+            )
+            cursor = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, message_ids, host_id, variant, "
+                "options, status, seed, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (guild_id, channel_id, messages_json, host_id, variant, options_json,
+                 seed, now, now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await writes.replace_seats(conn, game_id, seats, now)
+        return game_id
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        message_ids: dict[str, int] | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        host_id: int | None = None,
+    ) -> None:
+        """Apply the given changes (None = leave unchanged) in one transaction."""
+        changes: dict[str, Any] = {}
+        if message_ids is not None:
+            changes["message_ids"] = dump_object(message_ids, "message_ids")
+        if options is not None:
+            changes["options"] = dump_object(options, "options")
+        if seed is not None:
+            changes["seed"] = seed
+        if host_id is not None:
+            changes["host_id"] = host_id
+        async with self._write() as conn:
+            now = self._clock()
+            current = await self._status_of(conn, game_id)
+            if status is not None and status != current:
+                if status not in _TRANSITIONS.get(current, frozenset()):
+                    raise InvalidTransition(f"game {game_id}: cannot go from {current} "
+                                            f"to {status} (finish with record_results)")
+                changes["status"] = status
+                if status == "playing":
+                    changes["started_at"] = now
+                else:
+                    changes["finished_at"] = now
+            if seats is not None:
+                if current not in UNFINISHED_STATUSES:
+                    raise InvalidTransition(f"game {game_id} is {current}; seats are final")
+                await writes.replace_seats(conn, game_id, seats, now)
+            changes["updated_at"] = now
+            assignments = ", ".join(f"{column} = ?" for column in changes)  # fixed names
+            await conn.execute(
+                f"UPDATE games SET {assignments} WHERE game_id = ?",
+                (*changes.values(), game_id),
+            )
+
+    @staticmethod
+    async def _status_of(conn: aiosqlite.Connection, game_id: int) -> str:
+        rows = await conn.execute_fetchall(
+            "SELECT status FROM games WHERE game_id = ?", (game_id,)
+        )
+        if not rows:
+            raise GameNotFound(game_id)
+        return rows[0][0]
+
+    async def checkpoint(
+        self,
+        game_id: int,
+        state: dict[str, Any],
+        meta: dict[str, Any],
+        action: dict[str, Any] | None = None,
+    ) -> int | None:
+        # Serialise here, outside the write lock, so bad payloads fail fast
+        # and JSON encoding does not lengthen anybody's transaction.
+        return await self._checkpoints.write(
+            game_id,
+            dump_object(state, "state"),
+            dump_object(meta, "meta"),
+            None if action is None else dump_object(action, "action"),
+        )
+
+    async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
+        async with self._read() as conn:
+            return await queries.load_unfinished(conn)
+
+    async def record_results(self, game_id: int, result: GameResult) -> bool:
+        async with self._write() as conn:
+            return await writes.record_results(conn, game_id, result, self._clock())
+
+    # -- queries ---------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int | None,
+        metric: Metric = "wins",
+        *,
+        min_games: int = 1,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> LeaderboardPage:
+        async with self._read() as conn:
+            return await queries.leaderboard(conn, guild_id, metric, min_games, limit, offset)
+
+    async def rank_of(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        metric: Metric = "wins",
+        *,
+        min_games: int = 1,
+    ) -> LeaderboardEntry | None:
+        async with self._read() as conn:
+            return await queries.rank_of(conn, user_id, guild_id, metric, min_games)
+
+    async def player_stats(self, user_id: int, guild_id: int | None = None) -> PlayerStats:
+        async with self._read() as conn:
+            return await queries.player_stats(conn, user_id, guild_id)
+
+    async def history(self, guild_id: int | None, limit: int = 10) -> list[GameSummary]:
+        async with self._read() as conn:
+            return await queries.history(conn, guild_id, limit)
+
+    async def game_log(self, game_id: int) -> GameLog:
+        async with self._read() as conn:
+            return await queries.game_log(conn, game_id)
+
+    # -- privacy ---------------------------------------------------------------
+
+    async def forget_player(self, user_id: int) -> bool:
+        async with self._write() as conn:
+            return await writes.forget_player(conn, user_id)
