@@ -1,0 +1,439 @@
+"""The state of a game of 6 nimmt! (classic and Pro) and the rules that change it.
+
+In the spirit of OpenSpiel's simultaneous-move games: the state says its
+``phase`` and whom it ``waiting_for``; ``legal_actions(player)`` lists what a
+player may do; ``apply(action)`` (or the direct methods ``pick``,
+``choose_row``, ``draft``) changes the state and returns the events that
+happened. Picks are collected face down and applied together once everyone
+has chosen. An illegal action raises an ``IllegalAction`` and changes nothing.
+
+The state is plain lists of ints so that random play and AI simulations stay
+fast; players are seats ``0 … n-1`` and rows are ``0 … 3``.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+
+from .actions import ChooseRow, Draft, Pick
+from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
+from .config import GameConfig, Variant
+from .errors import CardNotInHand, InvalidRow, NotYourTurn, UnknownPlayer, WrongPhase
+from .events import (
+    CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
+    RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
+)
+from .outcome import Outcome, Termination
+
+# A pick is announced without its card, so the event never varies: make it once.
+_PICKED = tuple(CardPicked(p) for p in range(10))
+
+
+def _deal(rng: random.Random, count: int) -> list[int]:
+    """The 104 cards with ``count`` random ones moved to the end, in random order.
+
+    A partial Fisher–Yates shuffle with ``int(random() * n)`` (the formula the
+    standard library's own ``shuffle`` used for years): dealing is a fair
+    draw and costs a third of ``rng.sample`` on the hot path.
+    """
+    deck = list(_DECK)
+    random_ = rng.random
+    n = HIGHEST_CARD
+    for _ in range(count):
+        j = int(random_() * n)
+        n -= 1
+        deck[j], deck[n] = deck[n], deck[j]
+    return deck
+
+
+_DECK = tuple(range(1, HIGHEST_CARD + 1))
+
+
+class Phase(str, enum.Enum):
+    DRAFT = "draft"  # Pro variant: players take face-up cards in turn
+    PICK = "pick"  # everyone chooses a card face down
+    CHOOSE_ROW = "choose_row"  # a low card's player chooses the row to take
+    GAME_OVER = "game_over"
+
+
+class Game:
+    """A game in progress. Create one with ``Game.new(config, seed=…)``."""
+
+    __slots__ = (
+        "config", "rng", "round", "turn", "phase", "rows", "hands", "piles", "round_points",
+        "totals", "history", "set_aside", "picks", "n_picked", "pending", "chooser",
+        "draft_pool", "drafter", "first_drafter", "outcome",
+    )
+
+    # -- construction -------------------------------------------------------------
+
+    def __init__(self, config: GameConfig, rng: random.Random) -> None:
+        n = config.players
+        self.config = config
+        self.rng = rng
+        self.round = 0
+        self.turn = 0
+        self.phase = Phase.PICK
+        self.rows: list[list[int]] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.piles: list[list[int]] = [[] for _ in range(n)]  # this round's bull piles
+        self.round_points = [0] * n  # bullheads in each pile, kept in step with it
+        self.totals = [0] * n  # points from finished rounds
+        self.history: list[list[int]] = []  # points of each finished round
+        self.set_aside: list[int] = []
+        self.picks = [0] * n  # face-down card per player, 0 for none yet
+        self.n_picked = 0
+        self.pending: list[tuple[int, int]] = []  # (card, player) still to place, highest first
+        self.chooser: int | None = None
+        self.draft_pool: list[int] = []
+        self.drafter: int | None = None
+        self.first_drafter: int | None = None
+        self.outcome: Outcome | None = None
+
+    @classmethod
+    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> "Game":
+        """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``)."""
+        game = cls(config, rng if rng is not None else random.Random(seed))
+        game._start_round([])
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        config: GameConfig,
+        rows: list[list[int]],
+        hands: list[list[int]],
+        *,
+        piles: list[list[int]] | None = None,
+        totals: list[int] | None = None,
+        seed: int = 0,
+    ) -> "Game":
+        """A game at a chosen position in its picking phase (rulebook examples, puzzles, AI).
+
+        Every card not in a row, hand or pile is set aside (out of this round).
+        """
+        from .errors import InvalidConfig
+
+        n = config.players
+        piles = piles if piles is not None else [[] for _ in range(n)]
+        if len(hands) != n or len(piles) != n:
+            raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
+        if len(rows) != ROW_COUNT or any(not r or r != sorted(r) or len(r) > ROW_LIMIT for r in rows):
+            raise InvalidConfig("a position needs four ascending rows of one to five cards")
+        used = [c for group in (rows, hands, piles) for cards in group for c in cards]
+        if len(set(used)) != len(used) or not all(1 <= c <= config.deck_size for c in used):
+            raise InvalidConfig("a position may use each card once, from the cards in play")
+        game = cls(config, random.Random(seed))
+        game.round, game.turn, game.phase = 1, 1, Phase.PICK
+        game.rows = [list(r) for r in rows]
+        game.hands = [sorted(h) for h in hands]
+        game.piles = [list(p) for p in piles]
+        game.round_points = [sum(BULLHEADS[c] for c in p) for p in piles]
+        game.totals = list(totals) if totals is not None else [0] * n
+        in_play = set(used)
+        game.set_aside = [c for c in range(1, config.deck_size + 1) if c not in in_play]
+        return game
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    # -- queries ------------------------------------------------------------------
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        """The players whose decision the game needs before it can go on."""
+        phase = self.phase
+        if phase is Phase.PICK:
+            return tuple(p for p, card in enumerate(self.picks) if not card)
+        if phase is Phase.DRAFT:
+            return (self.drafter,)
+        if phase is Phase.CHOOSE_ROW:
+            return (self.chooser,)
+        return ()
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each player's points so far, this round's pile included."""
+        return tuple(t + r for t, r in zip(self.totals, self.round_points))
+
+    def row_bullheads(self, row: int) -> int:
+        return sum(BULLHEADS[c] for c in self.rows[row])
+
+    def cheapest_row(self) -> int:
+        """The row with the fewest bullheads (the lowest index on a tie): the rulebook's hint."""
+        costs = [self.row_bullheads(r) for r in range(len(self.rows))]
+        return costs.index(min(costs))
+
+    def row_for(self, card: int) -> int | None:
+        """The row ``card`` would go to by Rules 1 and 2, or ``None`` for a low card."""
+        best, best_end = None, 0
+        for i, row in enumerate(self.rows):
+            end = row[-1]
+            if best_end < end < card:
+                best, best_end = i, end
+        return best
+
+    def legal_actions(self, player: int) -> list:
+        """Everything ``player`` may do now (empty when the game does not wait for them)."""
+        self._check_player(player)
+        phase = self.phase
+        if phase is Phase.PICK:
+            return [Pick(player, c) for c in self.hands[player]]
+        if phase is Phase.CHOOSE_ROW and player == self.chooser:
+            return [ChooseRow(player, r) for r in range(len(self.rows))]
+        if phase is Phase.DRAFT and player == self.drafter:
+            return [Draft(player, c) for c in self.draft_pool]
+        return []
+
+    # -- actions ------------------------------------------------------------------
+
+    def apply(self, action) -> list:
+        """Apply any action object (e.g. one read back from the action log)."""
+        if isinstance(action, Pick):
+            return self.pick(action.player, action.card)
+        if isinstance(action, ChooseRow):
+            return self.choose_row(action.player, action.row)
+        if isinstance(action, Draft):
+            return self.draft(action.player, action.card)
+        raise WrongPhase(f"{type(action).__name__} is not an action of the {self.config.variant.value} game")
+
+    def pick(self, player: int, card: int) -> list:
+        """Put ``card`` face down; a second pick before the reveal changes the first."""
+        if self.phase is not Phase.PICK:
+            raise WrongPhase(self._not_now("pick a card"))
+        if type(player) is not int or not 0 <= player < len(self.picks):
+            self._check_player(player)
+        if type(card) is not int or card not in self.hands[player]:
+            raise CardNotInHand(f"{card} is not in your hand")
+        picks = self.picks
+        if not picks[player]:
+            self.n_picked += 1
+        picks[player] = card
+        if self.n_picked < len(picks):
+            return [_PICKED[player]]
+        return self._reveal()
+
+    def play_turn(self, cards) -> list:
+        """Everyone's face-down cards at once (``cards[p]`` for seat ``p``), then the reveal.
+
+        The joint action of a simultaneous-move game: what a simulation or a
+        replay uses instead of ``n`` separate picks. Replaces any single picks.
+        """
+        if self.phase is not Phase.PICK:
+            raise WrongPhase(self._not_now("pick a card"))
+        hands = self.hands
+        if len(cards) != len(hands):
+            raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
+        p = 0
+        for card in cards:
+            if type(card) is not int or card not in hands[p]:
+                raise CardNotInHand(f"{card} is not in the hand of seat {p}")
+            p += 1
+        self.picks = list(cards)
+        return self._reveal()
+
+    def choose_row(self, player: int, row: int) -> list:
+        """Take ``row`` for the low card that fits nowhere (Rule 4)."""
+        if self.phase is not Phase.CHOOSE_ROW:
+            raise WrongPhase(self._not_now("choose a row"))
+        if player != self.chooser:
+            self._check_player(player)
+            raise NotYourTurn("it is not your low card: another player chooses the row")
+        if type(row) is not int or not 0 <= row < len(self.rows):
+            raise InvalidRow(f"there is no row {row + 1 if type(row) is int else row}")
+        card = self.pending.pop()[0]
+        events = [self._take(player, row, card, TakeReason.LOW_CARD), CardPlaced(player, card, row)]
+        self.chooser = None
+        self.phase = Phase.PICK
+        self._resolve(events)
+        return events
+
+    def draft(self, player: int, card: int) -> list:
+        """Pro variant: take a face-up card into your hand."""
+        if self.phase is not Phase.DRAFT:
+            raise WrongPhase(self._not_now("draft a card"))
+        self._check_player(player)
+        if player != self.drafter:
+            raise NotYourTurn("it is not your turn to draft")
+        if card not in self.draft_pool:
+            raise CardNotInHand(f"{card} is not among the face-up cards")
+        self.draft_pool.remove(card)
+        hand = self.hands[player]
+        hand.append(card)
+        hand.sort()
+        events: list = [CardDrafted(player, card)]
+        n = self.config.players
+        if len(self.draft_pool) == ROW_COUNT:
+            self.rows = [[c] for c in self.draft_pool]
+            self.draft_pool = []
+            self.drafter = None
+            self.phase = Phase.PICK
+            events.append(DraftEnded(tuple((c,) for row in self.rows for c in row)))
+        else:
+            self.drafter = (player + 1) % n
+        return events
+
+    # -- the rules ----------------------------------------------------------------
+
+    def _reveal(self) -> list:
+        hands = self.hands
+        order = sorted(zip(self.picks, range(len(self.picks))))  # lowest card first
+        for card, player in order:
+            hands[player].remove(card)
+        self.picks = [0] * len(self.picks)
+        self.n_picked = 0
+        events: list = [CardsRevealed(tuple(order))]
+        order.reverse()  # so the next card to place is popped from the end
+        self.pending = order
+        self._resolve(events)
+        return events
+
+    def _resolve(self, events: list) -> None:
+        """Place revealed cards lowest first until done or a low card needs its player."""
+        rows = self.rows
+        pending = self.pending
+        add = events.append
+        ends = [row[-1] for row in rows]
+        while pending:
+            card, player = pending[-1]
+            best = -1
+            best_end = 0
+            i = 0
+            for end in ends:  # Rules 1 and 2: the row whose end is closest below the card
+                if end < card and end > best_end:
+                    best = i
+                    best_end = end
+                i += 1
+            if best < 0:  # Rule 4: the player chooses; the engine never does it for them
+                self.phase = Phase.CHOOSE_ROW
+                self.chooser = player
+                add(RowChoiceRequired(player, card))
+                return
+            pending.pop()
+            ends[best] = card
+            row = rows[best]
+            if len(row) < ROW_LIMIT:
+                row.append(card)
+            else:  # Rule 3: the sixth card takes the five
+                add(self._take(player, best, card, TakeReason.FULL_ROW))
+            add(CardPlaced(player, card, best))
+        if self.hands[0]:
+            self.turn += 1
+        else:
+            self._end_round(events)
+
+    def _take(self, player: int, row: int, card: int, reason: TakeReason) -> RowTaken:
+        taken = self.rows[row]
+        self.rows[row] = [card]
+        self.piles[player].extend(taken)
+        points = 0
+        for c in taken:
+            points += BULLHEADS[c]
+        self.round_points[player] += points
+        return RowTaken(player, row, tuple(taken), points, reason)
+
+    def _end_round(self, events: list) -> None:
+        points = tuple(self.round_points)
+        self.totals = [t + p for t, p in zip(self.totals, points)]
+        self.history.append(list(points))
+        totals = tuple(self.totals)
+        events.append(RoundEnded(self.round, points, totals))
+        config = self.config
+        termination = None
+        if config.rounds is not None and self.round >= config.rounds:
+            termination = Termination.ROUNDS_PLAYED
+        elif config.target is not None and max(totals) >= config.target:
+            termination = Termination.TARGET_REACHED
+        if termination is not None:
+            self.phase = Phase.GAME_OVER
+            self.outcome = Outcome.from_scores(termination, totals)
+            events.append(GameEnded(self.outcome))
+            return
+        self._start_round(events)
+
+    def _start_round(self, events: list) -> None:
+        config = self.config
+        n = config.players
+        self.round += 1
+        self.turn = 1
+        self.piles = [[] for _ in range(n)]
+        self.round_points = [0] * n
+        self.pending = []
+        self.chooser = None
+        if config.variant is Variant.PRO:
+            if self.first_drafter is None:
+                self.first_drafter = self.rng.randrange(n)  # drawn by the seed in round 1 …
+            else:
+                self.first_drafter = (self.first_drafter + 1) % n  # … then one seat on
+            self.draft_pool = list(range(1, config.deck_size + 1))
+            self.drafter = self.first_drafter
+            self.hands = [[] for _ in range(n)]
+            self.rows = []
+            self.set_aside = []
+            self.phase = Phase.DRAFT
+            events.append(RoundStarted(self.round, (), self.first_drafter))
+            return
+        size = config.hand_size
+        deck = _deal(self.rng, size * n + ROW_COUNT)
+        self.set_aside = deck[: HIGHEST_CARD - size * n - ROW_COUNT]
+        top = HIGHEST_CARD - ROW_COUNT
+        self.hands = [sorted(deck[top - (i + 1) * size: top - i * size]) for i in range(n)]
+        self.rows = [[c] for c in deck[top:]]
+        self.phase = Phase.PICK
+        events.append(RoundStarted(self.round, tuple((r[0],) for r in self.rows)))
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _check_player(self, player: int) -> None:
+        if not (isinstance(player, int) and 0 <= player < self.config.players):
+            raise UnknownPlayer(f"there is no seat {player} at this table")
+
+    def _not_now(self, what: str) -> str:
+        doing = {
+            Phase.DRAFT: "the cards are being drafted",
+            Phase.PICK: "everyone is picking a card",
+            Phase.CHOOSE_ROW: "a player is choosing a row to take",
+            Phase.GAME_OVER: "the game is over",
+        }.get(self.phase, f"the game is in its {self.phase.value} phase")
+        return f"you cannot {what} now: {doing}"
+
+    # -- observation and serialisation (see view.py and serialize.py) -------------------
+
+    def view(self, player: int | None):
+        """What ``player`` may know (``None``: what everyone may know)."""
+        from .view import observe
+
+        return observe(self, player)
+
+    def to_dict(self) -> dict:
+        from .serialize import game_to_dict
+
+        return game_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        from .serialize import game_from_dict
+
+        return game_from_dict(cls, data)
+
+    def copy(self) -> "Game":
+        return type(self).from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.config.variant.value} players={self.config.players} "
+            f"round={self.round} turn={self.turn} phase={self.phase.value}>"
+        )

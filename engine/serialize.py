@@ -1,0 +1,92 @@
+"""A lossless, JSON-safe form of the whole game state, the RNG included, so a
+game can be checkpointed after any action and resumed exactly."""
+
+from __future__ import annotations
+
+import random
+
+from .config import GameConfig
+from .errors import CorruptState, InvalidConfig
+from .outcome import Outcome
+
+FORMAT = 1
+
+
+def game_to_dict(game) -> dict:
+    version, internal, gauss = game.rng.getstate()
+    return {
+        "format": FORMAT,
+        "config": game.config.to_dict(),
+        "rng": [version, list(internal), gauss],
+        "round": game.round,
+        "turn": game.turn,
+        "phase": game.phase.value,
+        "rows": [list(r) for r in game.rows],
+        "hands": [list(h) for h in game.hands],
+        "piles": [list(p) for p in game.piles],
+        "round_points": list(game.round_points),
+        "totals": list(game.totals),
+        "history": [list(h) for h in game.history],
+        "set_aside": list(game.set_aside),
+        "picks": list(game.picks),
+        "pending": [list(p) for p in game.pending],
+        "chooser": game.chooser,
+        "draft_pool": list(game.draft_pool),
+        "drafter": game.drafter,
+        "first_drafter": game.first_drafter,
+        "outcome": game.outcome.to_dict() if game.outcome else None,
+    }
+
+
+def _int_lists(value, name: str) -> list[list[int]]:
+    if not isinstance(value, list) or not all(
+        isinstance(x, list) and all(type(c) is int for c in x) for x in value
+    ):
+        raise CorruptState(f"{name} must be a list of lists of whole numbers")
+    return [list(x) for x in value]
+
+
+def _ints(value, name: str) -> list[int]:
+    if not isinstance(value, list) or not all(type(c) is int for c in value):
+        raise CorruptState(f"{name} must be a list of whole numbers")
+    return list(value)
+
+
+def game_from_dict(cls, data: dict):
+    """Rebuild a game; anything that cannot be a saved game raises ``CorruptState``."""
+    from .game import Phase
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CorruptState("not a saved game of this engine (unknown format)")
+    try:
+        config = GameConfig.from_dict(data["config"])
+        version, internal, gauss = data["rng"]
+        rng = random.Random()
+        rng.setstate((version, tuple(internal), gauss))
+        game = cls(config, rng)
+        n = config.players
+        game.round = int(data["round"])
+        game.turn = int(data["turn"])
+        game.phase = Phase(data["phase"])
+        game.rows = _int_lists(data["rows"], "rows")
+        game.hands = _int_lists(data["hands"], "hands")
+        game.piles = _int_lists(data["piles"], "piles")
+        game.round_points = _ints(data["round_points"], "round_points")
+        game.totals = _ints(data["totals"], "totals")
+        game.history = _int_lists(data["history"], "history")
+        game.set_aside = _ints(data["set_aside"], "set_aside")
+        game.picks = _ints(data["picks"], "picks")
+        game.n_picked = sum(1 for c in game.picks if c)
+        game.pending = [(c, p) for c, p in _int_lists(data["pending"], "pending")]
+        game.chooser = data["chooser"]
+        game.draft_pool = _ints(data["draft_pool"], "draft_pool")
+        game.drafter = data["drafter"]
+        game.first_drafter = data["first_drafter"]
+        game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
+    except CorruptState:
+        raise
+    except (KeyError, TypeError, ValueError, InvalidConfig) as exc:
+        raise CorruptState(f"saved game is damaged: {exc}") from exc
+    if len(game.hands) != n or len(game.piles) != n or len(game.picks) != n:
+        raise CorruptState("saved game is damaged: seat count does not match the table")
+    return game

@@ -1,0 +1,74 @@
+"""Each player's view of the game, computed from the state, never stored beside it.
+
+A view holds what that player may know: their own hand, the rows, everyone's
+scores and pile sizes, who has picked. Never another player's hand or
+face-down card. (In the Pro variant the draft is public, so the face-up
+cards and who drafted what are public knowledge; the view still shows only
+the player's own hand, as a hand at the table would.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import BULLHEADS
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    cards: tuple[int, ...]
+    bullheads: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    player: int | None  # None: the public view
+    variant: str
+    phase: str
+    round: int
+    turn: int
+    rows: tuple[RowView, ...]
+    hand: tuple[int, ...] | None  # None in the public view
+    my_pick: int | None  # the viewer's own face-down card, if any
+    scores: tuple[int, ...]  # totals including this round's pile
+    round_points: tuple[int, ...]
+    pile_sizes: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    picked: tuple[bool, ...]  # who has a card face down (never which card)
+    waiting_for: tuple[int, ...]
+    chooser: int | None  # who must choose a row for a low card
+    chooser_card: int | None  # the low card itself (it is already revealed)
+    draft_pool: tuple[int, ...]  # Pro: the face-up cards still to draft
+    drafter: int | None
+    target: int | None
+    rounds: int | None
+    outcome: object | None
+
+
+def observe(game, player: int | None) -> PlayerView:
+    if player is not None:
+        game._check_player(player)
+    pick = game.picks[player] if player is not None else 0
+    return PlayerView(
+        player=player,
+        variant=game.config.variant.value,
+        phase=game.phase.value,
+        round=game.round,
+        turn=game.turn,
+        rows=tuple(RowView(tuple(r), sum(BULLHEADS[c] for c in r)) for r in game.rows),
+        hand=tuple(game.hands[player]) if player is not None else None,
+        my_pick=pick or None,
+        scores=game.scores,
+        round_points=tuple(game.round_points),
+        pile_sizes=tuple(len(p) for p in game.piles),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        picked=tuple(bool(c) for c in game.picks),
+        waiting_for=game.waiting_for,
+        chooser=game.chooser,
+        chooser_card=game.pending[-1][0] if game.chooser is not None else None,
+        draft_pool=tuple(game.draft_pool),
+        drafter=game.drafter,
+        target=game.config.target,
+        rounds=game.config.rounds,
+        outcome=game.outcome,
+    )
