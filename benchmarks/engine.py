@@ -1,0 +1,69 @@
+"""Random-play throughput of the rules engine through its public API.
+
+Prints rounds per second of CPU time (a round is ten turns: every player picks ten
+cards, each reveal is resolved, low cards choose a row) for 2, 5 and 10
+players. Run on one core: ``python benchmarks/engine.py [--seconds S]``.
+Target (issue 2): at least 14,000 rounds per second at 5 players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine import Game, GameConfig, Phase  # noqa: E402
+
+
+def play_rounds(players: int, seconds: float, seed: int, joint: bool) -> tuple[int, float]:
+    """Play whole random games until ``seconds`` pass; return (rounds, elapsed)."""
+    rng = random.Random(seed)
+    uniform = rng.random  # a random player: any card of its hand, equally likely
+    # rounds=None would end at 66; a long fixed game measures steady-state play.
+    config = GameConfig(players, target=None, rounds=100)
+    rounds = 0
+    started = time.process_time()
+    deadline = started + seconds
+    while time.process_time() < deadline:
+        game = Game.new(config, seed=rng.getrandbits(32))
+        hands = game.hands
+        pick = game.pick
+        play_turn = game.play_turn
+        choose_row = game.choose_row
+        seats = range(players)
+        pick_phase = Phase.PICK
+        while not game.is_over:
+            if game.phase is pick_phase:
+                hands = game.hands  # a new round deals new hands
+                if joint:
+                    play_turn([hand[int(uniform() * len(hand))] for hand in hands])
+                else:
+                    for p in seats:
+                        hand = hands[p]
+                        pick(p, hand[int(uniform() * len(hand))])
+            else:
+                choose_row(game.chooser, int(uniform() * 4))
+        rounds += game.round
+    return rounds, time.process_time() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per player count")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    # The engine is single-threaded: it runs on one core whatever the machine has.
+    print(f"engine random-play benchmark, Python {sys.version.split()[0]}, single thread")
+    for label, joint in (("play_turn (one joint action per turn)", True), ("pick (one action per player)", False)):
+        print(label)
+        for players in (2, 5, 10):
+            rounds, elapsed = play_rounds(players, args.seconds, args.seed, joint)
+            print(f"  {players:>2} players: {rounds / elapsed:>9,.0f} rounds/s  ({rounds} rounds in {elapsed:.2f} s)")
+
+
+if __name__ == "__main__":
+    main()
