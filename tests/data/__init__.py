@@ -1,0 +1,1 @@
+"""Tests of the persistence layer (data/)."""

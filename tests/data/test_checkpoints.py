@@ -1,0 +1,85 @@
+"""Checkpoint writes: atomic with the action log, gap-free under concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from data.errors import GameNotActive, GameNotFound, InvalidPayload
+from data.sqlite_store import SQLiteStore
+
+from .helpers import start_game
+
+TWO_HUMANS = [(1, 10), (2, 20)]
+
+
+async def test_concurrent_checkpoints_keep_sequences_gap_free(store: SQLiteStore, db_path):
+    games = [await start_game(store, TWO_HUMANS) for _ in range(150)]
+    moves = [(gid, n) for gid in games for n in range(4)]
+    random.Random(7).shuffle(moves)
+
+    async def move(gid: int, n: int) -> tuple[int, int | None]:
+        return gid, await store.checkpoint(gid, {"n": n}, {"deadline": n}, {"card": n})
+
+    outcomes = await asyncio.gather(*(move(g, n) for g, n in moves))
+
+    by_game: dict[int, list[int]] = {}
+    for gid, seq in outcomes:
+        by_game.setdefault(gid, []).append(seq)
+    assert all(sorted(seqs) == [1, 2, 3, 4] for seqs in by_game.values())
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute(
+            "SELECT game_id, count(*), min(seq), max(seq) FROM actions GROUP BY game_id"
+        ).fetchall()
+        assert {r[1:] for r in rows} == {(4, 1, 4)} and len(rows) == len(games)
+        assert conn.execute("SELECT DISTINCT last_seq FROM checkpoints").fetchall() == [(4,)]
+
+
+async def test_checkpoint_keeps_latest_state_and_logs_actions_in_order(store: SQLiteStore):
+    gid = await start_game(store, TWO_HUMANS)
+    seqs = await asyncio.gather(*(store.checkpoint(gid, {"n": n}, {}, {"n": n}) for n in range(5)))
+    assert seqs == [1, 2, 3, 4, 5]
+    assert await store.checkpoint(gid, {"n": "final"}, {"m": 1}) is None  # no action
+    [table] = await store.load_unfinished()
+    assert table.checkpoint.state == {"n": "final"}
+    assert table.checkpoint.meta == {"m": 1}
+    assert table.checkpoint.last_seq == 5
+    log = await store.game_log(gid)
+    assert [(a.seq, a.action["n"]) for a in log.actions] == [(i + 1, i) for i in range(5)]
+
+
+async def test_bad_checkpoint_does_not_spoil_its_batch(store: SQLiteStore):
+    gid = await start_game(store, TWO_HUMANS)
+    cancelled = await start_game(store, TWO_HUMANS)
+    await store.update_game(cancelled, status="cancelled")
+    outcomes = await asyncio.gather(
+        store.checkpoint(gid, {}, {}, {"a": 1}),
+        store.checkpoint(999_999, {}, {}, {"a": 1}),
+        store.checkpoint(cancelled, {}, {}, {"a": 1}),
+        store.checkpoint(gid, {}, {}, {"a": 2}),
+        return_exceptions=True,
+    )
+    assert outcomes[0] == 1 and outcomes[3] == 2
+    assert isinstance(outcomes[1], GameNotFound)
+    assert isinstance(outcomes[2], GameNotActive)
+
+
+async def test_unserialisable_payload_is_rejected_before_writing(store: SQLiteStore):
+    gid = await start_game(store, TWO_HUMANS)
+    with pytest.raises(InvalidPayload):
+        await store.checkpoint(gid, {"x": object()}, {})
+    with pytest.raises(InvalidPayload):
+        await store.checkpoint(gid, {}, {}, ["not", "a", "dict"])  # type: ignore[arg-type]
+    assert await store.checkpoint(gid, {}, {}, {"ok": True}) == 1
+
+
+async def test_close_flushes_queued_checkpoints(db_path):
+    store = await SQLiteStore.open(db_path)
+    gid = await start_game(store, TWO_HUMANS)
+    pending = [asyncio.ensure_future(store.checkpoint(gid, {}, {}, {"n": n})) for n in range(20)]
+    await asyncio.sleep(0)
+    await store.close()
+    assert sorted(await asyncio.gather(*pending)) == list(range(1, 21))

@@ -1,0 +1,93 @@
+"""load_unfinished: restores good tables, reports corrupt ones, never raises."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from data.models import CorruptTable, RestoredTable, SeatInfo
+from data.sqlite_store import SQLiteStore
+
+from .helpers import CHANNEL, GUILD, game_result, start_game
+
+TWO_HUMANS = [(1, 10), (2, 20)]
+
+
+def raw_sql(db_path, sql: str, params: tuple = ()) -> None:
+    """Damage the file behind the store's back, like a foreign tool or bit rot."""
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(sql, params)
+
+
+async def test_restores_lobbies_and_playing_tables_only(store: SQLiteStore):
+    lobby = await store.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro",
+        options={"target": 66}, message_ids={"table": 555},
+        seats=[SeatInfo(seat=0, user_id=1, display_name="one")],
+    )
+    playing = await start_game(store, TWO_HUMANS)
+    await store.checkpoint(playing, {"hands": [[1, 2]]}, {"deadline": 12.5}, {"play": 1})
+    finished = await start_game(store, TWO_HUMANS)
+    await store.record_results(finished, game_result(finished, TWO_HUMANS))
+    cancelled = await start_game(store, TWO_HUMANS)
+    await store.update_game(cancelled, status="cancelled")
+
+    tables = await store.load_unfinished()
+
+    assert [t.game.game_id for t in tables] == [lobby, playing]
+    assert all(isinstance(t, RestoredTable) for t in tables)
+    lobby_table, playing_table = tables
+    assert lobby_table.checkpoint is None
+    assert lobby_table.game.options == {"target": 66}
+    assert lobby_table.game.message_ids == {"table": 555}
+    assert lobby_table.seats == [SeatInfo(seat=0, user_id=1, display_name="one")]
+    assert playing_table.game.started_at is not None
+    assert playing_table.checkpoint.state == {"hands": [[1, 2]]}
+    assert playing_table.checkpoint.last_seq == 1
+    assert [s.user_id for s in playing_table.seats] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        ("UPDATE checkpoints SET state = '{not json' WHERE game_id = ?", "state is not valid JSON"),
+        ("UPDATE checkpoints SET meta = '[1, 2]' WHERE game_id = ?", "meta is not a JSON object"),
+        ("UPDATE games SET channel_id = 'general' WHERE game_id = ?", "channel_id"),
+        ("UPDATE games SET options = 'null' WHERE game_id = ?", "options is not a JSON object"),
+        ("UPDATE seats SET seat = -1 WHERE game_id = ? AND seat = 1", "seat"),
+        ("DELETE FROM checkpoints WHERE game_id = ?", "has no checkpoint"),
+        ("UPDATE checkpoints SET state = x'ff00' WHERE game_id = ?", "state is not JSON text"),
+    ],
+)
+async def test_corrupt_table_is_reported_without_hiding_others(
+    store: SQLiteStore, db_path, damage: str, reason: str
+):
+    games = [await start_game(store, TWO_HUMANS) for _ in range(3)]
+    for gid in games:
+        await store.checkpoint(gid, {"ok": gid}, {}, {"a": 1})
+    victim = games[1]
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("PRAGMA ignore_check_constraints = ON")  # a foreign writer
+        conn.execute(damage, (victim,))
+
+    tables = await store.load_unfinished()
+
+    assert [getattr(t, "game_id", None) or t.game.game_id for t in tables] == games
+    corrupt = tables[1]
+    assert isinstance(corrupt, CorruptTable)
+    assert corrupt.game_id == victim
+    assert reason in corrupt.reason
+    assert f"game {victim}" in corrupt.reason
+    assert [t.checkpoint.state for t in (tables[0], tables[2])] == [
+        {"ok": games[0]}, {"ok": games[2]}
+    ]
+
+
+async def test_invalid_utf8_text_does_not_break_the_restore(store: SQLiteStore, db_path):
+    gid = await start_game(store, TWO_HUMANS)
+    await store.checkpoint(gid, {}, {})
+    raw_sql(db_path, "UPDATE seats SET display_name = CAST(x'c328' AS TEXT) WHERE seat = 0")
+    [table] = await store.load_unfinished()
+    assert isinstance(table, RestoredTable)
+    assert "\ufffd" in table.seats[0].display_name

@@ -1,0 +1,97 @@
+"""Schema versioning: fresh files, upgrades from every version, refusals, rollback."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import aiosqlite
+import pytest
+
+from data.errors import MigrationError, SchemaTooNew
+from data.schema import LATEST_VERSION, MIGRATIONS, Migration, apply_migrations
+from data.sqlite_store import SQLiteStore
+
+
+def user_version(path) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def build_old_db(path, version: int) -> None:
+    """A database as an older release would have left it: first N migrations only."""
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await apply_migrations(conn, MIGRATIONS[:version])
+        if version >= 1:  # some data that must survive the upgrade
+            await conn.execute("INSERT INTO guilds (guild_id, name, updated_at) VALUES (1, 'g', 0)")
+            await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, variant, status, created_at, "
+                "updated_at) VALUES (1, 2, 'classic', 'lobby', 0, 0)"
+            )
+
+
+def test_migrations_are_numbered_consecutively():
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
+    assert LATEST_VERSION >= 2
+
+
+async def test_fresh_file_gets_latest_schema_and_pragmas(db_path):
+    async with await SQLiteStore.open(db_path) as store:
+        assert await store.load_unfinished() == []
+    assert user_version(db_path) == LATEST_VERSION
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("old_version", range(LATEST_VERSION))
+async def test_upgrade_from_every_earlier_version(db_path, old_version):
+    await build_old_db(db_path, old_version)
+    assert user_version(db_path) == old_version
+    async with await SQLiteStore.open(db_path) as store:
+        tables = await store.load_unfinished()
+        await store.upsert_player(7, "seven")  # the upgraded schema is usable
+    assert user_version(db_path) == LATEST_VERSION
+    assert len(tables) == (1 if old_version >= 1 else 0)
+
+
+async def test_reopening_latest_is_a_no_op(db_path):
+    for _ in range(2):
+        async with await SQLiteStore.open(db_path):
+            pass
+    assert user_version(db_path) == LATEST_VERSION
+
+
+async def test_newer_schema_is_refused_with_both_versions(db_path):
+    await build_old_db(db_path, LATEST_VERSION)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 5}")
+    with pytest.raises(SchemaTooNew) as caught:
+        await SQLiteStore.open(db_path)
+    assert str(LATEST_VERSION + 5) in str(caught.value)
+    assert str(LATEST_VERSION) in str(caught.value)
+    assert user_version(db_path) == LATEST_VERSION + 5
+
+
+async def test_failed_migration_rolls_back_to_previous_version(db_path):
+    broken = Migration(2, "half-valid", ("CREATE TABLE added_by_v2 (x INTEGER)", "NOT SQL AT ALL"))
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        await apply_migrations(conn, MIGRATIONS[:1])
+        with pytest.raises(MigrationError, match="version 2"):
+            await apply_migrations(conn, (*MIGRATIONS[:1], broken))
+        assert not conn.in_transaction
+    assert user_version(db_path) == 1
+    with sqlite3.connect(db_path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    assert "added_by_v2" not in tables
+    assert "games" in tables  # v1 untouched
+    async with await SQLiteStore.open(db_path):  # the real v2 still applies afterwards
+        pass
+    assert user_version(db_path) == LATEST_VERSION
+
+
+async def test_user_version_is_transactional(db_path):
+    """The property the migration runner relies on."""
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        await conn.execute("BEGIN IMMEDIATE")
+        await conn.execute("PRAGMA user_version = 9")
+        await conn.execute("ROLLBACK")
+    assert user_version(db_path) == 0
