@@ -1,0 +1,38 @@
+"""A local Discord stand-in (REST v10 + gateway) for driving a real discord.py bot in tests.
+
+Typical use::
+
+    from tests.standin import DiscordStandin, discord_standin  # the fixture, for pytest
+
+    async def test_start(discord_standin):
+        guild = discord_standin.add_guild()
+        ...
+
+Bots in a subprocess call `apply_env_overrides()` at start-up and get `standin.env`.
+"""
+
+from .api import DiscordStandin
+from .env import apply_env_overrides
+from .fixtures import discord_standin
+from .interactions import Interaction, InteractionRejected
+from .model import Attachment, Channel, Guild, Member, Message, MessageSnapshot, Role, User
+from .world import ApiError, RequestRecord, StandinTimeout
+
+__all__ = [
+    "ApiError",
+    "Attachment",
+    "Channel",
+    "DiscordStandin",
+    "Guild",
+    "Interaction",
+    "InteractionRejected",
+    "Member",
+    "Message",
+    "MessageSnapshot",
+    "RequestRecord",
+    "Role",
+    "StandinTimeout",
+    "User",
+    "apply_env_overrides",
+    "discord_standin",
+]

@@ -1,0 +1,347 @@
+"""DiscordStandin: the object tests talk to. Build a world, run a bot, act as users, observe."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Optional, Union
+
+import discord as dpy
+
+from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
+from .interactions import Interaction, InteractionRejected, build_command_data, find_command
+from .model import Channel, Guild, Member, Message, Role, User, snowflake
+from .server import StandinServer
+from .world import ApiError, Command, RequestRecord, StandinTimeout, World
+
+Actor = Union[Member, User]
+
+
+class DiscordStandin:
+    """A fake Discord on 127.0.0.1 that a real discord.py bot can log in to.
+
+    >>> async with DiscordStandin() as standin:
+    ...     guild = standin.add_guild("Table")
+    ...     channel = standin.add_text_channel(guild, "games")
+    ...     alice = standin.add_member(guild, "alice")
+    ...     async with standin.running(bot):
+    ...         reply = await (await standin.slash(alice, channel, "6nimmt start", variant="classic")).reply()
+    """
+
+    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0) -> None:
+        self.world = World(token=token, bot_name=bot_name)
+        self.server = StandinServer(self.world)
+        self.ack_deadline = ack_deadline  # Discord's 3-second rule; raise it for slow CI if needed
+        self._restore: list[contextlib.ExitStack] = []
+
+    async def __aenter__(self) -> "DiscordStandin":
+        await self.server.start()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        for stack in reversed(self._restore):
+            stack.close()
+        self._restore.clear()
+        await self.server.close()
+
+    # --- wiring discord.py ------------------------------------------------------------------
+
+    @property
+    def token(self) -> str:
+        return self.world.token
+
+    @property
+    def api_base(self) -> str:
+        return self.server.api_base
+
+    @property
+    def gateway_url(self) -> str:
+        return self.server.gateway_url
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Environment for a bot subprocess (it calls tests.standin.apply_env_overrides())."""
+        return {API_BASE_ENV: self.api_base, GATEWAY_URL_ENV: self.gateway_url, "DISCORD_TOKEN": self.token}
+
+    def configure_client(self) -> contextlib.AbstractContextManager[None]:
+        """Point discord.py at this stand-in. Use as `with standin.configure_client():`, or call it
+        bare and it stays patched until the stand-in closes."""
+        stack = contextlib.ExitStack()
+        stack.enter_context(pointed_at(self.api_base, self.gateway_url))
+        self._restore.append(stack)
+        return stack
+
+    @contextlib.asynccontextmanager
+    async def running(self, bot: dpy.Client, *, ready: bool = False, timeout: float = 5.0) -> AsyncIterator[dpy.Client]:
+        """Run `bot` against the stand-in until the block ends, then close it (a clean shutdown).
+
+        Returns once the gateway session has received its guilds; pass ready=True to also wait
+        for on_ready (that takes the bot's guild_ready_timeout, 2 s by default).
+        """
+        with pointed_at(self.api_base, self.gateway_url):
+            identified = self.server.gateway.identify_count
+            task = asyncio.create_task(bot.start(self.token), name="standin-bot")
+            try:
+                await self.world.wait_until(
+                    lambda: task.done() or (self.server.gateway.identify_count > identified and self.connected),
+                    timeout, "the bot did not connect to the gateway")
+                # The guilds went out with READY; wait until the bot has actually parsed them.
+                await _poll(lambda: task.done() or all(bot.get_guild(g) for g in self.world.guilds), timeout,
+                            "the bot did not receive its GUILD_CREATEs")
+                if task.done():
+                    task.result()  # surface login/setup errors
+                if ready:
+                    await asyncio.wait_for(bot.wait_until_ready(), timeout)
+                yield bot
+            finally:
+                await bot.close()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait_for(task, timeout)
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.server.gateway.live_sessions)
+
+    async def wait_for_commands(self, *names: str, guild: Optional[Guild] = None, timeout: float = 3.0) -> list[Command]:
+        """Wait until the bot has synced commands with these names (globally, or to `guild`)."""
+        scope = (lambda: self.world.guild_commands.get(guild.id, {})) if guild else (lambda: self.world.global_commands)
+        return await self.world.wait_until(
+            lambda: [scope()[n] for n in names] if all(n in scope() for n in names) else None,
+            timeout, f"the bot did not sync commands {names}")
+
+    def commands(self, guild: Optional[Guild] = None) -> dict[str, dict[str, Any]]:
+        """The synced command JSON by name, exactly as the bot registered it."""
+        scope = self.world.guild_commands.get(guild.id, {}) if guild else self.world.global_commands
+        return {name: command.data for name, command in scope.items()}
+
+    async def force_reconnect(self) -> None:
+        """Send op 7 RECONNECT; a healthy bot reconnects and RESUMEs its session."""
+        await self.server.gateway.request_reconnect()
+
+    # --- world building ---------------------------------------------------------------------
+
+    @property
+    def bot_user(self) -> User:
+        return self.world.bot
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    def set_bot_permissions(self, permissions: dpy.Permissions) -> None:
+        self.world.bot_permissions = permissions
+        for guild in self.world.guilds.values():
+            guild.members[self.bot_user.id].roles[0].permissions = permissions.value
+
+    def add_guild(self, name: str = "Test Guild", *, locale: str = "en-US") -> Guild:
+        guild = self.world.add_guild(name, locale=locale)
+        self._announce("GUILD_CREATE", guild.payload)
+        return guild
+
+    def add_text_channel(self, guild: Guild, name: str, *, topic: Optional[str] = None) -> Channel:
+        channel = self.world.add_channel(Channel(id=snowflake(), name=name, guild=guild, topic=topic,
+                                                 position=len(guild.channels)))
+        self._announce("CHANNEL_CREATE", channel.payload)
+        return channel
+
+    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Optional[Actor] = None) -> Channel:
+        thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=12 if private else 11,
+                                                guild=parent.guild, parent=parent,
+                                                owner_id=owner.id if owner else self.bot_user.id))
+        self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
+        return thread
+
+    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none()) -> Role:
+        role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles))
+        guild.roles.append(role)
+        self._announce("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": role.payload()})
+        return role
+
+    def add_member(self, guild: Guild, user: Union[str, User], *, display_name: Optional[str] = None,
+                   global_name: Optional[str] = None, locale: str = "en-US",
+                   permissions: Optional[dpy.Permissions] = None, roles: Iterable[Role] = (),
+                   owner: bool = False) -> Member:
+        """Add a user (new, or an existing User for multi-guild setups) to `guild`.
+
+        `permissions` are granted through a dedicated role, on top of @everyone's defaults.
+        """
+        if isinstance(user, str):
+            user = self.world.add_user(user, global_name=global_name, locale=locale)
+        member = Member(user=user, guild=guild, nick=display_name, roles=list(roles))
+        if permissions is not None and permissions.value:
+            member.roles.append(self.add_role(guild, f"{user.name}-perms", permissions))
+        if owner:
+            guild.owner_id = user.id
+        guild.members[user.id] = member
+        self._announce("GUILD_MEMBER_ADD", lambda: member.payload() | {"guild_id": str(guild.id)})
+        return member
+
+    def _announce(self, event: str, payload: Callable[[], dict[str, Any]]) -> None:
+        """World changes made while a bot is connected reach it as gateway events."""
+        if self.connected:
+            asyncio.get_running_loop().create_task(self.world.dispatch(event, payload()))
+
+    # --- acting as users --------------------------------------------------------------------
+
+    async def slash(self, user: Actor, channel: Channel, command: str, /, **options: Any) -> Interaction:
+        """`/command sub [group sub] option=value` typed by `user` in `channel`."""
+        name, *path = command.strip().lstrip("/").split()
+        registered = find_command(self.world, channel, name)
+        self._check_can_see(user, channel)
+        required = registered.data.get("default_member_permissions")
+        if required is not None and isinstance(user, Member) and int(required) & ~user.permissions.value:
+            raise InteractionRejected(f"{user.name} lacks the permissions /{name} requires ({required})")
+        data = build_command_data(self.world, registered, path, options, user)
+        return await self._dispatch(Interaction(self.world, kind=2, actor=user, channel=channel, data=data,
+                                                describe=f"/{command}", ack_deadline=self.ack_deadline))
+
+    async def click(self, user: Actor, message: Message, custom_id: str) -> Interaction:
+        """Press the button with `custom_id` on `message`; it must be there and enabled."""
+        component = self._component_on(user, message, custom_id)
+        if component["type"] != 2:
+            raise InteractionRejected(f"{custom_id!r} is a select menu; use standin.select()")
+        return await self.click_raw(user, message, custom_id)
+
+    async def click_raw(self, user: Actor, message: Message, custom_id: str, *, component_type: int = 2,
+                        values: Optional[list[str]] = None) -> Interaction:
+        """Send a component interaction without checking the message (forged custom_ids)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = values
+        return await self._dispatch(Interaction(
+            self.world, kind=3, actor=self._actor_in(user, message.channel), channel=message.channel, data=data,
+            message=message, describe=f"component {custom_id!r}", ack_deadline=self.ack_deadline))
+
+    async def select(self, user: Actor, message: Message, custom_id: str, values: list[str]) -> Interaction:
+        """Choose `values` in the select menu `custom_id` on `message`."""
+        component = self._component_on(user, message, custom_id)
+        if component["type"] == 2:
+            raise InteractionRejected(f"{custom_id!r} is a button; use standin.click()")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise InteractionRejected(f"select {custom_id!r} takes {low}..{high} values, got {values}")
+        if component["type"] == 3:
+            offered = [o["value"] for o in component.get("options", [])]
+            if not set(values) <= set(offered):
+                raise InteractionRejected(f"select {custom_id!r} offers {offered}, not {values}")
+        return await self.click_raw(user, message, custom_id, component_type=component["type"], values=values)
+
+    async def say(self, user: Actor, channel: Channel, content: str) -> Message:
+        """`user` posts a plain message (dispatched as MESSAGE_CREATE if the bot has the intent)."""
+        actor = self._actor_in(user, channel)
+        message = self.world.store(Message(id=snowflake(), channel=channel, author=actor if isinstance(actor, User) else actor.user, content=content))
+        await self.server.rest.dispatch_message("MESSAGE_CREATE", message)
+        return message
+
+    def expire_token(self, interaction: Interaction) -> None:
+        """Make the interaction's webhook token invalid now (as after 15 minutes)."""
+        interaction.force_expired = True
+
+    def advance_time(self, seconds: float) -> None:
+        """Fast-forward the stand-in's clock (token expiry); does not affect the bot's clocks."""
+        self.world.clock_offset += seconds
+
+    async def _dispatch(self, interaction: Interaction) -> Interaction:
+        if not self.connected:
+            raise InteractionRejected("no bot is connected to the stand-in's gateway")
+        self.world.interactions[interaction.id] = interaction
+        interaction.dispatched_at = time.monotonic()
+        await self.world.dispatch("INTERACTION_CREATE", interaction.payload())
+        return interaction
+
+    def _actor_in(self, user: Actor, channel: Channel) -> Actor:
+        """Members act in their guild; a bare User acting in a guild channel becomes that member."""
+        guild = channel.guild
+        if guild is None:
+            return user.user if isinstance(user, Member) else user
+        member = guild.members.get(user.id)
+        if member is None:
+            raise InteractionRejected(f"{user.name} is not a member of {guild.name}")
+        return member
+
+    def _check_can_see(self, user: Actor, channel: Channel) -> None:
+        self._actor_in(user, channel)
+
+    def _component_on(self, user: Actor, message: Message, custom_id: str) -> dict[str, Any]:
+        current = self.world.messages.get(message.id)
+        if current is None or current.deleted:
+            raise InteractionRejected(f"message {message.id} does not exist (deleted?)")
+        if current.ephemeral and current.ephemeral_to.id != user.id:
+            raise InteractionRejected(f"{user.name} cannot see an ephemeral message meant for {current.ephemeral_to.name}")
+        self._actor_in(user, current.channel)
+        component = current.component(custom_id)
+        if component is None:
+            raise InteractionRejected(f"no component {custom_id!r} on {current!r}")
+        if component.get("disabled"):
+            raise InteractionRejected(f"component {custom_id!r} is disabled")
+        return component
+
+    # --- observing --------------------------------------------------------------------------
+
+    def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
+        """Public messages in `channel`, oldest first (each with .history of earlier versions)."""
+        return self.world.channel_messages(channel, include_deleted=include_deleted)
+
+    def ephemerals(self, user: Actor) -> list[Message]:
+        """Ephemeral messages only `user` can see, oldest first."""
+        return self.world.ephemerals(user.user if isinstance(user, Member) else user)
+
+    def dm_messages(self, user: Actor) -> list[Message]:
+        target = user.user if isinstance(user, Member) else user
+        return [m for m in self.world.messages.values()
+                if m.channel.type == 1 and m.channel.recipient is target and not m.deleted]
+
+    def visible_to(self, user: Actor) -> list[Message]:
+        """Everything `user` can currently see: public messages in their guilds, their ephemerals and DMs."""
+        target = user.user if isinstance(user, Member) else user
+        return [
+            m for m in self.world.messages.values()
+            if not m.deleted and (
+                m.ephemeral_to is target
+                or (not m.ephemeral and m.guild is not None and target.id in m.guild.members)
+                or (m.channel.type == 1 and m.channel.recipient is target))
+        ]
+
+    def message(self, message_id: int) -> Message:
+        return self.world.messages[message_id]
+
+    async def wait_for_message(self, predicate: Callable[[Message], bool], timeout: float = 3.0,
+                               *, describe: str = "no matching message appeared") -> Message:
+        """First live message (public or ephemeral) for which predicate(message) is true."""
+        return await self.world.wait_until(
+            lambda: next((m for m in self.world.messages.values() if not m.deleted and predicate(m)), None),
+            timeout, describe)
+
+    @property
+    def errors(self) -> list[ApiError]:
+        """Every request the stand-in refused, Discord-style (validation, 40060, expired tokens, ...)."""
+        return self.world.errors
+
+    def assert_no_errors(self) -> None:
+        assert not self.world.errors, "Discord would have refused:\n" + "\n".join(map(str, self.world.errors))
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return self.world.requests
+
+    @property
+    def interactions(self) -> list[Interaction]:
+        return list(self.world.interactions.values())
+
+    def ack_latencies(self) -> list[float]:
+        """Seconds from INTERACTION_CREATE to callback POST, for every acknowledged interaction."""
+        return [i.ack_latency for i in self.world.interactions.values() if i.ack_latency is not None]
+
+
+async def _poll(check: Callable[[], bool], timeout: float, describe: str) -> None:
+    """For conditions on the bot's side, which the stand-in gets no notification about."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise StandinTimeout(f"{describe} within {timeout:g} s")
+        await asyncio.sleep(0.005)

@@ -1,0 +1,144 @@
+"""Shared REST plumbing: reading JSON or multipart bodies, Discord-shaped errors, and
+turning a message payload into a stored Message (create or edit)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Optional
+
+from aiohttp import web
+
+from .model import EPHEMERAL_FLAG, LOADING_FLAG, Attachment, Message, iso_now, snowflake
+from .validation import validate_message
+from .world import ApiError, RequestRecord, World
+
+# Flags a bot may set on a message it sends (ephemeral, suppress embeds/notifications, components v2).
+_SETTABLE_FLAGS = EPHEMERAL_FLAG | (1 << 2) | (1 << 12) | (1 << 15)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """discord.py only parses bodies whose Content-Type is exactly application/json."""
+    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+class DiscordError(Exception):
+    """Raise inside a handler to answer like Discord does; the server records it in world.errors."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Optional[dict[str, Any]] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body: dict[str, Any] = {"message": message, "code": code}
+        if errors:
+            self.body["errors"] = errors
+
+
+def unknown(what: str, code: int) -> DiscordError:
+    return DiscordError(404, code, f"Unknown {what}")
+
+
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK = 10003, 10008, 10062, 10015
+
+
+def error_middleware(world: World):
+    """Log every request (with a monotonic timestamp) and turn DiscordError into JSON answers."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler):
+        record_at = time.monotonic()
+        try:
+            response = await handler(request)
+        except DiscordError as exc:
+            world.record_error(ApiError(request.method, request.path, exc.status, exc.body,
+                                        getattr(request, "standin_payload", None)))
+            response = json_response(exc.body, exc.status)
+        except web.HTTPClientError as exc:
+            body = {"message": f"{exc.status}: {exc.reason}", "code": 0}
+            hint = {"hint": "route not implemented by the stand-in"}
+            world.record_error(ApiError(request.method, request.path, exc.status, body | hint))
+            response = json_response(body, exc.status)
+        world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path,
+                                            status=response.status,
+                                            interaction_id=request.get("interaction_id")))
+        return response
+
+    return middleware
+
+
+async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, Attachment]]:
+    """JSON body, or multipart with payload_json + files[n]; returns (payload, uploads by index)."""
+    uploads: dict[str, Attachment] = {}
+    if request.content_type.startswith("multipart/"):
+        payload: dict[str, Any] = {}
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.name and part.name.startswith("files["):
+                index = part.name[len("files["):-1]
+                uploads[index] = Attachment(
+                    id=snowflake(), filename=part.filename or f"file{index}", data=bytes(await part.read()),
+                    content_type=part.headers.get("Content-Type"),
+                )
+        request["standin_payload"] = payload
+        return payload, uploads
+    if request.can_read_body:
+        payload = await request.json()
+        request["standin_payload"] = payload
+        return payload, uploads
+    return {}, uploads
+
+
+def check_message_payload(payload: dict[str, Any], uploads: dict[str, Attachment], *, is_edit: bool) -> None:
+    error = validate_message(payload | ({"_has_files": True} if uploads else {}), is_edit=is_edit)
+    if error is not None:
+        raise DiscordError(400, error["code"], error["message"], error["errors"])
+
+
+def apply_payload(world: World, base_url: str, message: Message, payload: dict[str, Any],
+                  uploads: dict[str, Attachment], *, is_edit: bool) -> Message:
+    """Write a create/edit payload onto `message`, keeping an edit history entry for edits."""
+    check_message_payload(payload, uploads, is_edit=is_edit)
+    if is_edit:
+        message.history.append(message.snapshot())
+        message.edited_timestamp = iso_now()
+    if "content" in payload:
+        message.content = payload["content"] or ""
+    if "embeds" in payload:
+        message.embeds = payload["embeds"] or []
+    if "components" in payload:
+        message.components = payload["components"] or []
+    if "flags" in payload and payload["flags"] is not None:
+        keep = message.flags & EPHEMERAL_FLAG
+        message.flags = (int(payload["flags"]) & _SETTABLE_FLAGS & ~EPHEMERAL_FLAG) | keep
+    if is_edit:
+        message.flags &= ~LOADING_FLAG
+    _apply_attachments(base_url, message, payload, uploads)
+    world.notify()
+    return message
+
+
+def _apply_attachments(base_url: str, message: Message, payload: dict[str, Any], uploads: dict[str, Attachment]) -> None:
+    listed = payload.get("attachments")
+    if listed is None:
+        message.attachments.extend(uploads.values())
+    else:
+        existing = {str(a.id): a for a in message.attachments}
+        kept: list[Attachment] = []
+        for entry in listed:
+            key = str(entry.get("id"))
+            if key in uploads:
+                upload = uploads.pop(key)
+                upload.description = entry.get("description")
+                upload.filename = entry.get("filename") or upload.filename
+                kept.append(upload)
+            elif key in existing:
+                kept.append(existing[key])
+        message.attachments = kept + list(uploads.values())
+    for attachment in message.attachments:
+        if not attachment.url:
+            attachment.url = f"{base_url}/attachments/{message.channel.id}/{attachment.id}/{attachment.filename}"

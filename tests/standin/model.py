@@ -1,0 +1,449 @@
+"""The stand-in's world: users, guilds, channels and messages, plus their Discord JSON shapes.
+
+Everything here is plain data. The REST and gateway layers turn it into the payloads
+discord.py parses, so the payload builders live next to the data they describe.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import itertools
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional
+
+import discord
+
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL_FLAG = 1 << 6
+LOADING_FLAG = 1 << 7
+
+# What a freshly invited bot usually gets: enough to play a card game in text channels.
+DEFAULT_BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+)
+# @everyone in a fresh guild: members can talk and use slash commands.
+DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_application_commands=True,
+    embed_links=True,
+    attach_files=True,
+)
+
+_counter = itertools.count()
+
+
+def snowflake() -> int:
+    """A real-looking, strictly increasing snowflake, so discord.py's created_at is sane."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    name: str
+    global_name: Optional[str] = None
+    bot: bool = False
+    locale: str = "en-US"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Member:
+    """A user's membership in one guild; this is who clicks and types in tests."""
+
+    user: User
+    guild: "Guild"
+    nick: Optional[str] = None
+    roles: list[Role] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def display_name(self) -> str:
+        return self.nick or self.user.global_name or self.user.name
+
+    @property
+    def locale(self) -> str:
+        return self.user.locale
+
+    @property
+    def mention(self) -> str:
+        return self.user.mention
+
+    @property
+    def permissions(self) -> discord.Permissions:
+        value = self.guild.everyone.permissions
+        for role in self.roles:
+            value |= role.permissions
+        perms = discord.Permissions(value)
+        if perms.administrator or self.guild.owner_id == self.id:
+            return discord.Permissions.all()
+        return perms
+
+    def payload(self, *, with_permissions: bool = False) -> dict[str, Any]:
+        data = {
+            "user": self.user.payload(),
+            "nick": self.nick,
+            "avatar": None,
+            "roles": [str(r.id) for r in self.roles],
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.permissions.value)
+        return data
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel, a thread (type 11/12) or a DM (type 1)."""
+
+    id: int
+    name: str
+    type: int = 0
+    guild: Optional["Guild"] = None
+    parent: Optional["Channel"] = None
+    owner_id: Optional[int] = None
+    recipient: Optional[User] = None
+    topic: Optional[str] = None
+    position: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name, "flags": 0}
+        if self.type == 1:
+            data.pop("name")
+            data["recipients"] = [self.recipient.payload()] if self.recipient else []
+            data["last_message_id"] = None
+            return data
+        data["guild_id"] = str(self.guild.id) if self.guild else None
+        data["last_message_id"] = None
+        data["rate_limit_per_user"] = 0
+        if self.is_thread:
+            data.update(
+                parent_id=str(self.parent.id) if self.parent else None,
+                owner_id=str(self.owner_id) if self.owner_id else None,
+                message_count=0,
+                member_count=0,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                },
+            )
+        else:
+            data.update(position=self.position, permission_overwrites=[], topic=self.topic, nsfw=False, parent_id=None)
+        return data
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int = 0
+    preferred_locale: str = "en-US"
+    roles: list[Role] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    members: dict[int, Member] = field(default_factory=dict)
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[0]
+
+    @property
+    def text_channels(self) -> list[Channel]:
+        return [c for c in self.channels if not c.is_thread]
+
+    @property
+    def threads(self) -> list[Channel]:
+        return [c for c in self.channels if c.is_thread]
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "region": "",
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.preferred_locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "unavailable": False,
+            "large": False,
+            "joined_at": iso_now(),
+            "member_count": len(self.members),
+            "members": [m.payload() for m in self.members.values()],
+            "channels": [c.payload() for c in self.text_channels],
+            "threads": [c.payload() for c in self.threads],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+
+@dataclass(eq=False)
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: Optional[str] = None
+    description: Optional[str] = None
+    url: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+            "description": self.description,
+        }
+        if self.content_type == "image/png" and len(self.data) >= 24 and self.data[:8] == b"\x89PNG\r\n\x1a\n":
+            data["width"] = int.from_bytes(self.data[16:20], "big")
+            data["height"] = int.from_bytes(self.data[20:24], "big")
+        return data
+
+
+@dataclass(eq=False)
+class Message:
+    """A message as Discord stores it: content, embeds, components exactly as the bot sent them."""
+
+    id: int
+    channel: Channel
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    ephemeral_to: Optional[User] = None
+    interaction_id: Optional[int] = None
+    webhook_id: Optional[int] = None
+    reference_id: Optional[int] = None
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: Optional[str] = None
+    history: list["MessageSnapshot"] = field(default_factory=list)
+    deleted: bool = False
+    reactions: dict[str, set[int]] = field(default_factory=dict)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_to is not None
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "Bot is thinking..." placeholder."""
+        return bool(self.flags & LOADING_FLAG)
+
+    @property
+    def guild(self) -> Optional[Guild]:
+        return self.channel.guild
+
+    @property
+    def embed(self) -> Optional[dict[str, Any]]:
+        return self.embeds[0] if self.embeds else None
+
+    def snapshot(self) -> "MessageSnapshot":
+        return MessageSnapshot(
+            content=self.content,
+            embeds=copy.deepcopy(self.embeds),
+            components=copy.deepcopy(self.components),
+            attachments=[a.filename for a in self.attachments],
+            edited_timestamp=self.edited_timestamp,
+        )
+
+    # --- components -------------------------------------------------------------------------
+
+    def iter_components(self) -> Iterator[dict[str, Any]]:
+        """Every interactive component (buttons, selects), flattened out of rows and containers."""
+        stack = list(reversed(self.components))
+        while stack:
+            comp = stack.pop()
+            children = comp.get("components")
+            if comp.get("type") == 9 and comp.get("accessory"):  # section with accessory button
+                stack.append(comp["accessory"])
+            if children:
+                stack.extend(reversed(children))
+            elif comp.get("type") in (2, 3, 5, 6, 7, 8):
+                yield comp
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.iter_components() if c["type"] == 2]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.iter_components() if c["type"] != 2]
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
+
+    def component(self, custom_id: str) -> Optional[dict[str, Any]]:
+        return next((c for c in self.iter_components() if c.get("custom_id") == custom_id), None)
+
+    def button(self, label: Optional[str] = None, *, custom_id: Optional[str] = None) -> dict[str, Any]:
+        """Find one button by exact label and/or custom_id regex (re.fullmatch)."""
+        found = [
+            b
+            for b in self.buttons
+            if (label is None or b.get("label") == label)
+            and (custom_id is None or re.fullmatch(custom_id, b.get("custom_id", "")))
+        ]
+        if len(found) != 1:
+            labels = [(b.get("label"), b.get("custom_id")) for b in self.buttons]
+            raise LookupError(f"expected one button label={label!r} custom_id={custom_id!r}, found {len(found)} in {labels}")
+        return found[0]
+
+    # --- payload ----------------------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "type": 20 if self.interaction_id else (19 if self.reference_id else 0),
+            "flags": self.flags,
+            "reactions": [
+                {"emoji": {"id": None, "name": name}, "count": len(users), "me": False, "burst_colors": [],
+                 "count_details": {"burst": 0, "normal": len(users)}, "me_burst": False}
+                for name, users in self.reactions.items() if users
+            ],
+        }
+        if self.guild is not None:
+            data["guild_id"] = str(self.guild.id)
+        if self.webhook_id:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        if self.reference_id:
+            data["message_reference"] = {"message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
+        return data
+
+    def __repr__(self) -> str:
+        where = f"ephemeral to {self.ephemeral_to.name}" if self.ephemeral_to else f"#{self.channel.name}"
+        return f"<Message {self.id} {where} content={self.content[:40]!r} embeds={len(self.embeds)} components={self.custom_ids}>"
+
+
+@dataclass(frozen=True)
+class MessageSnapshot:
+    """What a message looked like before an edit (Message.history keeps these, oldest first)."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[str]
+    edited_timestamp: Optional[str]

@@ -1,0 +1,277 @@
+"""Bot-authenticated REST routes: login, command sync, channels, messages, threads, DMs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from aiohttp import web
+
+from .messages import (
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    DiscordError,
+    apply_payload,
+    json_response,
+    no_content,
+    read_body,
+    unknown,
+)
+from .model import Channel, Message, snowflake
+from .world import Command, World
+
+_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+class RestApi:
+    def __init__(self, world: World, base_url: str) -> None:
+        self.world = world
+        self.base_url = base_url
+
+    def add_routes(self, app: web.Application, prefix: str) -> None:
+        r = app.router
+        r.add_get(prefix + "/users/@me", self.get_me)
+        r.add_get(prefix + "/oauth2/applications/@me", self.get_application)
+        r.add_get(prefix + "/applications/@me", self.get_application)
+        r.add_patch(prefix + "/applications/@me", self.get_application)
+        r.add_get(prefix + "/gateway", self.get_gateway)
+        r.add_get(prefix + "/gateway/bot", self.get_gateway)
+        for scope in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
+            r.add_get(prefix + scope, self.get_commands)
+            r.add_put(prefix + scope, self.put_commands)
+            r.add_post(prefix + scope, self.post_command)
+        r.add_get(prefix + "/channels/{channel}", self.get_channel)
+        r.add_get(prefix + "/channels/{channel}/messages", self.get_messages)
+        r.add_post(prefix + "/channels/{channel}/messages", self.post_message)
+        r.add_get(prefix + "/channels/{channel}/messages/{message}", self.get_message)
+        r.add_patch(prefix + "/channels/{channel}/messages/{message}", self.patch_message)
+        r.add_delete(prefix + "/channels/{channel}/messages/{message}", self.delete_message)
+        r.add_post(prefix + "/channels/{channel}/typing", self.typing)
+        r.add_put(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
+        r.add_delete(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
+        r.add_post(prefix + "/channels/{channel}/threads", self.create_thread)
+        r.add_post(prefix + "/channels/{channel}/messages/{message}/threads", self.create_thread)
+        r.add_post(prefix + "/users/@me/channels", self.create_dm)
+        r.add_get(prefix + "/guilds/{guild}", self.get_guild)
+        r.add_get(prefix + "/guilds/{guild}/channels", self.get_guild_channels)
+        r.add_get(prefix + "/guilds/{guild}/members/{user}", self.get_member)
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _auth(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != f"Bot {self.world.token}":
+            raise DiscordError(401, 0, "401: Unauthorized")
+
+    def _channel(self, request: web.Request) -> Channel:
+        self._auth(request)
+        channel = self.world.channels.get(int(request.match_info["channel"]))
+        if channel is None:
+            raise unknown("Channel", UNKNOWN_CHANNEL)
+        return channel
+
+    def _message(self, request: web.Request) -> Message:
+        channel = self._channel(request)
+        message = self.world.messages.get(int(request.match_info["message"]))
+        # Ephemeral messages are invisible to channel endpoints, exactly like on Discord.
+        if message is None or message.channel is not channel or message.deleted or message.ephemeral:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        return message
+
+    async def dispatch_message(self, event: str, message: Message) -> None:
+        if message.ephemeral:
+            return
+        payload = message.payload()
+        if message.guild is not None and message.author.id in message.guild.members:
+            member = message.guild.members[message.author.id].payload()
+            member.pop("user")
+            payload["member"] = member
+        await self.world.dispatch(event, payload)
+
+    # --- login ------------------------------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        return json_response(self.world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        world = self.world
+        return json_response({
+            "id": str(world.application_id), "name": world.bot.name, "icon": None, "description": "",
+            "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False, "bot": world.bot.payload(),
+            "owner": world.bot.payload(), "summary": "", "verify_key": "0" * 64, "team": None, "flags": 0,
+            "interactions_endpoint_url": None, "tags": [], "redirect_uris": [],
+        })
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        url = self.base_url.replace("http://", "ws://", 1) + "/gateway"
+        return json_response({"url": url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+
+    # --- application commands ---------------------------------------------------------------
+
+    def _command_scope(self, request: web.Request) -> tuple[Optional[int], dict[str, Command]]:
+        self._auth(request)
+        if int(request.match_info["app"]) != self.world.application_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        guild = request.match_info.get("guild")
+        if guild is None:
+            return None, self.world.global_commands
+        if int(guild) not in self.world.guilds:
+            raise DiscordError(403, 50001, "Missing Access")
+        return int(guild), self.world.guild_commands.setdefault(int(guild), {})
+
+    def _command_payload(self, command: Command) -> dict[str, Any]:
+        data = {"type": 1, "description": "", "options": [], "default_member_permissions": None, "nsfw": False,
+                "contexts": None, "integration_types": [0]} | command.data
+        data.update(id=str(command.id), application_id=str(self.world.application_id), version=str(command.id))
+        if command.guild_id:
+            data["guild_id"] = str(command.guild_id)
+        return data
+
+    def _register(self, guild_id: Optional[int], scope: dict[str, Command], data: dict[str, Any]) -> Command:
+        name = data.get("name", "")
+        if data.get("type", 1) == 1 and (not _COMMAND_NAME.match(name) or name != name.lower()):
+            raise DiscordError(400, 50035, "Invalid Form Body",
+                               {"name": {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME",
+                                                      "message": f"Command name is invalid: {name!r}"}]}})
+        if len(data.get("description") or "") > 100 or len(data.get("options") or []) > 25:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"description": {"_errors": [
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": "description ≤ 100 chars, ≤ 25 options"}]}})
+        old = scope.get(name)
+        command = Command(id=old.id if old else snowflake(), guild_id=guild_id, data=data)
+        scope[name] = command
+        return command
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        _, scope = self._command_scope(request)
+        return json_response([self._command_payload(c) for c in scope.values()])
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        guild_id, scope = self._command_scope(request)
+        previous = dict(scope)
+        scope.clear()
+        try:
+            registered = [self._register(guild_id, scope, data) for data in await request.json()]
+        except DiscordError:
+            scope.update(previous)
+            raise
+        self.world.notify()
+        return json_response([self._command_payload(c) for c in registered])
+
+    async def post_command(self, request: web.Request) -> web.Response:
+        guild_id, scope = self._command_scope(request)
+        command = self._register(guild_id, scope, await request.json())
+        self.world.notify()
+        return json_response(self._command_payload(command), 201)
+
+    # --- channels & messages ----------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(request).payload())
+
+    async def get_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        limit = int(request.query.get("limit", 50))
+        before = int(request.query.get("before", 1 << 63))
+        after = int(request.query.get("after", 0))
+        found = [m for m in self.world.channel_messages(channel) if after < m.id < before]
+        newest_first = sorted(found, key=lambda m: m.id, reverse=True)
+        if "after" in request.query:
+            newest_first = sorted(found, key=lambda m: m.id)[:limit][::-1]
+        return json_response([m.payload() for m in newest_first[:limit]])
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        return json_response(self._message(request).payload())
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        payload, uploads = await read_body(request)
+        perms = self.world.bot_permissions
+        allowed = perms.send_messages_in_threads if channel.is_thread else perms.send_messages
+        if channel.type != 1 and not (perms.view_channel and allowed):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        reference = (payload.get("message_reference") or {}).get("message_id")
+        message = Message(id=snowflake(), channel=channel, author=self.world.bot,
+                          reference_id=int(reference) if reference else None)
+        apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=False)
+        self.world.store(message)
+        await self.dispatch_message("MESSAGE_CREATE", message)
+        return json_response(message.payload())
+
+    async def patch_message(self, request: web.Request) -> web.Response:
+        message = self._message(request)
+        if message.author is not self.world.bot:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        payload, uploads = await read_body(request)
+        apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=True)
+        await self.dispatch_message("MESSAGE_UPDATE", message)
+        return json_response(message.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message = self._message(request)
+        if message.author is not self.world.bot and not self.world.bot_permissions.manage_messages:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message.deleted = True
+        self.world.notify()
+        data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+        if message.guild:
+            data["guild_id"] = str(message.guild.id)
+        await self.world.dispatch("MESSAGE_DELETE", data)
+        return no_content()
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return no_content()
+
+    async def react(self, request: web.Request) -> web.Response:
+        message = self._message(request)
+        users = message.reactions.setdefault(request.match_info["emoji"], set())
+        if request.method == "PUT":
+            users.add(self.world.bot.id)
+        else:
+            users.discard(self.world.bot.id)
+        self.world.notify()
+        return no_content()
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        payload = await request.json()
+        kind = 11 if "message" in request.match_info else int(payload.get("type") or 11)
+        thread = self.world.add_channel(Channel(
+            id=snowflake(), name=payload.get("name", "thread"), type=kind, guild=parent.guild, parent=parent,
+            owner_id=self.world.bot.id))
+        await self.world.dispatch("THREAD_CREATE", thread.payload() | {"newly_created": True})
+        return json_response(thread.payload(), 201)
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        user = self.world.users.get(int((await request.json())["recipient_id"]))
+        if user is None:
+            raise DiscordError(400, 50035, "Invalid Form Body")
+        return json_response(self.world.dm_channel(user).payload())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        if guild is None:
+            raise unknown("Guild", 10004)
+        data = guild.payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key)
+        return json_response(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        if guild is None:
+            raise unknown("Guild", 10004)
+        return json_response([c.payload() for c in guild.text_channels])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        member = guild.members.get(int(request.match_info["user"])) if guild else None
+        if member is None:
+            raise unknown("Member", 10007)
+        return json_response(member.payload())

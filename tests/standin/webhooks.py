@@ -1,0 +1,189 @@
+"""Interaction callbacks and the interaction webhook (follow-ups, @original edits).
+
+These routes are authenticated by the interaction token in the URL, not the bot token, and they
+enforce Discord's rules: one acknowledgement per interaction (40060), 3 s to acknowledge
+(10062 afterwards), tokens valid 15 minutes (50027 afterwards).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Optional
+
+from aiohttp import web
+
+from .interactions import Interaction
+from .messages import (
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_WEBHOOK,
+    DiscordError,
+    apply_payload,
+    json_response,
+    no_content,
+    read_body,
+    unknown,
+)
+from .model import EPHEMERAL_FLAG, LOADING_FLAG, Message, snowflake
+from .rest import RestApi
+from .world import World
+
+_COMPONENT_KINDS = (3, 5)  # MESSAGE_COMPONENT, MODAL_SUBMIT
+
+
+class WebhookApi:
+    def __init__(self, world: World, rest: RestApi) -> None:
+        self.world = world
+        self.rest = rest
+
+    def add_routes(self, app: web.Application, prefix: str) -> None:
+        r = app.router
+        r.add_post(prefix + "/interactions/{id}/{token}/callback", self.callback)
+        r.add_post(prefix + "/webhooks/{app}/{token}", self.followup)
+        for verb, handler in (("GET", self.get_message), ("PATCH", self.edit_message), ("DELETE", self.delete_message)):
+            r.add_route(verb, prefix + "/webhooks/{app}/{token}/messages/{message}", handler)
+
+    # --- callback ---------------------------------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
+        interaction = self.world.interactions.get(int(request.match_info["id"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            raise DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        request["interaction_id"] = interaction.id
+        payload, uploads = await read_body(request)
+        if interaction.callback_type is not None:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        if interaction.too_late_to_ack:
+            raise DiscordError(404, UNKNOWN_INTERACTION,
+                               f"Unknown interaction (acknowledged after the {interaction.ack_deadline:g} s limit)")
+        kind, data = int(payload.get("type", 0)), payload.get("data") or {}
+        resource = self._respond(interaction, kind, data, uploads)
+        interaction.callback_type = kind
+        interaction.callback_data = data
+        interaction.acked_at = arrived
+        self.world.notify()
+        if interaction.original is not None and kind in (4, 5):
+            await self.rest.dispatch_message("MESSAGE_CREATE", interaction.original)
+        elif kind == 7 and interaction.original is not None:
+            await self.rest.dispatch_message("MESSAGE_UPDATE", interaction.original)
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return no_content()
+        original = interaction.original if kind in (4, 5, 7) else None
+        body: dict[str, Any] = {"interaction": {
+            "id": str(interaction.id), "type": interaction.kind, "activity_instance_id": None,
+            "response_message_id": str(original.id) if original else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(original and original.ephemeral),
+        }}
+        if resource is not None:
+            body["resource"] = resource
+        return json_response(body)
+
+    def _respond(self, interaction: Interaction, kind: int, data: dict[str, Any], uploads) -> Optional[dict[str, Any]]:
+        """Apply one callback; returns the `resource` part of the with_response answer."""
+        is_component = interaction.kind in _COMPONENT_KINDS
+        if kind in (4, 5):
+            message = self._new_message(interaction, ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG))
+            if kind == 4:
+                apply_payload(self.world, self.rest.base_url, message, data, uploads, is_edit=False)
+            else:
+                message.flags |= LOADING_FLAG
+            interaction.original = self.world.store(message)
+            return {"type": kind, "message": message.payload()}
+        if kind in (6, 7):
+            if not is_component or interaction.message is None:
+                raise DiscordError(400, 40004, "Interaction callback type is only valid for component interactions")
+            if kind == 7:
+                apply_payload(self.world, self.rest.base_url, interaction.message, data, uploads, is_edit=True)
+            interaction.original = interaction.message
+            return {"type": kind, "message": interaction.message.payload()} if kind == 7 else None
+        if kind == 8 and interaction.kind == 4:
+            interaction.autocomplete_choices = data.get("choices", [])
+            return None
+        if kind == 9 and interaction.kind in (2, 3):
+            interaction.modal = data
+            return None
+        raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+            {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Invalid callback type {kind} here"}]}})
+
+    def _new_message(self, interaction: Interaction, *, ephemeral: bool) -> Message:
+        return Message(
+            id=snowflake(), channel=interaction.channel, author=self.world.bot,
+            flags=EPHEMERAL_FLAG if ephemeral else 0, ephemeral_to=interaction.user if ephemeral else None,
+            interaction_id=interaction.id, webhook_id=self.world.application_id,
+        )
+
+    # --- webhook ----------------------------------------------------------------------------
+
+    def _interaction(self, request: web.Request) -> Interaction:
+        token = request.match_info["token"]
+        interaction = next((i for i in self.world.interactions.values() if i.token == token), None)
+        if interaction is None or int(request.match_info["app"]) != self.world.application_id:
+            raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        request["interaction_id"] = interaction.id
+        if interaction.token_expired:
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
+        if interaction.callback_type is None:
+            raise unknown("Webhook", UNKNOWN_WEBHOOK)  # follow-ups need an acknowledged interaction
+        return interaction
+
+    def _target(self, request: web.Request, interaction: Interaction) -> Message:
+        ref = request.match_info["message"]
+        if ref == "@original":
+            message = interaction.original
+        else:
+            candidates = [interaction.original, *interaction.followups]
+            message = next((m for m in candidates if m is not None and m.id == int(ref)), None)
+        if message is None or message.deleted:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        return message
+
+    async def followup(self, request: web.Request) -> web.Response:
+        interaction = self._interaction(request)
+        payload, uploads = await read_body(request)
+        original = interaction.original
+        if interaction.callback_type == 5 and original is not None and original.loading:
+            # The first follow-up after a "thinking" defer replaces the placeholder (and keeps its visibility).
+            message = apply_payload(self.world, self.rest.base_url, original, payload, uploads, is_edit=True)
+            message.history.pop()
+            message.edited_timestamp = None
+            await self.rest.dispatch_message("MESSAGE_UPDATE", message)
+        else:
+            ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL_FLAG)
+            message = self._new_message(interaction, ephemeral=ephemeral)
+            apply_payload(self.world, self.rest.base_url, message, payload, uploads, is_edit=False)
+            self.world.store(message)
+            await self.rest.dispatch_message("MESSAGE_CREATE", message)
+        interaction.followups.append(message)
+        self.world.notify()
+        if request.query.get("wait") in ("true", "1", "True"):
+            return json_response(message.payload())
+        return no_content()
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction(request)
+        return json_response(self._target(request, interaction).payload())
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction(request)
+        message = self._target(request, interaction)
+        payload, uploads = await read_body(request)
+        apply_payload(self.world, self.rest.base_url, message, payload, uploads, is_edit=True)
+        if message is interaction.original:
+            interaction.edited_after_ack = True
+        self.world.notify()
+        await self.rest.dispatch_message("MESSAGE_UPDATE", message)
+        return json_response(message.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction(request)
+        message = self._target(request, interaction)
+        message.deleted = True
+        self.world.notify()
+        if not message.ephemeral:
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.guild:
+                data["guild_id"] = str(message.guild.id)
+            await self.world.dispatch("MESSAGE_DELETE", data)
+        return no_content()

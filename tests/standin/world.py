@@ -1,0 +1,175 @@
+"""World state shared by the REST and gateway halves: who exists, what was said, what went wrong.
+
+The World outlives any one bot process, which is what lets a restarted bot (or a test)
+see and click on messages the previous instance sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Optional, TypeVar
+
+from .model import (
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    Role,
+    User,
+    snowflake,
+)
+
+T = TypeVar("T")
+TOKEN_LIFETIME = 15 * 60.0
+
+
+@dataclass
+class RequestRecord:
+    """One REST call the bot made; `at` is time.monotonic() when it arrived."""
+
+    at: float
+    method: str
+    path: str
+    status: int = 0
+    interaction_id: Optional[int] = None
+
+
+@dataclass
+class ApiError:
+    """A request Discord would have refused; tests usually assert `discord.errors == []`."""
+
+    method: str
+    path: str
+    status: int
+    body: dict[str, Any]
+    request: Any = None
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.method} {self.path}: {self.body}"
+
+
+@dataclass
+class Command:
+    """One registered application command, as the bot synced it (with our assigned id)."""
+
+    id: int
+    guild_id: Optional[int]
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+
+class World:
+    def __init__(self, *, token: str, bot_name: str) -> None:
+        self.token = token
+        self.application_id = snowflake()
+        self.bot = User(id=self.application_id, name=bot_name, bot=True)
+        self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.global_commands: dict[str, Command] = {}
+        self.guild_commands: dict[int, dict[str, Command]] = {}
+        self.errors: list[ApiError] = []
+        self.requests: list[RequestRecord] = []
+        self.interactions: dict[int, Any] = {}  # id -> interactions.Interaction
+        self.clock_offset = 0.0
+        self.bot_permissions = DEFAULT_BOT_PERMISSIONS
+        self.dispatch: Callable[[str, dict[str, Any]], Awaitable[None]] = _no_gateway
+        self._waiters: set[asyncio.Future[None]] = set()
+
+    # --- clock ------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """Monotonic time plus whatever the test fast-forwarded with advance_time()."""
+        return time.monotonic() + self.clock_offset
+
+    # --- building ---------------------------------------------------------------------------
+
+    def add_guild(self, name: str, *, locale: str = "en-US", owner: Optional[User] = None) -> Guild:
+        guild = Guild(id=snowflake(), name=name, preferred_locale=locale)
+        guild.owner_id = owner.id if owner else 0
+        guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS.value))
+        bot_role = Role(id=snowflake(), name=self.bot.name, permissions=self.bot_permissions.value, position=1)
+        guild.roles.append(bot_role)
+        guild.members[self.bot.id] = Member(user=self.bot, guild=guild, roles=[bot_role])
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(self, channel: Channel) -> Channel:
+        if channel.guild is not None:
+            channel.guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_user(self, name: str, *, global_name: Optional[str] = None, locale: str = "en-US", bot: bool = False) -> User:
+        user = User(id=snowflake(), name=name, global_name=global_name, locale=locale, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def dm_channel(self, user: User) -> Channel:
+        for channel in self.channels.values():
+            if channel.type == 1 and channel.recipient is user:
+                return channel
+        return self.add_channel(Channel(id=snowflake(), name=f"dm-{user.name}", type=1, recipient=user))
+
+    # --- messages ---------------------------------------------------------------------------
+
+    def store(self, message: Message) -> Message:
+        self.messages[message.id] = message
+        self.notify()
+        return message
+
+    def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
+        return [
+            m for m in self.messages.values()
+            if m.channel is channel and not m.ephemeral and (include_deleted or not m.deleted)
+        ]
+
+    def ephemerals(self, user: User) -> list[Message]:
+        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
+
+    def record_error(self, error: ApiError) -> None:
+        self.errors.append(error)
+        self.notify()
+
+    # --- waiting ----------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Wake everybody blocked in wait_until(); they re-check their predicate."""
+        waiters, self._waiters = self._waiters, set()
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    async def wait_until(self, check: Callable[[], Optional[T]], timeout: float, describe: str) -> T:
+        """Return check()'s first truthy result, or fail the test with `describe` after `timeout` s."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = check()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StandinTimeout(f"{describe} within {timeout:g} s")
+            fut: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(fut)
+            try:
+                await asyncio.wait_for(fut, min(remaining, 0.25))
+            except asyncio.TimeoutError:
+                pass
+
+
+class StandinTimeout(AssertionError):
+    """Something the test waited for never happened (an AssertionError so pytest shows it plainly)."""
+
+
+async def _no_gateway(event: str, data: dict[str, Any]) -> None:
+    return None
