@@ -308,3 +308,26 @@ async def test_gateway_refuses_zstd_and_env_overrides_patch_discord_py(table: An
     finally:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
     assert not apply_env_overrides({})
+
+
+def test_message_validation_matches_discord_limits() -> None:
+    from tests.standin.validation import validate_message
+
+    def button(i: int) -> dict[str, Any]:
+        return {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"}
+
+    def row(*items: dict[str, Any]) -> dict[str, Any]:
+        return {"type": 1, "components": list(items)}
+
+    assert validate_message({"content": "hi", "components": [row(*map(button, range(5)))]}) is None
+    assert validate_message({"content": "x" * 2001})["code"] == 50035
+    assert validate_message({"content": ""}) is not None  # empty message
+    too_many_rows = {"components": [row(button(i)) for i in range(6)]}
+    assert "components" in validate_message(too_many_rows)["errors"]
+    assert validate_message({"components": [row(*map(button, range(6)))]}) is not None
+    assert validate_message({"components": [row({**button(0), "custom_id": "c" * 101})]}) is not None
+    assert validate_message({"components": [row(button(0)), row(button(0))]}) is not None  # duplicate ids
+    options = [{"label": str(i), "value": str(i)} for i in range(26)]
+    assert validate_message({"components": [row({"type": 3, "custom_id": "s", "options": options})]}) is not None
+    assert validate_message({"embeds": [{"title": "t" * 257}]}) is not None
+    assert validate_message({"embeds": [{"description": "d" * 4096, "fields": [{"name": "n", "value": "v" * 1024}] * 2}]}) is not None

@@ -15,7 +15,8 @@ from .api import DiscordStandin
 from .env import apply_env_overrides
 from .fixtures import discord_standin
 from .interactions import Interaction, InteractionRejected
-from .model import Attachment, Channel, Guild, Member, Message, MessageSnapshot, Role, User
+from .message import Attachment, Message, MessageSnapshot
+from .model import Channel, Guild, Member, Role, User
 from .world import ApiError, RequestRecord, StandinTimeout
 
 __all__ = [

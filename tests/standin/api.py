@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Optional, Union
+from typing import Any, AsyncIterator, Callable, Iterable, Optional, Union
 
 import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
 from .interactions import Interaction, InteractionRejected, build_command_data, find_command
-from .model import Channel, Guild, Member, Message, Role, User, snowflake
+from .message import Message
+from .model import Channel, Guild, Member, Role, User, snowflake
 from .server import StandinServer
 from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 
@@ -34,6 +35,7 @@ class DiscordStandin:
         self.server = StandinServer(self.world)
         self.ack_deadline = ack_deadline  # Discord's 3-second rule; raise it for slow CI if needed
         self._restore: list[contextlib.ExitStack] = []
+        self._announcements: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> "DiscordStandin":
         await self.server.start()
@@ -155,6 +157,10 @@ class DiscordStandin:
         self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         return thread
 
+    def dm_channel(self, user: Actor) -> Channel:
+        """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
+        return self.world.dm_channel(user.user if isinstance(user, Member) else user)
+
     def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none()) -> Role:
         role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles))
         guild.roles.append(role)
@@ -183,7 +189,9 @@ class DiscordStandin:
     def _announce(self, event: str, payload: Callable[[], dict[str, Any]]) -> None:
         """World changes made while a bot is connected reach it as gateway events."""
         if self.connected:
-            asyncio.get_running_loop().create_task(self.world.dispatch(event, payload()))
+            task = asyncio.get_running_loop().create_task(self.world.dispatch(event, payload()))
+            self._announcements.add(task)
+            task.add_done_callback(self._announcements.discard)
 
     # --- acting as users --------------------------------------------------------------------
 
@@ -249,6 +257,7 @@ class DiscordStandin:
         if not self.connected:
             raise InteractionRejected("no bot is connected to the stand-in's gateway")
         self.world.interactions[interaction.id] = interaction
+        self.world.interactions_by_token[interaction.token] = interaction
         interaction.dispatched_at = time.monotonic()
         await self.world.dispatch("INTERACTION_CREATE", interaction.payload())
         return interaction

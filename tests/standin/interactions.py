@@ -10,7 +10,8 @@ import secrets
 import time
 from typing import Any, Optional, Union
 
-from .model import Channel, Member, Message, User, snowflake
+from .message import Message
+from .model import Channel, Member, User, snowflake
 from .world import TOKEN_LIFETIME, Command, World
 
 OPTION_SUBCOMMAND, OPTION_GROUP = 1, 2
@@ -50,7 +51,7 @@ class Interaction:
         self.original: Optional[Message] = None  # the @original message (for components: the clicked one)
         self.followups: list[Message] = []
         self.force_expired = False
-        self.edited_after_ack = False  # set when @original is edited through the webhook
+        self.edits_at_ack = 0  # len(original.history) when the bot acknowledged
         self.modal: Optional[dict[str, Any]] = None
         self.autocomplete_choices: Optional[list[dict[str, Any]]] = None
 
@@ -94,7 +95,8 @@ class Interaction:
             raise InteractionRejected(f"the bot answered {self.describe} with {CALLBACK_NAMES[kind]}, not a message")
         if kind == 6:
             return await self.world.wait_until(
-                lambda: self.original if self.edited_after_ack else None, timeout,
+                lambda: self.original if self.original and len(self.original.history) > self.edits_at_ack else None,
+                timeout,
                 f"the bot never edited the message after deferring {self.describe}")
         return await self.world.wait_until(
             lambda: self.original if self.original is not None and not self.original.loading else None,

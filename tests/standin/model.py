@@ -1,4 +1,4 @@
-"""The stand-in's world: users, guilds, channels and messages, plus their Discord JSON shapes.
+"""The stand-in's world: users, guilds, roles and channels, plus their Discord JSON shapes.
 
 Everything here is plain data. The REST and gateway layers turn it into the payloads
 discord.py parses, so the payload builders live next to the data they describe.
@@ -6,13 +6,11 @@ discord.py parses, so the payload builders live next to the data they describe.
 
 from __future__ import annotations
 
-import copy
 import datetime
 import itertools
-import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import discord
 
@@ -280,170 +278,3 @@ class Guild:
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
         }
-
-
-@dataclass(eq=False)
-class Attachment:
-    id: int
-    filename: str
-    data: bytes
-    content_type: Optional[str] = None
-    description: Optional[str] = None
-    url: str = ""
-
-    def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "id": str(self.id),
-            "filename": self.filename,
-            "size": len(self.data),
-            "url": self.url,
-            "proxy_url": self.url,
-            "content_type": self.content_type,
-            "description": self.description,
-        }
-        if self.content_type == "image/png" and len(self.data) >= 24 and self.data[:8] == b"\x89PNG\r\n\x1a\n":
-            data["width"] = int.from_bytes(self.data[16:20], "big")
-            data["height"] = int.from_bytes(self.data[20:24], "big")
-        return data
-
-
-@dataclass(eq=False)
-class Message:
-    """A message as Discord stores it: content, embeds, components exactly as the bot sent them."""
-
-    id: int
-    channel: Channel
-    author: User
-    content: str = ""
-    embeds: list[dict[str, Any]] = field(default_factory=list)
-    components: list[dict[str, Any]] = field(default_factory=list)
-    attachments: list[Attachment] = field(default_factory=list)
-    flags: int = 0
-    ephemeral_to: Optional[User] = None
-    interaction_id: Optional[int] = None
-    webhook_id: Optional[int] = None
-    reference_id: Optional[int] = None
-    timestamp: str = field(default_factory=iso_now)
-    edited_timestamp: Optional[str] = None
-    history: list["MessageSnapshot"] = field(default_factory=list)
-    deleted: bool = False
-    reactions: dict[str, set[int]] = field(default_factory=dict)
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.ephemeral_to is not None
-
-    @property
-    def loading(self) -> bool:
-        """True while this is a deferred "Bot is thinking..." placeholder."""
-        return bool(self.flags & LOADING_FLAG)
-
-    @property
-    def guild(self) -> Optional[Guild]:
-        return self.channel.guild
-
-    @property
-    def embed(self) -> Optional[dict[str, Any]]:
-        return self.embeds[0] if self.embeds else None
-
-    def snapshot(self) -> "MessageSnapshot":
-        return MessageSnapshot(
-            content=self.content,
-            embeds=copy.deepcopy(self.embeds),
-            components=copy.deepcopy(self.components),
-            attachments=[a.filename for a in self.attachments],
-            edited_timestamp=self.edited_timestamp,
-        )
-
-    # --- components -------------------------------------------------------------------------
-
-    def iter_components(self) -> Iterator[dict[str, Any]]:
-        """Every interactive component (buttons, selects), flattened out of rows and containers."""
-        stack = list(reversed(self.components))
-        while stack:
-            comp = stack.pop()
-            children = comp.get("components")
-            if comp.get("type") == 9 and comp.get("accessory"):  # section with accessory button
-                stack.append(comp["accessory"])
-            if children:
-                stack.extend(reversed(children))
-            elif comp.get("type") in (2, 3, 5, 6, 7, 8):
-                yield comp
-
-    @property
-    def buttons(self) -> list[dict[str, Any]]:
-        return [c for c in self.iter_components() if c["type"] == 2]
-
-    @property
-    def selects(self) -> list[dict[str, Any]]:
-        return [c for c in self.iter_components() if c["type"] != 2]
-
-    @property
-    def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
-
-    def component(self, custom_id: str) -> Optional[dict[str, Any]]:
-        return next((c for c in self.iter_components() if c.get("custom_id") == custom_id), None)
-
-    def button(self, label: Optional[str] = None, *, custom_id: Optional[str] = None) -> dict[str, Any]:
-        """Find one button by exact label and/or custom_id regex (re.fullmatch)."""
-        found = [
-            b
-            for b in self.buttons
-            if (label is None or b.get("label") == label)
-            and (custom_id is None or re.fullmatch(custom_id, b.get("custom_id", "")))
-        ]
-        if len(found) != 1:
-            labels = [(b.get("label"), b.get("custom_id")) for b in self.buttons]
-            raise LookupError(f"expected one button label={label!r} custom_id={custom_id!r}, found {len(found)} in {labels}")
-        return found[0]
-
-    # --- payload ----------------------------------------------------------------------------
-
-    def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "id": str(self.id),
-            "channel_id": str(self.channel.id),
-            "author": self.author.payload(),
-            "content": self.content,
-            "timestamp": self.timestamp,
-            "edited_timestamp": self.edited_timestamp,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [a.payload() for a in self.attachments],
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
-            "pinned": False,
-            "type": 20 if self.interaction_id else (19 if self.reference_id else 0),
-            "flags": self.flags,
-            "reactions": [
-                {"emoji": {"id": None, "name": name}, "count": len(users), "me": False, "burst_colors": [],
-                 "count_details": {"burst": 0, "normal": len(users)}, "me_burst": False}
-                for name, users in self.reactions.items() if users
-            ],
-        }
-        if self.guild is not None:
-            data["guild_id"] = str(self.guild.id)
-        if self.webhook_id:
-            data["webhook_id"] = str(self.webhook_id)
-            data["application_id"] = str(self.webhook_id)
-        if self.reference_id:
-            data["message_reference"] = {"message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
-        return data
-
-    def __repr__(self) -> str:
-        where = f"ephemeral to {self.ephemeral_to.name}" if self.ephemeral_to else f"#{self.channel.name}"
-        return f"<Message {self.id} {where} content={self.content[:40]!r} embeds={len(self.embeds)} components={self.custom_ids}>"
-
-
-@dataclass(frozen=True)
-class MessageSnapshot:
-    """What a message looked like before an edit (Message.history keeps these, oldest first)."""
-
-    content: str
-    embeds: list[dict[str, Any]]
-    components: list[dict[str, Any]]
-    attachments: list[str]
-    edited_timestamp: Optional[str]

@@ -9,7 +9,8 @@ from typing import Any, Optional
 
 from aiohttp import web
 
-from .model import EPHEMERAL_FLAG, LOADING_FLAG, Attachment, Message, iso_now, snowflake
+from .message import Attachment, Message
+from .model import EPHEMERAL_FLAG, LOADING_FLAG, iso_now, snowflake
 from .validation import validate_message
 from .world import ApiError, RequestRecord, World
 

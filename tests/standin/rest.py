@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from aiohttp import web
 
-from .messages import (
+from .plumbing import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     DiscordError,
@@ -17,7 +17,8 @@ from .messages import (
     read_body,
     unknown,
 )
-from .model import Channel, Message, snowflake
+from .message import Message
+from .model import Channel, snowflake
 from .world import Command, World
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")

@@ -7,7 +7,7 @@ from typing import Optional
 from aiohttp import web
 
 from .gateway import Gateway
-from .messages import error_middleware
+from .plumbing import error_middleware
 from .rest import RestApi
 from .webhooks import WebhookApi
 from .world import World

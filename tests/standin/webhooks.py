@@ -13,7 +13,7 @@ from typing import Any, Optional
 from aiohttp import web
 
 from .interactions import Interaction
-from .messages import (
+from .plumbing import (
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
@@ -24,7 +24,8 @@ from .messages import (
     read_body,
     unknown,
 )
-from .model import EPHEMERAL_FLAG, LOADING_FLAG, Message, snowflake
+from .message import Message
+from .model import EPHEMERAL_FLAG, LOADING_FLAG, snowflake
 from .rest import RestApi
 from .world import World
 
@@ -97,6 +98,7 @@ class WebhookApi:
             if kind == 7:
                 apply_payload(self.world, self.rest.base_url, interaction.message, data, uploads, is_edit=True)
             interaction.original = interaction.message
+            interaction.edits_at_ack = len(interaction.message.history)
             return {"type": kind, "message": interaction.message.payload()} if kind == 7 else None
         if kind == 8 and interaction.kind == 4:
             interaction.autocomplete_choices = data.get("choices", [])
@@ -118,7 +120,7 @@ class WebhookApi:
 
     def _interaction(self, request: web.Request) -> Interaction:
         token = request.match_info["token"]
-        interaction = next((i for i in self.world.interactions.values() if i.token == token), None)
+        interaction = self.world.interactions_by_token.get(token)
         if interaction is None or int(request.match_info["app"]) != self.world.application_id:
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
         request["interaction_id"] = interaction.id
@@ -170,8 +172,6 @@ class WebhookApi:
         message = self._target(request, interaction)
         payload, uploads = await read_body(request)
         apply_payload(self.world, self.rest.base_url, message, payload, uploads, is_edit=True)
-        if message is interaction.original:
-            interaction.edited_after_ack = True
         self.world.notify()
         await self.rest.dispatch_message("MESSAGE_UPDATE", message)
         return json_response(message.payload())

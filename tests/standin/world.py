@@ -11,13 +11,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Optional, TypeVar
 
+from .message import Message
 from .model import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     Channel,
     Guild,
     Member,
-    Message,
     Role,
     User,
     snowflake,
@@ -79,6 +79,7 @@ class World:
         self.errors: list[ApiError] = []
         self.requests: list[RequestRecord] = []
         self.interactions: dict[int, Any] = {}  # id -> interactions.Interaction
+        self.interactions_by_token: dict[str, Any] = {}
         self.clock_offset = 0.0
         self.bot_permissions = DEFAULT_BOT_PERMISSIONS
         self.dispatch: Callable[[str, dict[str, Any]], Awaitable[None]] = _no_gateway
