@@ -104,6 +104,10 @@ class DiscordStandin:
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.wait_for(task, timeout)
 
+    async def wait_until_connected(self, timeout: float = 10.0) -> None:
+        """For a bot in a subprocess: wait until it has IDENTIFYed (events after that arrive in order)."""
+        await self.world.wait_until(lambda: self.connected, timeout, "no bot connected to the gateway")
+
     @property
     def connected(self) -> bool:
         return bool(self.server.gateway.live_sessions)

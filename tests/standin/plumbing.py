@@ -18,6 +18,11 @@ from .world import ApiError, RequestRecord, World
 _SETTABLE_FLAGS = EPHEMERAL_FLAG | (1 << 2) | (1 << 12) | (1 << 15)
 
 
+# Per-request notes for the request log and error records.
+INTERACTION_ID = web.RequestKey("interaction_id", int)
+PAYLOAD = web.RequestKey("standin_payload", dict)
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """discord.py only parses bodies whose Content-Type is exactly application/json."""
     return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
@@ -55,7 +60,7 @@ def error_middleware(world: World):
             response = await handler(request)
         except DiscordError as exc:
             world.record_error(ApiError(request.method, request.path, exc.status, exc.body,
-                                        getattr(request, "standin_payload", None)))
+                                        request.get(PAYLOAD)))
             response = json_response(exc.body, exc.status)
         except web.HTTPClientError as exc:
             body = {"message": f"{exc.status}: {exc.reason}", "code": 0}
@@ -64,7 +69,7 @@ def error_middleware(world: World):
             response = json_response(body, exc.status)
         world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path,
                                             status=response.status,
-                                            interaction_id=request.get("interaction_id")))
+                                            interaction_id=request.get(INTERACTION_ID)))
         return response
 
     return middleware
@@ -85,11 +90,11 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, Att
                     id=snowflake(), filename=part.filename or f"file{index}", data=bytes(await part.read()),
                     content_type=part.headers.get("Content-Type"),
                 )
-        request["standin_payload"] = payload
+        request[PAYLOAD] = payload
         return payload, uploads
     if request.can_read_body:
         payload = await request.json()
-        request["standin_payload"] = payload
+        request[PAYLOAD] = payload
         return payload, uploads
     return {}, uploads
 

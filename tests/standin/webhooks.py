@@ -14,6 +14,7 @@ from aiohttp import web
 
 from .interactions import Interaction
 from .plumbing import (
+    INTERACTION_ID,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
@@ -51,7 +52,7 @@ class WebhookApi:
         interaction = self.world.interactions.get(int(request.match_info["id"]))
         if interaction is None or interaction.token != request.match_info["token"]:
             raise DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
-        request["interaction_id"] = interaction.id
+        request[INTERACTION_ID] = interaction.id
         payload, uploads = await read_body(request)
         if interaction.callback_type is not None:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
@@ -123,7 +124,7 @@ class WebhookApi:
         interaction = self.world.interactions_by_token.get(token)
         if interaction is None or int(request.match_info["app"]) != self.world.application_id:
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
-        request["interaction_id"] = interaction.id
+        request[INTERACTION_ID] = interaction.id
         if interaction.token_expired:
             raise DiscordError(401, 50027, "Invalid Webhook Token")
         if interaction.callback_type is None:
