@@ -1,0 +1,163 @@
+"""The heuristic levels (random, easy, medium) and the pieces the search reuses.
+
+Every function takes an ``InfoSet`` (what the player may know) and a seeded
+``random.Random`` and returns a card or a row index.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..cards import BULLHEADS, ROW_LIMIT
+from . import kernel
+from .info import InfoSet
+
+BH = BULLHEADS
+
+
+# -- the danger of a card, computed carefully (medium) ------------------------------------
+
+
+def _opponent_odds(info: InfoSet, lo: int, hi: int) -> list[float]:
+    """For each opponent, the chance that the card it plays now lies strictly between lo and hi."""
+    if info.known_hands is not None:  # Pro: every hand is public
+        out = []
+        for p in info.opponents:
+            h = info.known_hands[p]
+            if h:
+                out.append(sum(1 for c in h if lo < c < hi) / len(h))
+        return out
+    unseen = info.unseen
+    if not unseen:
+        return []
+    k = sum(1 for c in unseen if lo < c < hi)
+    q = k / len(unseen)
+    return [q] * sum(1 for p in info.opponents if info.hand_sizes[p] > 0)
+
+
+def _at_least(odds: list[float], need: int) -> float:
+    """Chance that at least ``need`` of independent events with ``odds`` happen."""
+    dist = [1.0]
+    for q in odds:
+        new = [0.0] * (len(dist) + 1)
+        for k, v in enumerate(dist):
+            new[k] += v * (1 - q)
+            new[k + 1] += v * q
+        dist = new
+    return sum(dist[need:])
+
+
+def card_danger(info: InfoSet, rows, pts, card: int) -> float:
+    """Expected bullheads from playing ``card`` now on ``rows`` (a one-turn estimate)."""
+    r = kernel.row_for(rows, card)
+    if r < 0:
+        return float(min(pts))
+    row = rows[r]
+    need = ROW_LIMIT - len(row)
+    odds = _opponent_odds(info, row[-1], card)
+    if need == 0:  # the sixth card: taken unless someone else gets there first
+        return pts[r] * (1.0 - _at_least(odds, 1))
+    return _at_least(odds, need) * (pts[r] + need * kernel.AVG_BH)
+
+
+def medium_pick(info: InfoSet, rng: random.Random) -> int:
+    rows, pts = info.rows, info.row_points
+    best, best_key = None, None
+    for c in info.hand:
+        r = kernel.row_for(rows, c)
+        gap = c - rows[r][-1] if r >= 0 else 0
+        key = card_danger(info, rows, pts, c) + 0.002 * gap
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def _after_row(info: InfoSet, row: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """Rows, row points and penalties once ``info.player`` takes ``row`` for the pending low card
+    and the other revealed cards of the turn are placed."""
+    rows = [list(r) for r in info.rows]
+    pts = list(info.row_points)
+    pen = [0] * info.players
+    pending = list(info.pending)
+    card, me = pending.pop()
+    pen[me] += pts[row]
+    rows[row] = [card]
+    pts[row] = BH[card]
+    kernel.resolve(rows, pts, reversed(pending), pen)
+    return rows, pts, pen
+
+
+def medium_row(info: InfoSet, rng: random.Random) -> int:
+    """Take the row that costs least now plus what it leaves for the cards in my hand."""
+    best, best_cost = 0, None
+    for r in range(len(info.rows)):
+        rows, pts, pen = _after_row(info, r)
+        cost = float(pen[info.player])
+        if info.hand:
+            dangers = sorted(card_danger(info, rows, pts, c) for c in info.hand)
+            half = dangers[: max(1, len(dangers) // 2)]
+            cost += 0.5 * sum(half) / len(half)
+        if best_cost is None or cost < best_cost - 1e-9:
+            best, best_cost = r, cost
+    return best
+
+
+# -- easy: the quick glance of a casual player -------------------------------------------------
+
+
+def easy_pick(info: InfoSet, rng: random.Random) -> int:
+    hand = info.hand
+    if rng.random() < 0.12:  # a blunder
+        return rng.choice(hand)
+    ptab = kernel.prob_table(max(1, info.players - 1))
+    tbl = kernel.danger_table(info.rows, info.row_points, ptab)
+    weights = [math.exp(-1.5 * tbl[c]) for c in hand]
+    return rng.choices(hand, weights)[0]
+
+
+def easy_row(info: InfoSet, rng: random.Random) -> int:
+    """The rulebook's hint (the fewest bullheads), choosing at random between equal rows."""
+    pts = info.row_points
+    low = min(pts)
+    return rng.choice([i for i, p in enumerate(pts) if p == low])
+
+
+# -- Pro draft ---------------------------------------------------------------------------
+
+
+def draft_score(info: InfoSet, card: int) -> float:
+    """How much ``card`` is worth to the drafter: runs of own cards are safe to play (nobody
+    can slip a card between them), cards next to opponents' cards are not."""
+    mine = set(info.hand)
+    theirs = set()
+    if info.known_hands is not None:
+        for p in info.opponents:
+            theirs.update(info.known_hands[p])
+    score = 0.0
+    for d, w in ((1, 1.0), (2, 0.5), (3, 0.25)):
+        for c in (card - d, card + d):
+            if c in mine:
+                score += w
+            elif c in theirs:
+                score -= 0.5 * w
+    # the lowest cards let their owner choose a cheap row; the very top is safe early
+    top = info.deck_size
+    if card <= info.players:
+        score += 0.6
+    if card > top - info.players:
+        score += 0.3
+    score -= 0.05 * BH[card]  # leave the bullhead-heavy cards to others' rows
+    return score
+
+
+def medium_draft(info: InfoSet, rng: random.Random) -> int:
+    pool = info.draft_pool
+    return max(pool, key=lambda c: (draft_score(info, c), -c))
+
+
+def easy_draft(info: InfoSet, rng: random.Random) -> int:
+    pool = info.draft_pool
+    if rng.random() < 0.3:
+        return rng.choice(pool)
+    return medium_draft(info, rng)

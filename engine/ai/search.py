@@ -1,0 +1,220 @@
+"""The hard level: determinized Monte Carlo search over the rest of the round.
+
+For a decision (the card to pick, or the row to take on a low card) the search
+repeatedly
+
+1. samples a *determinization*: the opponents' hands drawn from the cards the
+   player has not seen (classic), consistent with everything it observed — its
+   own hand, the rows, every card revealed this round; in the Pro variant every
+   hand is known and only the opponents' choices are uncertain;
+2. lets the opponents choose their face-down cards as sensible heuristic
+   players do (the danger table of ``kernel``, with a small chance of a random
+   card), and
+3. plays every remaining candidate against that same determinization and the
+   same random numbers (common random numbers: the comparison between two
+   candidates is paired), finishing the round with every seat playing the
+   heuristic in the fast kernel.
+
+Candidates whose paired mean is clearly worse than the best one's are dropped
+as evidence accumulates, so the simulations go to the close calls. The score
+of a simulation is the player's bullheads this round, minus a share of the
+opponents' mean in the last round of a game (where the ranking is what counts).
+
+Budgets: ``sims`` (simulated rounds; deterministic for a fixed seed) and/or
+``ms`` (wall clock via ``time.perf_counter``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..cards import BULLHEADS
+from . import heuristics, kernel
+from .info import InfoSet
+
+BH = BULLHEADS
+EPS_CLASSIC = 0.05  # chance a simulated player plays a random card
+EPS_PRO = 0.15  # more noise when every hand is known, so simulations differ
+CHECK_EVERY = 6  # determinizations between two pruning checks
+MIN_SAMPLES = 12  # determinizations before a candidate may be dropped
+Z = 2.2  # how many standard errors worse a candidate must be to go
+
+
+class Budget:
+    """Stops after ``sims`` simulated rounds or ``ms`` milliseconds, whichever first."""
+
+    __slots__ = ("sims", "deadline", "used")
+
+    def __init__(self, sims: int | None, ms: float | None) -> None:
+        if sims is None and ms is None:
+            ms = 45.0
+        self.sims = sims
+        self.deadline = time.perf_counter() + ms / 1000.0 if ms is not None else None
+        self.used = 0
+
+    def left(self) -> bool:
+        if self.sims is not None and self.used >= self.sims:
+            return False
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return False
+        return True
+
+
+def _weight(info: InfoSet) -> float:
+    return 0.3 if info.last_round else 0.0
+
+
+def _sampler(info: InfoSet, rng: random.Random):
+    """A function returning fresh opponents' hands (list per seat; the player's own is None)."""
+    n, me = info.players, info.player
+    if info.known_hands is not None:
+        known = info.known_hands
+
+        def fixed():
+            return [None if p == me else list(known[p]) for p in range(n)]
+
+        return fixed
+    unseen = info.unseen
+    sizes = info.hand_sizes
+    total = sum(sizes[p] for p in range(n) if p != me)
+    sample = rng.sample
+
+    def draw():
+        cards = sample(unseen, total)
+        out = []
+        k = 0
+        for p in range(n):
+            if p == me:
+                out.append(None)
+            else:
+                s = sizes[p]
+                h = cards[k: k + s]
+                h.sort()
+                out.append(h)
+                k += s
+        return out
+
+    return draw
+
+
+def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget):
+    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, seed)`` -> score."""
+    if len(candidates) == 1:
+        return candidates[0]
+    draw = _sampler(info, rng)
+    alive = list(candidates)
+    scores: dict = {c: [] for c in candidates}
+    rounds = 0
+    while budget.left():
+        det = draw()
+        seed = rng.getrandbits(32)
+        for c in alive:
+            scores[c].append(simulate(c, det, seed))
+        budget.used += len(alive)
+        rounds += 1
+        if rounds % CHECK_EVERY == 0 and rounds >= MIN_SAMPLES:
+            alive = _prune(alive, scores, rounds)
+            if len(alive) == 1:
+                break
+    # ties go to the earliest candidate (a stable, deterministic order)
+    best = min(alive, key=lambda c: (sum(scores[c][: rounds]) / max(1, rounds), candidates.index(c)))
+    return best
+
+
+def _prune(alive: list, scores: dict, rounds: int) -> list:
+    means = {c: sum(scores[c]) / len(scores[c]) for c in alive}
+    best = min(alive, key=means.__getitem__)
+    b = scores[best]
+    keep = []
+    for c in alive:
+        if c == best:
+            keep.append(c)
+            continue
+        s = scores[c]
+        k = len(s)
+        d = [s[i] - b[i] for i in range(k)]
+        mean = sum(d) / k
+        var = sum((x - mean) ** 2 for x in d) / max(1, k - 1)
+        se = math.sqrt(var / k)
+        if mean <= Z * se + 0.02:
+            keep.append(c)
+    return keep
+
+
+def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    hand = info.hand
+    n, me = info.players, info.player
+    ptab = kernel.prob_table(max(1, n - 1))
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    w = _weight(info)
+    rows0, pts0 = info.rows, info.row_points
+    cache: dict = {}
+
+    def opp_picks(det, seed):
+        key = id(det)
+        got = cache.get(key)
+        if got is not None and got[0] is det:
+            return got[1]
+        r = random.Random(seed)
+        tbl = kernel.danger_table(rows0, pts0, ptab)
+        k = tbl.__getitem__
+        picks = []
+        for p in range(n):
+            if p == me:
+                continue
+            h = det[p]
+            c = h[int(r.random() * len(h))] if r.random() < eps else min(h, key=k)
+            picks.append((c, p))
+        cache.clear()
+        cache[key] = (det, picks)
+        return picks
+
+    def simulate(card, det, seed):
+        picks = opp_picks(det, seed)
+        rows = [list(r) for r in rows0]
+        pts = list(pts0)
+        hands = []
+        for p in range(n):
+            h = list(det[p]) if p != me else [c for c in hand if c != card]
+            hands.append(h)
+        for c, p in picks:
+            hands[p].remove(c)
+        order = sorted(picks + [(card, me)])
+        pen = [0] * n
+        kernel.resolve(rows, pts, order, pen)
+        if hands[0]:
+            kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed + 1), eps)
+        return _score(pen, me, w)
+
+    return _search(info, rng, sorted(hand), simulate, budget)
+
+
+def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    n, me = info.players, info.player
+    ptab = kernel.prob_table(max(1, n - 1))
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    w = _weight(info)
+    after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
+    if not info.hand:  # the last card of the round: nothing left to simulate
+        costs = [_score(pen, me, w) for _, _, pen in after]
+        return costs.index(min(costs))
+
+    def simulate(r, det, seed):
+        rows0, pts0, pen0 = after[r]
+        rows = [list(x) for x in rows0]
+        pts = list(pts0)
+        pen = list(pen0)
+        hands = [list(det[p]) if p != me else list(info.hand) for p in range(n)]
+        kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed), eps)
+        return _score(pen, me, w)
+
+    return _search(info, rng, list(range(len(info.rows))), simulate, budget)
+
+
+def _score(pen: list[int], me: int, w: float) -> float:
+    if not w:
+        return pen[me]
+    others = [p for i, p in enumerate(pen) if i != me]
+    return pen[me] - w * sum(others) / len(others)
