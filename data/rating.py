@@ -1,11 +1,17 @@
 """Multi-player skill rating for finished games.
 
-Uses openskill's Plackett-Luce model (a Bayesian, TrueSkill-like rating for
-free-for-all games): every player has a skill estimate ``mu`` and an
+Uses openskill's Bradley-Terry "full pairing" model, a Bayesian,
+TrueSkill-like rating that treats a free-for-all game as every pair of players
+meeting (a tie is a draw): every player has a skill estimate ``mu`` and an
 uncertainty ``sigma``; leaderboards rank by the conservative ``ordinal``
 (mu - 3 sigma) so a lucky newcomer does not top the board after one game.
 
 Placement comes from final points (lower is better, equal points tie).
+Plackett-Luce was rejected: its tie handling rewards e.g. the 4th place of
+ranks [1, 1, 1, 4, 5] more than the three tied winners, and shared places are
+common in 6 nimmt!. ``beta`` (per-game performance noise) is twice openskill's
+default because the game is luck-heavy; that also damps the large swings
+full pairing produces at 10-player tables.
 
 AI seats are deliberately *not* part of a rating update: their strength is a
 fixed setting rather than a skill that evolves, and letting humans farm
@@ -19,13 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
 GLOBAL_SCOPE = 0  # ratings.scope_id for the bot-wide rating; guild ids are > 0
 
-_MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+_MODEL = BradleyTerryFull(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=DEFAULT_SIGMA)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from os import PathLike
 from typing import Any
 
@@ -137,7 +137,8 @@ class SQLiteStore:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    def _write(self) -> Any:
+    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """One write transaction; the lock keeps other coroutines out of it."""
         return transaction(self._writer, self._write_lock, "IMMEDIATE")
 
     @asynccontextmanager

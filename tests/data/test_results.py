@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -101,3 +102,11 @@ async def test_ratings_reward_fewer_points_and_skip_solo_games(store: SQLiteStor
     await play_game([(9, 0), (None, 50)])  # a lone human against the AI: unrated
     assert (await store.player_stats(9)).rating is None
     assert (await store.player_stats(9)).wins == 1
+
+
+async def test_racing_duplicate_results_write_once(store: SQLiteStore, db_path):
+    gid = await start_game(store, SPECS)
+    result = game_result(gid, SPECS)
+    outcomes = await asyncio.gather(*(store.record_results(gid, result) for _ in range(5)))
+    assert sorted(outcomes) == [False] * 4 + [True]
+    assert row_counts(db_path)["results"] == 3
