@@ -118,7 +118,7 @@ def danger_table(rows, pts, ptab, low_extra: float = 0.0) -> list[float]:
     for k, i in enumerate(order):
         row = rows[i]
         e = row[-1]
-        nxt = rows[order[k + 1]][-1] if k < last else 105
+        nxt = rows[order[k + 1]][-1] if k < last else 104
         need = ROW_LIMIT - len(row)
         cost = pts[i] + need * AVG_BH if need else pts[i] + 0.0
         tbl.extend(map(cost.__mul__, ptab[need][1: nxt - e + 1]))
