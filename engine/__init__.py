@@ -8,8 +8,8 @@ from .actions import ChooseRow, Draft, Pick, action_from_dict, action_to_dict
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT, bullheads, total_bullheads
 from .config import DEFAULT_TARGET, PLAYER_LIMITS, GameConfig, Variant
 from .errors import (
-    CardNotInHand, CorruptState, IllegalAction, InvalidConfig, InvalidRow, NotYourTurn,
-    UnknownPlayer, WrongPhase,
+    CardNotInHand, CorruptState, IllegalAction, IllegalSpecial, InvalidConfig, InvalidRow,
+    NotYourTurn, RowBlocked, SpecialNotInHand, UnknownPlayer, WrongPhase,
 )
 from .events import (
     CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
@@ -19,6 +19,16 @@ from .game import Game, Phase
 from .outcome import Outcome, Termination
 from .view import PlayerView, RowView
 
+from .anniversary import (  # noqa: E402  (needs .game loaded first)
+    AnniversaryGame, AnniversaryView, DeclineSpecial, DeclineSwap, PlaySpecial, Special, Swap,
+)
+
+
+def new_game(config: GameConfig, seed: int | None = None, rng=None) -> Game:
+    """Deal a new game of ``config``'s variant (an ``AnniversaryGame`` for the Anniversary one)."""
+    return Game.new(config, seed=seed, rng=rng)
+
+
 __all__ = [
     "BULLHEADS", "HIGHEST_CARD", "ROW_COUNT", "ROW_LIMIT", "DEFAULT_TARGET", "PLAYER_LIMITS",
     "bullheads", "total_bullheads", "GameConfig", "Variant", "Game", "Phase", "Outcome",
@@ -26,5 +36,7 @@ __all__ = [
     "action_to_dict", "IllegalAction", "WrongPhase", "NotYourTurn", "UnknownPlayer",
     "CardNotInHand", "InvalidRow", "InvalidConfig", "CorruptState", "CardDrafted", "CardPicked",
     "CardPlaced", "CardsRevealed", "DraftEnded", "GameEnded", "RoundEnded", "RoundStarted",
-    "RowChoiceRequired", "RowTaken", "TakeReason",
+    "RowChoiceRequired", "RowTaken", "TakeReason", "new_game", "AnniversaryGame",
+    "AnniversaryView", "Special", "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap",
+    "IllegalSpecial", "RowBlocked", "SpecialNotInHand",
 ]

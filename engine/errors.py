@@ -31,6 +31,18 @@ class InvalidRow(IllegalAction):
     """The row does not exist or may not be chosen."""
 
 
+class SpecialNotInHand(CardNotInHand):
+    """Anniversary: the player does not hold that special card."""
+
+
+class IllegalSpecial(IllegalAction):
+    """Anniversary: a special card play the rules do not allow here (e.g. a third Stop)."""
+
+
+class RowBlocked(InvalidRow):
+    """Anniversary: the row carries a Stop, so nothing may be added to, removed from or taken from it."""
+
+
 class InvalidConfig(ValueError):
     """A table set-up the rules do not allow (e.g. seven players in the Pro variant)."""
 

@@ -54,6 +54,8 @@ class Phase(str, enum.Enum):
     DRAFT = "draft"  # Pro variant: players take face-up cards in turn
     PICK = "pick"  # everyone chooses a card face down
     CHOOSE_ROW = "choose_row"  # a low card's player chooses the row to take
+    SPECIAL = "special"  # Anniversary: a player may play a special card before placing
+    SWAP = "swap"  # Anniversary: a player who took a row may swap a special card
     GAME_OVER = "game_over"
 
 
@@ -93,7 +95,14 @@ class Game:
 
     @classmethod
     def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> "Game":
-        """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``)."""
+        """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``).
+
+        ``Game.new`` with an Anniversary config returns an ``AnniversaryGame``.
+        """
+        if cls is Game and config.variant is Variant.ANNIVERSARY:
+            from .anniversary import AnniversaryGame
+
+            cls = AnniversaryGame
         game = cls(config, rng if rng is not None else random.Random(seed))
         game._start_round([])
         return game
@@ -399,6 +408,8 @@ class Game:
             Phase.DRAFT: "the cards are being drafted",
             Phase.PICK: "everyone is picking a card",
             Phase.CHOOSE_ROW: "a player is choosing a row to take",
+            Phase.SPECIAL: "a player is deciding whether to play a special card",
+            Phase.SWAP: "a player is deciding whether to swap a special card",
             Phase.GAME_OVER: "the game is over",
         }.get(self.phase, f"the game is in its {self.phase.value} phase")
         return f"you cannot {what} now: {doing}"
@@ -418,6 +429,7 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
+        """Rebuild a saved game (an ``AnniversaryGame`` for an Anniversary save)."""
         from .serialize import game_from_dict
 
         return game_from_dict(cls, data)

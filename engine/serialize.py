@@ -52,6 +52,17 @@ def _ints(value, name: str) -> list[int]:
     return list(value)
 
 
+def _game_class(cls, config: GameConfig):
+    """The class that plays ``config``'s variant: Anniversary saves load as ``AnniversaryGame``."""
+    from .anniversary import AnniversaryGame
+    from .config import Variant
+    from .game import Game
+
+    if config.variant is Variant.ANNIVERSARY:
+        return cls if issubclass(cls, AnniversaryGame) else AnniversaryGame
+    return Game if issubclass(cls, AnniversaryGame) else cls
+
+
 def game_from_dict(cls, data: dict):
     """Rebuild a game; anything that cannot be a saved game raises ``CorruptState``."""
     from .game import Phase
@@ -60,6 +71,7 @@ def game_from_dict(cls, data: dict):
         raise CorruptState("not a saved game of this engine (unknown format)")
     try:
         config = GameConfig.from_dict(data["config"])
+        cls = _game_class(cls, config)
         version, internal, gauss = data["rng"]
         rng = random.Random()
         rng.setstate((version, tuple(internal), gauss))
@@ -83,6 +95,9 @@ def game_from_dict(cls, data: dict):
         game.drafter = data["drafter"]
         game.first_drafter = data["first_drafter"]
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
+        load_extra = getattr(game, "_load_extra", None)
+        if load_extra is not None:  # a variant's own state (see engine/anniversary)
+            load_extra(data)
     except CorruptState:
         raise
     except (KeyError, TypeError, ValueError, InvalidConfig) as exc:

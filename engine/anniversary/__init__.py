@@ -1,0 +1,29 @@
+"""The Anniversary variant of 6 nimmt!: seven kinds of special cards, 2–8 players, two rounds.
+
+Modules: ``specials`` (the cards), ``table`` (rows with markers, the special
+deck, taking a row), ``legal`` (which special plays are legal now),
+``placement`` (pauses and effects), ``game`` (``AnniversaryGame``),
+``serialize`` and ``view``. ``Game.new`` / ``Game.from_dict`` return an
+``AnniversaryGame`` for an Anniversary config; so does ``engine.new_game``.
+"""
+
+from .actions import DeclineSpecial, DeclineSwap, PlaySpecial, Swap
+from .events import (
+    BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
+    SevenNimmtPlaced, SevenNimmtRemoved, SpecialChoiceRequired, SpecialDeckReshuffled,
+    SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved,
+    SwapDeclined, SwapOffered,
+)
+from .game import AnniversaryGame
+from .specials import LABELS, SPECIAL_DECK, Special
+from .table import best_cancellation
+from .view import AnniversaryView
+
+__all__ = [
+    "AnniversaryGame", "AnniversaryView", "Special", "SPECIAL_DECK", "LABELS", "best_cancellation",
+    "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap", "BullheadsCancelled", "CardInserted",
+    "CardReplaced", "CardShifted", "FifthRowClosed", "FifthRowOpened", "SevenNimmtPlaced",
+    "SevenNimmtRemoved", "SpecialChoiceRequired", "SpecialDeckReshuffled", "SpecialDeclined",
+    "SpecialPlayed", "SpecialsDealt", "SpecialSwapped", "StopPlaced", "StopsRemoved",
+    "SwapDeclined", "SwapOffered",
+]

@@ -1,0 +1,302 @@
+"""``AnniversaryGame``: 6 nimmt! with the seven special cards (2–8 players, two rounds).
+
+Set-up and flow (rulebook, Anniversary variant): number cards and special
+cards are shuffled separately; each player gets twelve number cards and three
+special cards; the rest of the special cards form a face-down deck, used ones
+a face-up discard pile (shuffled into a new deck when the deck runs out).
+After round 1 all 104 number cards are dealt again; players keep their
+special cards and draw three more each.
+
+Rulings:
+
+* The round-2 deal draws from the deck, rebuilt from the discard pile when it
+  runs out (special cards left on the table at the end of round 1 are
+  discarded first). Everyone gets ``min(3, available // players)`` cards.
+* A swap draws first (rebuilding an empty deck from the discard pile) and only
+  then discards the swapped card, so a swap never hands back the same card.
+* At the end of the game the special cards stay where they are (hands and
+  table): they score nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import BULLHEADS
+from ..config import GameConfig, Variant
+from ..errors import InvalidConfig, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand, WrongPhase
+from ..events import CardPlaced, TakeReason
+from ..game import Game, Phase
+from .actions import DeclineSpecial, DeclineSwap, PlaySpecial, Swap
+from .events import SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, SwapDeclined
+from .legal import all_special_plays, refuse, special_plays
+from .placement import PlacementMixin
+from .specials import FIVE_ROWS, FOUR_ROWS, SPECIAL_DECK, SPECIALS_PER_DEAL, Special, sort_specials
+from .table import TableMixin
+
+
+class AnniversaryGame(TableMixin, PlacementMixin, Game):
+    """A game of the Anniversary variant. ``Game.new`` makes one for an Anniversary config."""
+
+    __slots__ = ("specials", "special_deck", "special_discard", "sevens", "stops", "decider", "decided")
+
+    def __init__(self, config: GameConfig, rng: random.Random) -> None:
+        if config.variant is not Variant.ANNIVERSARY:
+            raise InvalidConfig("an AnniversaryGame needs the anniversary variant")
+        super().__init__(config, rng)
+        n = config.players
+        self.specials: list[list[Special]] = [[] for _ in range(n)]
+        self.special_deck: list[Special] = []  # face down; the top card is the last
+        self.special_discard: list[Special] = []  # face up, oldest first
+        self.sevens: list[bool] = []  # per row: a 7 nimmt! lies at its end
+        self.stops: list[bool] = []  # per row: a Stop blocks it
+        self.decider: int | None = None  # whom Phase.SPECIAL / Phase.SWAP waits for
+        self.decided = False  # the special card of the card being placed is settled
+
+    @classmethod
+    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None):
+        game = cls(config, rng if rng is not None else random.Random(seed))
+        game._start_round([])
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        config: GameConfig,
+        rows: list[list[int]],
+        hands: list[list[int]],
+        *,
+        specials: list[list] | None = None,
+        piles: list[list[int]] | None = None,
+        sevens: list[bool] | None = None,
+        stops: list[bool] | None = None,
+        special_deck: list | None = None,
+        special_discard: list | None = None,
+        totals: list[int] | None = None,
+        seed: int = 0,
+    ) -> "AnniversaryGame":
+        """A game at a chosen position in its picking phase (rulebook examples, puzzles).
+
+        Four or five ascending rows; special cards not in a hand, the discard
+        pile or on the table form the deck (shuffled by ``seed``) unless
+        ``special_deck`` is given. Number cards not in play are set aside.
+        """
+        n = config.players
+        piles = [list(p) for p in piles] if piles is not None else [[] for _ in range(n)]
+        if len(hands) != n or len(piles) != n:
+            raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
+        if len(rows) not in (FOUR_ROWS, FIVE_ROWS) or any(not r or r != sorted(r) for r in rows):
+            raise InvalidConfig("a position needs four or five ascending rows")
+        sevens = list(sevens) if sevens is not None else [False] * len(rows)
+        stops = list(stops) if stops is not None else [False] * len(rows)
+        if any(len(r) > (6 if s else 5) for r, s in zip(rows, sevens)) or sum(stops) > 2:
+            raise InvalidConfig("a row holds five cards (six with a 7 nimmt!); two Stops at most")
+        used = [c for group in (rows, hands, piles) for cards in group for c in cards]
+        if len(set(used)) != len(used) or not all(1 <= c <= 104 for c in used):
+            raise InvalidConfig("a position may use each card once, from 1 to 104")
+        game = cls(config, random.Random(seed))
+        game.round, game.turn, game.phase = 1, 1, Phase.PICK
+        game.rows = [list(r) for r in rows]
+        game.hands = [sorted(h) for h in hands]
+        game.piles = piles
+        game.round_points = [sum(BULLHEADS[c] for c in p) for p in piles]
+        game.totals = list(totals) if totals is not None else [0] * n
+        in_play = set(used)
+        game.set_aside = [c for c in range(1, 105) if c not in in_play]
+        game.sevens, game.stops = sevens, stops
+        specials = specials if specials is not None else [[] for _ in range(n)]
+        game.specials = [sort_specials(Special(s) for s in h) for h in specials]
+        game.special_discard = [Special(s) for s in special_discard or ()]
+        left = list(SPECIAL_DECK)
+        on_table = [c for h in game.specials for c in h] + game.special_discard
+        on_table += [Special.SEVEN_NIMMT] * sum(sevens) + [Special.STOP] * sum(stops)
+        on_table += [Special.FIFTH_ROW] * (len(rows) == FIVE_ROWS)
+        if special_deck is not None:
+            on_table += [Special(s) for s in special_deck]
+        for s in on_table:
+            if s not in left:
+                raise InvalidConfig(f"there are only four {s.label} cards")
+            left.remove(s)
+        if special_deck is not None:
+            game.special_deck = [Special(s) for s in special_deck]
+            game.special_discard += left
+        else:
+            game.rng.shuffle(left)
+            game.special_deck = left
+        return game
+
+    # -- rounds ------------------------------------------------------------------
+
+    def _start_round(self, events: list) -> None:
+        discard = self.special_discard
+        if self.round == 0:  # the special cards are shuffled on their own
+            deck = list(SPECIAL_DECK)
+        else:  # markers left on the table at the end of a round are discarded
+            deck = self.special_deck
+            discard.extend(Special.SEVEN_NIMMT for s in self.sevens if s)
+            discard.extend(Special.STOP for s in self.stops if s)
+            if len(self.rows) == FIVE_ROWS:
+                discard.append(Special.FIFTH_ROW)
+        super()._start_round(events)
+        self.sevens = [False] * len(self.rows)
+        self.stops = [False] * len(self.rows)
+        self.decider, self.decided = None, False
+        if self.round == 1:
+            self.rng.shuffle(deck)
+            self.special_deck = deck
+        n = self.config.players
+        count = min(SPECIALS_PER_DEAL, (len(self.special_deck) + len(discard)) // n)
+        drawn: list[list[Special]] = [[] for _ in range(n)]
+        for _ in range(count):
+            for p in range(n):
+                drawn[p].append(self._draw(events))
+        self.specials = [sort_specials(h + d) for h, d in zip(self.specials, drawn)]
+        events.append(SpecialsDealt(self.round, (count,) * n))
+
+    # -- queries -----------------------------------------------------------------
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        if self.phase is Phase.SPECIAL or self.phase is Phase.SWAP:
+            return (self.decider,)
+        return Game.waiting_for.fget(self)
+
+    @property
+    def special_card(self) -> int | None:
+        """The number card waiting for its player's special-card decision (already revealed)."""
+        return self.pending[-1][0] if self.phase is Phase.SPECIAL else None
+
+    def legal_actions(self, player: int) -> list:
+        self._check_player(player)
+        phase = self.phase
+        if phase is Phase.SPECIAL:
+            if player != self.decider:
+                return []
+            return all_special_plays(self, player, self.pending[-1][0]) + [DeclineSpecial(player)]
+        if phase is Phase.SWAP:
+            if player != self.decider:
+                return []
+            kinds = sort_specials(set(self.specials[player]))
+            return [Swap(player, s) for s in kinds] + [DeclineSwap(player)]
+        if phase is Phase.CHOOSE_ROW:
+            if player != self.chooser:
+                return []
+            from ..actions import ChooseRow
+
+            return [ChooseRow(player, r) for r in self.open_rows()]
+        return super().legal_actions(player)
+
+    # -- actions -----------------------------------------------------------------
+
+    def apply(self, action) -> list:
+        if isinstance(action, PlaySpecial):
+            return self.play_special(action)
+        if isinstance(action, DeclineSpecial):
+            return self.decline_special(action.player)
+        if isinstance(action, Swap):
+            return self.swap(action.player, action.special)
+        if isinstance(action, DeclineSwap):
+            return self.decline_swap(action.player)
+        return super().apply(action)
+
+    def _check_decider(self, player: int, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
+            raise WrongPhase(self._not_now(what))
+        if player != self.decider:
+            self._check_player(player)
+            raise NotYourTurn(f"you cannot {what} now: the game waits for another player")
+
+    def play_special(self, action: PlaySpecial) -> list:
+        """Play a special card on your number card about to be placed (see ``legal.py``)."""
+        self._check_decider(action.player, Phase.SPECIAL, "play a special card")
+        card = self.pending[-1][0]
+        if not isinstance(action.special, Special) or action not in special_plays(
+            self, action.player, card, action.special
+        ) or action.special not in self.specials[action.player]:
+            raise refuse(self, action, card)
+        player = action.player
+        self.specials[player].remove(action.special)
+        if action.special not in (Special.STOP, Special.SEVEN_NIMMT, Special.FIFTH_ROW):
+            self.special_discard.append(action.special)
+        events: list = [SpecialPlayed(player, action.special, card)]
+        self.decider = None
+        self._play_effect(events, player, card, action)
+        return events
+
+    def decline_special(self, player: int) -> list:
+        """Place your number card without a special card."""
+        self._check_decider(player, Phase.SPECIAL, "decline a special card")
+        events: list = [SpecialDeclined(player, self.pending[-1][0])]
+        self.decided = True
+        self.decider = None
+        self._resolve(events)
+        return events
+
+    def swap(self, player: int, special) -> list:
+        """Discard ``special`` from your hand and draw the top card of the special deck."""
+        self._check_decider(player, Phase.SWAP, "swap a special card")
+        try:
+            special = Special(special)
+        except ValueError:
+            raise SpecialNotInHand(f"{special!r} is not a special card") from None
+        hand = self.specials[player]
+        if special not in hand:
+            raise SpecialNotInHand(f"you do not hold a {special.label} card")
+        events: list = []
+        drawn = self._draw(events)
+        hand.remove(special)
+        hand.append(drawn)
+        self.specials[player] = sort_specials(hand)
+        self.special_discard.append(special)
+        events.append(SpecialSwapped(player, special))
+        self.decider = None
+        self._resolve(events)
+        return events
+
+    def decline_swap(self, player: int) -> list:
+        """Keep your special cards."""
+        self._check_decider(player, Phase.SWAP, "decline a swap")
+        events: list = [SwapDeclined(player)]
+        self.decider = None
+        self._resolve(events)
+        return events
+
+    def choose_row(self, player: int, row: int) -> list:
+        """Take ``row`` (an unblocked one) for a low card."""
+        if self.phase is not Phase.CHOOSE_ROW:
+            raise WrongPhase(self._not_now("choose a row"))
+        if player != self.chooser:
+            self._check_player(player)
+            raise NotYourTurn("it is not your low card: another player chooses the row")
+        if type(row) is not int or not 0 <= row < len(self.rows):
+            raise InvalidRow(f"there is no row {row + 1 if type(row) is int else row}")
+        if self.stops[row]:
+            raise RowBlocked(f"row {row + 1} is blocked by a Stop: choose another row")
+        card = self.pending.pop()[0]
+        self.chooser = None
+        self.decided = False
+        events: list = []
+        if self._take_row(events, player, row, self.rows[row], card, TakeReason.LOW_CARD):
+            events.append(CardPlaced(player, card, row))
+        if not self._offer_swap(events, player):
+            self._resolve(events)
+        return events
+
+    # -- observation and serialisation --------------------------------------------
+
+    def view(self, player: int | None):
+        from .view import observe_anniversary
+
+        return observe_anniversary(self, player)
+
+    def to_dict(self) -> dict:
+        from .serialize import anniversary_to_dict
+
+        data = super().to_dict()
+        data["anniversary"] = anniversary_to_dict(self)
+        return data
+
+    def _load_extra(self, data: dict) -> None:
+        from .serialize import load_anniversary
+
+        load_anniversary(self, data)
