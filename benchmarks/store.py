@@ -3,8 +3,8 @@
     python -m benchmarks.store [--tables 300] [--seconds 8] [--restore 1000]
 
 1. steady load: N active tables, each writing a checkpoint (3-6 KB JSON state
-   + action) after a random 50-500 ms "think time" -- far busier than real
-   play, where a table moves every few seconds;
+   + action) after a random 50-500 ms "think time" (--think-ms) -- far busier
+   than real play, where a table moves every few seconds;
 2. burst: all N tables checkpoint at the same instant (every table resolving
    a turn together), repeated;
 3. restore: time for load_unfinished() over M unfinished tables in a file,
@@ -76,7 +76,8 @@ async def open_tables(store: SQLiteStore, count: int, rng: random.Random) -> lis
     return ids
 
 
-async def steady_load(store: SQLiteStore, games: list[int], seconds: float) -> list[float]:
+async def steady_load(store: SQLiteStore, games: list[int], seconds: float,
+                      think: tuple[float, float]) -> list[float]:
     rng = random.Random(1)
     states = {gid: engine_like_state(rng, rng.randint(6, 9)) for gid in games}
     sizes = sorted(len(json.dumps(s, separators=(',', ':'))) for s in states.values())
@@ -89,7 +90,7 @@ async def steady_load(store: SQLiteStore, games: list[int], seconds: float) -> l
         local = random.Random(gid)
         state = states[gid]
         while time.perf_counter() < stop_at:
-            await asyncio.sleep(local.uniform(0.05, 0.5))
+            await asyncio.sleep(local.uniform(*think))
             state["turn"] += 1
             start = time.perf_counter()
             await store.checkpoint(gid, state, {"deadline": time.time() + 60},
@@ -136,7 +137,10 @@ async def main(args: argparse.Namespace) -> None:
         print(f"checkpoint latency, {args.tables} active tables writing concurrently")
         async with await SQLiteStore.open(Path(tmp) / "load.db") as store:
             games = await open_tables(store, args.tables, random.Random(0))
-            report("steady (50-500 ms think time)", await steady_load(store, games, args.seconds))
+            think = (args.think_ms[0] / 1000, args.think_ms[1] / 1000)
+            samples = await steady_load(store, games, args.seconds, think)
+            report(f"steady ({args.think_ms[0]:g}-{args.think_ms[1]:g} ms think time, "
+                   f"{len(samples) / args.seconds:.0f} writes/s)", samples)
             report("burst (all tables at once)", await bursts(store, games, 20))
         print(f"restore of {args.restore} unfinished tables")
         await restore(Path(tmp) / "restore.db", args.restore)
@@ -147,4 +151,6 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--restore", type=int, default=1000)
+    parser.add_argument("--think-ms", type=float, nargs=2, default=(50, 500),
+                        metavar=("MIN", "MAX"), help="pause of each table between moves")
     asyncio.run(main(parser.parse_args()))
