@@ -121,8 +121,16 @@ class Game:
         """A game at a chosen position in its picking phase (rulebook examples, puzzles, AI).
 
         Every card not in a row, hand or pile is set aside (out of this round).
+        For an Anniversary config this is ``AnniversaryGame.from_position`` (no special cards).
         """
         from .errors import InvalidConfig
+
+        if cls is Game and config.variant is Variant.ANNIVERSARY:
+            from .anniversary import AnniversaryGame
+
+            return AnniversaryGame.from_position(
+                config, rows, hands, piles=piles, totals=totals, seed=seed
+            )
 
         n = config.players
         piles = piles if piles is not None else [[] for _ in range(n)]

@@ -46,8 +46,9 @@ class FifthRowOpened(NamedTuple):
 
 
 class FifthRowClosed(NamedTuple):
-    """With five rows, the taker also took their own ``card``; ``row`` is gone (later rows
-    move up one) and the 5th Row card is discarded: four rows again."""
+    """With five rows, the taker also took ``card`` (their played card; after an Insert
+    into a full row, the row's last card); ``row`` is gone (later rows move up one) and
+    the 5th Row card is discarded: four rows again."""
 
     player: int
     row: int
