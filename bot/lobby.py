@@ -1,0 +1,188 @@
+"""Lobby operations of the table service: open, join, leave, add AI, start, cancel, kick, rematch."""
+
+from __future__ import annotations
+
+from engine import Game
+
+from .errors import LobbyError, NotAtTable, NotHost, TableExists
+from .table import Seat, Table, TableOptions, TableStatus
+
+AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
+
+
+class LobbyOps:
+    """Mixed into ``TableService``; uses its registry, store and notifications."""
+
+    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
+                         options: TableOptions, seats: list[Seat] | None = None) -> Table:
+        """Post-worthy new lobby in ``channel_id``; one table per channel."""
+        existing = self.table_in(channel_id)
+        if existing is not None:
+            raise TableExists(existing.id, existing.message_id)
+        if channel_id in self._opening:
+            raise LobbyError("A table is being set up in this channel right now.")
+        self._opening.add(channel_id)
+        try:
+            if seats is None:
+                seats = [Seat(host_id, host_name)]
+                seats += [self._ai_seat(seats, options.ai_level) for _ in range(options.ai_seats)]
+            await self.store.upsert_guild(guild_id, None)
+            await self.store.upsert_player(host_id, host_name)
+            now = self.clock()
+            table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                          options=options, seats=seats, seed=self._new_seed(), created_at=now,
+                          deadline=now + self.defaults.lobby_minutes * 60)
+            table.id = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                variant=options.variant.value, options=options.model_dump(mode="json"),
+                seats=self._seat_infos(table), seed=table.seed,
+            )
+            await self._save(table)
+            self._register(table)
+        finally:
+            self._opening.discard(channel_id)
+        self.scheduler.set(table.id, table.deadline)
+        self._notify_lobby(table)
+        return table
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        """Remember the public message that shows the table (for restarts)."""
+        table = self.get(table_id)
+        async with table.lock:
+            table.message_id = message_id
+            await self.store.update_game(table.id, message_ids={"table": message_id})
+            await self._save(table)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.has_user(user_id):
+                raise LobbyError("You are already at this table.")
+            if len(table.seats) >= table.options.max_players:
+                raise LobbyError(f"The table is full ({table.options.max_players} players).")
+            await self.store.upsert_player(user_id, name)
+            table.seats.append(Seat(user_id, name))
+            await self._lobby_changed(table)
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotAtTable()
+            await self._remove_seat(table, seat, f"**{table.seats[seat].name}** left the table.")
+        return table
+
+    async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            if host_id != table.host_id:
+                raise NotHost("kick a player")
+            if target_id == host_id:
+                raise LobbyError("You cannot kick yourself: use Leave or Cancel.")
+            seat = table.seat_of(target_id)
+            if seat is None:
+                raise LobbyError("That member is not playing at this table.")
+            await self._remove_seat(table, seat, f"**{table.seats[seat].name}** was removed by the host.")
+        return table
+
+    async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.seat_of(user_id) is None:
+                raise LobbyError("Only players at the table can add AI players.")
+            if len(table.seats) >= table.options.max_players:
+                raise LobbyError(f"The table is full ({table.options.max_players} players).")
+            table.seats.append(self._ai_seat(table.seats, level or table.options.ai_level))
+            await self._lobby_changed(table)
+        return table
+
+    async def begin(self, table_id: int, user_id: int) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.host_id:
+                raise NotHost("start the game")
+            if len(table.seats) < table.options.min_players:
+                raise LobbyError(f"The {table.options.variant.value} game needs at least "
+                                 f"{table.options.min_players} players: invite a friend or add an AI.")
+            table.game = Game.new(table.options.game_config(len(table.seats)), seed=table.seed)
+            table.status = TableStatus.PLAYING
+            await self.store.update_game(table.id, status="playing", seats=self._seat_infos(table))
+            await self._advance(table, [], [], kind="started")
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            if user_id != table.host_id and not can_manage:
+                raise NotHost("cancel the table (or a member who can Manage Messages)")
+            await self._close(table, "cancelled", "The table was cancelled.")
+        return table
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+        """A new lobby in the same channel with the same seats; whoever asked hosts it."""
+        old = self.get_finished(table_id)
+        if old is None:
+            raise LobbyError("That game is too old for a rematch: start a new one with `/6nimmt start`.")
+        if not old.has_user(user_id):
+            raise NotAtTable()
+        seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
+                 for s in old.seats]
+        return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats)
+
+    # -- helpers ------------------------------------------------------------------
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.status is not TableStatus.LOBBY:
+            raise LobbyError("The game has already started.")
+
+    def _ai_seat(self, seats: list[Seat], level: str) -> Seat:
+        taken = {s.name for s in seats}
+        name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in taken), f"🤖 AI {len(seats) + 1}")
+        return Seat(None, name, level)
+
+    async def _lobby_changed(self, table: Table) -> None:
+        await self._save_seats(table)
+        await self._save(table)
+        self._notify_lobby(table)
+
+    def _notify_lobby(self, table: Table) -> None:
+        from .service import TableUpdate
+
+        self._notify(TableUpdate(table, "lobby"))
+
+    async def _remove_seat(self, table: Table, seat: int, notice: str) -> None:
+        if table.status is TableStatus.LOBBY:
+            user_id = table.seats[seat].user_id
+            del table.seats[seat]
+            if not table.humans:
+                await self._close(table, "cancelled", notice + " Nobody is left, so the table closed.")
+                return
+            if user_id == table.host_id:
+                table.host_id = table.humans[0].user_id
+                notice += f" **{table.humans[0].name}** is the host now."
+                await self.store.update_game(table.id, host_id=table.host_id)
+            await self._lobby_changed(table)
+            self._notify_notice(table, notice)
+            return
+        # Mid-game a seat cannot vanish: an AI plays it from here on.
+        await self._replace_with_ai(table, seat, notice + " An AI plays their seat from now on.")
+
+    def _notify_notice(self, table: Table, notice: str) -> None:
+        from .service import TableUpdate
+
+        self._notify(TableUpdate(table, "notice", notices=[notice]))
+
+    async def _close(self, table: Table, status: str, notice: str) -> None:
+        table.status = TableStatus.CANCELLED
+        await self.store.update_game(table.id, status=status)
+        await self._save(table)
+        self._unregister(table)
+        from .service import TableUpdate
+
+        self._notify(TableUpdate(table, "cancelled", notices=[notice]))

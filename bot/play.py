@@ -1,0 +1,213 @@
+"""Game operations of the table service: picks, row choices, the Pro draft, timeouts, AI seats."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from data.models import GameResult, SeatResult
+from engine import (
+    ChooseRow, Draft, Game, GameEnded, Phase, Pick, PlayerView, RowTaken, TakeReason, action_to_dict,
+)
+
+from .errors import LobbyError, NoTable
+from .table import Table, TableStatus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PickResult:
+    card: int
+    changed: bool  # the player had another card face down before
+    revealed: bool  # this pick was the last one: the turn has been played
+
+
+def decision_point(game: Game) -> tuple:
+    return (game.round, game.turn, game.phase, game.drafter, game.chooser)
+
+
+class PlayOps:
+    """Mixed into ``TableService``."""
+
+    # -- what a player sees -------------------------------------------------------
+
+    def hand(self, table_id: int, user_id: int) -> tuple[Table, int, PlayerView]:
+        table = self.get(table_id)
+        game = self._running_game(table)
+        seat = self._seat(table, user_id)
+        return table, seat, game.view(seat)
+
+    # -- actions ------------------------------------------------------------------
+
+    async def pick(self, table_id: int, user_id: int, card: int, step: int | None = None) -> PickResult:
+        table = self.get(table_id)
+        async with table.lock:
+            game = self._running_game(table)
+            seat = self._seat(table, user_id)
+            self._check_step(table, step)
+            changed = bool(game.picks[seat])
+            events = game.pick(seat, card)  # raises IllegalAction, changing nothing
+            table.seats[seat].missed_turns = 0
+            await self._advance(table, [Pick(seat, card)], events, kind="picked")
+        return PickResult(card, changed, revealed=len(events) > 1)
+
+    async def choose_row(self, table_id: int, user_id: int, row: int, step: int | None = None) -> None:
+        table = self.get(table_id)
+        async with table.lock:
+            game = self._running_game(table)
+            seat = self._seat(table, user_id)
+            self._check_step(table, step)
+            events = game.choose_row(seat, row)
+            table.seats[seat].missed_turns = 0
+            await self._advance(table, [ChooseRow(seat, row)], events)
+
+    async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
+        table = self.get(table_id)
+        async with table.lock:
+            game = self._running_game(table)
+            seat = self._seat(table, user_id)
+            self._check_step(table, step)
+            events = game.draft(seat, card)
+            table.seats[seat].missed_turns = 0
+            await self._advance(table, [Draft(seat, card)], events)
+
+    # -- the engine moves on ------------------------------------------------------
+
+    async def _advance(self, table: Table, actions: list, events: list, kind: str = "turn",
+                       notices: list[str] | None = None) -> None:
+        """Save the accepted actions, let AI seats act, move the timer, tell the channel.
+
+        Each action is checkpointed with its log entry before the caller
+        answers the user, so an acknowledged click survives any crash.
+        """
+        from .service import TableUpdate
+
+        game = table.game
+        for action in actions:
+            await self._save(table, action_to_dict(action))
+        await self._play_ai_seats(table, events)
+        self._count_takes(table, events)
+        if game.is_over:
+            await self._finish(table, events, list(notices or []))
+            return
+        point = decision_point(game)
+        if point != table.decision:
+            # A new decision point: older buttons go stale and a new timer starts.
+            table.decision = point
+            table.step += 1
+            seconds = table.options.turn_seconds if game.phase is Phase.PICK else table.options.choice_seconds
+            table.deadline = self.clock() + seconds
+            self.scheduler.set(table.id, table.deadline)
+            if kind == "picked":
+                kind = "turn"
+        await self._save(table)
+        self._notify(TableUpdate(table, kind, events, list(notices or [])))
+
+    async def _play_ai_seats(self, table: Table, events: list) -> None:
+        """AI seats decide at once whenever the game waits for them."""
+        game = table.game
+        while not game.is_over:
+            waiting = [p for p in game.waiting_for if table.seats[p].is_ai]
+            if not waiting:
+                return
+            for seat in waiting if game.phase is Phase.PICK else waiting[:1]:
+                action = self.ai(game, seat, table.seats[seat].ai_level, self._ai_rng(table, seat))
+                events.extend(game.apply(action))
+                await self._save(table, action_to_dict(action))
+
+    @staticmethod
+    def _count_takes(table: Table, events: list) -> None:
+        for event in events:
+            if isinstance(event, RowTaken):
+                stats = table.seats[event.player].stats
+                stats.rows_taken += 1
+                if event.reason is TakeReason.FULL_ROW:
+                    stats.sixth_card_takes += 1
+                else:
+                    stats.low_card_takes += 1
+                stats.row_takes_by_index[event.row] = stats.row_takes_by_index.get(event.row, 0) + 1
+
+    async def _finish(self, table: Table, events: list, notices: list[str]) -> None:
+        from .service import TableUpdate
+
+        game = table.game
+        outcome = next(e.outcome for e in events if isinstance(e, GameEnded))
+        table.status = TableStatus.FINISHED
+        table.deadline = None
+        await self._save(table)
+        result = GameResult(
+            game_id=table.id,
+            winners=list(outcome.winners),
+            seats=[
+                SeatResult(
+                    seat=i, user_id=s.user_id, name=s.name, ai_level=s.ai_level,
+                    points=outcome.scores[i], round_points=[r[i] for r in game.history],
+                    rows_taken=s.stats.rows_taken, sixth_card_takes=s.stats.sixth_card_takes,
+                    low_card_takes=s.stats.low_card_takes, row_takes_by_index=dict(s.stats.row_takes_by_index),
+                )
+                for i, s in enumerate(table.seats)
+            ],
+        )
+        await self.store.record_results(table.id, result)  # a no-op if already written
+        self._unregister(table)
+        self._notify(TableUpdate(table, "finished", events, notices))
+
+    # -- timers -------------------------------------------------------------------
+
+    async def _on_deadline(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if not table.is_open or table.deadline is None or table.deadline > self.clock():
+                return  # acted on (or moved) while this timer was firing
+            if table.status is TableStatus.LOBBY:
+                await self._close(table, "cancelled", "Nobody started the game in time, so the lobby closed.")
+                return
+            await self._time_out(table)
+
+    async def _time_out(self, table: Table) -> None:
+        """Decide for everyone the game still waits on; two missed turns and an AI takes over."""
+        game = table.game
+        events: list = []
+        actions: list = []
+        notices: list[str] = []
+        for seat in list(game.waiting_for):
+            player = table.seats[seat]
+            if player.is_ai:
+                continue
+            if game.phase is Phase.CHOOSE_ROW:
+                action = ChooseRow(seat, game.cheapest_row())  # the rulebook's hint
+            else:
+                action = self.ai(game, seat, self.defaults.replacement_ai_level, self._ai_rng(table, seat))
+            events.extend(game.apply(action))
+            actions.append(action)
+            player.missed_turns += 1
+            if player.missed_turns >= 2:
+                player.ai_level = self.defaults.replacement_ai_level
+                notices.append(f"<@{player.user_id}> missed two turns in a row, so an AI plays their seat now.")
+            if game.phase is not Phase.PICK:
+                break  # a reveal happened: later decisions get their own timer
+        if not table.humans:
+            await self._close(table, "abandoned", "Every player has left, so the game was abandoned.")
+            return
+        await self._advance(table, actions, events, notices=notices)
+
+    async def _replace_with_ai(self, table: Table, seat: int, notice: str) -> None:
+        table.seats[seat].ai_level = self.defaults.replacement_ai_level
+        if not table.humans:
+            await self._close(table, "abandoned", notice + " Nobody is left, so the game was abandoned.")
+            return
+        await self._save_seats(table)
+        await self._advance(table, [], [], kind="replaced", notices=[notice])
+
+    # -- helpers ------------------------------------------------------------------
+
+    @staticmethod
+    def _running_game(table: Table) -> Game:
+        if table.status is TableStatus.LOBBY or table.game is None:
+            raise LobbyError("The game has not started yet.")
+        if table.status is not TableStatus.PLAYING:
+            raise NoTable("That game is over.")
+        return table.game

@@ -1,0 +1,195 @@
+"""The table service: owns every live table, its timer, AI seats and checkpoints.
+
+The Discord face calls it with ids and gets back results or ``TableError``s;
+it learns what to show through ``TableUpdate``s sent to its listeners. Each
+table's actions run under that table's lock, so double clicks and players
+clicking at the same moment are applied one after the other; every accepted
+action is checkpointed (with its action-log entry) before the call returns.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from data.models import CorruptTable, SeatInfo
+from data.store import Store
+
+from .ai_seats import AIDecider, default_decider
+from .errors import NoTable, NotAtTable, StaleButton
+from .lobby import LobbyOps
+from .play import PlayOps
+from .table import Table, TableOptions, TableStatus
+from .timers import Scheduler
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ServiceDefaults:
+    """Defaults from the settings that a table does not choose itself."""
+
+    lobby_minutes: int = 30
+    replacement_ai_level: str = "medium"  # who takes over after two missed turns
+    finished_tables_kept: int = 500  # for Rematch buttons, most recent first
+
+
+@dataclass
+class TableUpdate:
+    """Something the channel should see. ``kind`` says what; ``events`` are the engine's."""
+
+    table: Table
+    kind: str  # lobby, started, picked, turn, expired, cancelled, finished, restored, replaced
+    events: list = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+Listener = Callable[[TableUpdate], None]
+
+
+class TableService(LobbyOps, PlayOps):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        defaults: ServiceDefaults | None = None,
+        clock: Callable[[], float] = time.time,
+        ai: AIDecider | None = None,
+    ) -> None:
+        self.store = store
+        self.defaults = defaults or ServiceDefaults()
+        self.clock = clock
+        self.ai = ai or default_decider
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+        self.finished: OrderedDict[int, Table] = OrderedDict()
+        self._listeners: list[Listener] = []
+        self._opening: set[int] = set()  # channels whose lobby is being created right now
+        self.scheduler = Scheduler(self._on_deadline, clock)
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    async def start(self) -> list[CorruptTable]:
+        """Restore every unfinished table from the store and start the timers.
+
+        A deadline that passed while the bot was down fires at once. Corrupt
+        rows are returned (and logged) and never stop the other tables.
+        """
+        corrupt: list[CorruptTable] = []
+        for entry in await self.store.load_unfinished():
+            if isinstance(entry, CorruptTable):
+                log.error("table %s could not be restored: %s", entry.game_id, entry.reason)
+                corrupt.append(entry)
+                continue
+            try:
+                table = self._restore(entry)
+            except Exception as exc:  # a damaged checkpoint must not take the others down
+                log.error("table %s could not be restored: %s", entry.game.game_id, exc)
+                corrupt.append(CorruptTable(game_id=entry.game.game_id, reason=str(exc)))
+                continue
+            if table is None:
+                continue
+            self._register(table)
+            self.scheduler.set(table.id, table.deadline)
+            self._notify(TableUpdate(table, "restored"))
+        self.scheduler.start()
+        return corrupt
+
+    async def close(self) -> None:
+        """Stop the timers; every accepted action is already checkpointed."""
+        await self.scheduler.stop()
+
+    def _restore(self, entry) -> Table | None:
+        record = entry.game
+        checkpoint = entry.checkpoint
+        if checkpoint is None or not checkpoint.meta:
+            return None  # created but never saved: nothing anyone could have clicked yet
+        return Table.from_checkpoint(
+            record.game_id, record.guild_id, record.channel_id, checkpoint.meta, checkpoint.state or None
+        )
+
+    # -- listeners ----------------------------------------------------------------
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _notify(self, update: TableUpdate) -> None:
+        for listener in self._listeners:
+            try:
+                listener(update)
+            except Exception:
+                log.exception("table listener failed for table %s", update.table.id)
+
+    # -- lookup -------------------------------------------------------------------
+
+    def table_in(self, channel_id: int) -> Table | None:
+        table_id = self.by_channel.get(channel_id)
+        return self.tables.get(table_id) if table_id is not None else None
+
+    def get(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise NoTable("That table has ended. Start a new one with `/6nimmt start`.")
+        return table
+
+    def get_finished(self, table_id: int) -> Table | None:
+        return self.finished.get(table_id)
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def _unregister(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+        self.scheduler.set(table.id, None)
+        if table.status is TableStatus.FINISHED:
+            self.finished[table.id] = table
+            while len(self.finished) > self.defaults.finished_tables_kept:
+                self.finished.popitem(last=False)
+
+    @staticmethod
+    def _seat(table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotAtTable()
+        return seat
+
+    @staticmethod
+    def _check_step(table: Table, step: int | None) -> None:
+        if step is not None and step != table.step:
+            raise StaleButton()
+
+    # -- persistence --------------------------------------------------------------
+
+    async def _save(self, table: Table, action: dict | None = None) -> None:
+        state = table.game.to_dict() if table.game is not None else {}
+        await self.store.checkpoint(table.id, state, table.meta(), action)
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.store.update_game(table.id, seats=self._seat_infos(table))
+
+    @staticmethod
+    def _seat_infos(table: Table) -> list[SeatInfo]:
+        return [
+            SeatInfo(seat=i, user_id=s.user_id, ai_level=s.ai_level if s.user_id is None else None,
+                     display_name=s.name)
+            for i, s in enumerate(table.seats)
+        ]
+
+    @staticmethod
+    def _new_seed() -> int:
+        return secrets.randbits(63)
+
+    def _ai_rng(self, table: Table, seat: int) -> random.Random:
+        # Seeded from the table, so a restored table's AI plays as it would have.
+        return random.Random(f"{table.seed}:{table.step}:{seat}")
+
+    def options_for(self, **values) -> TableOptions:
+        return TableOptions(**values)

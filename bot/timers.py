@@ -1,0 +1,96 @@
+"""Deadlines for tables: one background task sleeps until the earliest one.
+
+Deadlines are wall-clock epoch seconds, so they survive a restart in a
+checkpoint and show in Discord as ``<t:…:R>``. The clock is injectable: tests
+move a fake clock forward and call ``wake()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Callback = Callable[[int], Awaitable[None]]
+
+
+class Scheduler:
+    """Calls ``callback(key)`` once the clock passes the key's deadline."""
+
+    def __init__(self, callback: Callback, clock: Callable[[], float] = time.time) -> None:
+        self._callback = callback
+        self.clock = clock
+        self._deadlines: dict[int, float] = {}
+        self._heap: list[tuple[float, int]] = []
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self._running: set[asyncio.Task] = set()
+        self._stopping = False
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="table-deadlines")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._changed.set()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        for task in list(self._running):
+            task.cancel()
+        await asyncio.gather(*self._running, return_exceptions=True)
+
+    def set(self, key: int, deadline: float | None) -> None:
+        """Schedule (or with ``None`` cancel) the deadline of ``key``."""
+        if deadline is None:
+            self._deadlines.pop(key, None)
+        else:
+            self._deadlines[key] = deadline
+            heapq.heappush(self._heap, (deadline, key))
+        self._changed.set()
+
+    def deadline(self, key: int) -> float | None:
+        return self._deadlines.get(key)
+
+    def wake(self) -> None:
+        """Look at the clock again now (after a fake clock moved)."""
+        self._changed.set()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            self._changed.clear()
+            now = self.clock()
+            while self._heap:
+                deadline, key = self._heap[0]
+                if self._deadlines.get(key) != deadline:  # cancelled or moved
+                    heapq.heappop(self._heap)
+                    continue
+                if deadline > now:
+                    break
+                heapq.heappop(self._heap)
+                del self._deadlines[key]
+                task = asyncio.create_task(self._fire(key))
+                self._running.add(task)
+                task.add_done_callback(self._running.discard)
+            timeout = self._heap[0][0] - now if self._heap else None
+            if self._stopping:
+                return
+            # asyncio.timeout, not wait_for: 3.11's wait_for can lose a cancellation
+            # that races with the event being set, and stop() would hang.
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait()
+            except TimeoutError:
+                pass
+
+    async def _fire(self, key: int) -> None:
+        try:
+            await self._callback(key)
+        except Exception:  # a failing table must not stop every other table's timers
+            log.exception("deadline handler for table %s failed", key)
