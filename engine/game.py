@@ -177,6 +177,8 @@ class Game:
     @property
     def scores(self) -> tuple[int, ...]:
         """Each player's points so far, this round's pile included."""
+        if self.phase is Phase.GAME_OVER:  # the last round is already in the totals
+            return tuple(self.totals)
         return tuple(t + r for t, r in zip(self.totals, self.round_points))
 
     def row_bullheads(self, row: int) -> int:
