@@ -121,8 +121,10 @@ class CheckpointWriter:
                 if gid not in status:
                     outcomes.append(GameNotFound(gid))
                     continue
-                if status[gid] not in UNFINISHED_STATUSES:
-                    outcomes.append(GameNotActive(f"game {gid} is {status[gid]}"))
+                if pending.action is not None and status[gid] not in UNFINISHED_STATUSES:
+                    # The log of an ended game is its replay record: keep it closed.
+                    outcomes.append(GameNotActive(f"game {gid} is {status[gid]}; "
+                                                  "its action log is closed"))
                     continue
                 seq = None
                 if pending.action is not None:

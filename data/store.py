@@ -74,6 +74,8 @@ class Store(Protocol):
         """Atomically append ``action`` (if any) and replace the checkpoint.
 
         Returns the action's sequence number, or None when no action was given.
+        A state-only checkpoint is accepted in any status (e.g. the final state
+        of a cancelled table); an action for an ended game raises GameNotActive.
         """
 
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:

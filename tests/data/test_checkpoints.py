@@ -67,6 +67,16 @@ async def test_bad_checkpoint_does_not_spoil_its_batch(store: SQLiteStore):
     assert isinstance(outcomes[2], GameNotActive)
 
 
+async def test_ended_game_takes_a_final_state_but_no_more_actions(store: SQLiteStore):
+    gid = await start_game(store, TWO_HUMANS)
+    await store.checkpoint(gid, {}, {}, {"a": 1})
+    await store.update_game(gid, status="cancelled")
+    assert await store.checkpoint(gid, {"final": True}, {}) is None
+    with pytest.raises(GameNotActive):
+        await store.checkpoint(gid, {}, {}, {"a": 2})
+    assert [a.seq for a in (await store.game_log(gid)).actions] == [1]
+
+
 async def test_unserialisable_payload_is_rejected_before_writing(store: SQLiteStore):
     gid = await start_game(store, TWO_HUMANS)
     with pytest.raises(InvalidPayload):
