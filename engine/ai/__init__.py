@@ -71,6 +71,10 @@ def choose_action(
     if not legal:
         raise ValueError(f"the game is not waiting for seat {player}")
     phase = getattr(game.phase, "value", game.phase)
+    if getattr(game.config.variant, "value", None) == "anniversary":
+        from . import anniversary
+
+        return anniversary.decide(game, player, level, rng, _budget(budget_sims, budget_ms))
     if phase not in ("pick", "choose_row", "draft"):
         handler = PHASE_HANDLERS.get(phase)
         if handler is not None:

@@ -48,26 +48,30 @@ def _at_least(odds: list[float], need: int) -> float:
     return sum(dist[need:])
 
 
-def card_danger(info: InfoSet, rows, pts, card: int) -> float:
-    """Expected bullheads from playing ``card`` now on ``rows`` (a one-turn estimate)."""
+def card_danger(info: InfoSet, rows, pts, card: int, caps=None) -> float:
+    """Expected bullheads from playing ``card`` now on ``rows`` (a one-turn estimate);
+    ``caps`` gives each row's capacity (Anniversary: six under a 7 nimmt!), else five."""
     r = kernel.row_for(rows, card)
     if r < 0:
         return float(min(pts))
     row = rows[r]
-    need = ROW_LIMIT - len(row)
+    need = max(0, (caps[r] if caps is not None else ROW_LIMIT) - len(row))
     odds = _opponent_odds(info, row[-1], card)
     if need == 0:  # the sixth card: taken unless someone else gets there first
         return pts[r] * (1.0 - _at_least(odds, 1))
     return _at_least(odds, need) * (pts[r] + need * kernel.AVG_BH)
 
 
-def medium_pick(info: InfoSet, rng: random.Random) -> int:
-    rows, pts = info.rows, info.row_points
+def medium_pick(info: InfoSet, rng: random.Random, rows=None, pts=None, caps=None) -> int:
+    """The card with the fewest expected bullheads now (the smaller gap on a near tie);
+    ``rows``/``pts``/``caps`` override the table (Anniversary: only the open rows)."""
+    if rows is None:
+        rows, pts = info.rows, info.row_points
     best, best_key = None, None
     for c in info.hand:
         r = kernel.row_for(rows, c)
         gap = c - rows[r][-1] if r >= 0 else 0
-        key = card_danger(info, rows, pts, c) + 0.002 * gap
+        key = card_danger(info, rows, pts, c, caps) + 0.002 * gap
         if best_key is None or key < best_key:
             best, best_key = c, key
     return best
@@ -110,7 +114,7 @@ def easy_pick(info: InfoSet, rng: random.Random) -> int:
     hand = info.hand
     if rng.random() < 0.12:  # a blunder
         return rng.choice(hand)
-    ptab = kernel.prob_table(max(1, info.players - 1))
+    ptab = kernel.cost_table(max(1, info.players - 1))
     tbl = kernel.danger_table(info.rows, info.row_points, ptab)
     weights = [math.exp(-1.5 * tbl[c]) for c in hand]
     return rng.choices(hand, weights)[0]

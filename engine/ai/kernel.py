@@ -108,31 +108,47 @@ def prob_table(opponents: int, spread: float = SPREAD) -> tuple[tuple[float, ...
     return tuple(out)
 
 
-def danger_table(rows, pts, ptab, low_extra: float = 0.0) -> list[float]:
-    """``danger[c]`` for every card value 0…104 on the current rows (see module doc)."""
-    order = sorted(range(len(rows)), key=lambda i: rows[i][-1])
-    low = min(pts) + low_extra
-    first = rows[order[0]][-1]
-    tbl = [low] * (first + 1)
-    last = len(order) - 1
-    for k, i in enumerate(order):
-        row = rows[i]
-        e = row[-1]
-        nxt = rows[order[k + 1]][-1] if k < last else 104
-        need = ROW_LIMIT - len(row)
-        cost = pts[i] + need * AVG_BH if need else pts[i] + 0.0
-        tbl.extend(map(cost.__mul__, ptab[need][1: nxt - e + 1]))
+@lru_cache(maxsize=64)
+def cost_table(opponents: int, spread: float = SPREAD) -> tuple:
+    """``table[need][points][gap]``: the danger of a card ``gap`` above the end of a row
+    that needs ``need`` more cards before the sixth and holds ``points`` bullheads."""
+    ptab = prob_table(opponents, spread)
+    out = []
+    for need in range(ROW_LIMIT + 1):
+        col = ptab[need]
+        per = []
+        for points in range(MAX_ROW_POINTS + 1):
+            cost = points + need * AVG_BH
+            per.append(tuple(cost * x for x in col))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+MAX_ROW_POINTS = 5 * 7  # a row never holds more bullheads than five 55s would
+
+
+def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
+    """``danger[c]`` for every card value 0…104 on the current rows (see module doc);
+    ``ctab`` is a ``cost_table``."""
+    order = sorted([(r[-1], len(r), p) for r, p in zip(rows, pts)])
+    tbl = [min(pts) + low_extra] * (order[0][0] + 1)
+    ext = tbl.extend
+    e, length, p = order[0]
+    for nxt, ln, pp in order[1:]:
+        ext(ctab[ROW_LIMIT - length][p][1: nxt - e + 1])
+        e, length, p = nxt, ln, pp
+    ext(ctab[ROW_LIMIT - length][p][1: 105 - e])
     return tbl
 
 
-def heuristic_picks(rows, pts, hands, ptab) -> list[int]:
+def heuristic_picks(rows, pts, hands, ctab) -> list[int]:
     """Every seat's card by the danger table (the simulated opponents' policy)."""
-    tbl = danger_table(rows, pts, ptab)
+    tbl = danger_table(rows, pts, ctab)
     key = tbl.__getitem__
     return [min(h, key=key) for h in hands]
 
 
-def play_out(rows, pts, hands, pen, ptab, rng=None, eps: float = 0.0) -> None:
+def play_out(rows, pts, hands, pen, ctab, rng=None, eps: float = 0.0) -> None:
     """Play the rest of the round: every seat plays by the danger table
     (a random card with chance ``eps``), low cards take the cheapest row.
     Mutates ``rows``, ``pts``, ``hands`` and ``pen``."""
@@ -140,7 +156,7 @@ def play_out(rows, pts, hands, pen, ptab, rng=None, eps: float = 0.0) -> None:
     seats = range(n)
     bh = BH
     while hands[0]:
-        tbl = danger_table(rows, pts, ptab)
+        tbl = danger_table(rows, pts, ctab)
         key = tbl.__getitem__
         order = []
         if eps and rng is not None:

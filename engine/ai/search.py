@@ -35,8 +35,8 @@ from . import heuristics, kernel
 from .info import InfoSet
 
 BH = BULLHEADS
-EPS_CLASSIC = 0.05  # chance a simulated player plays a random card
-EPS_PRO = 0.15  # more noise when every hand is known, so simulations differ
+EPS_CLASSIC = 0.3  # chance a simulated player plays a random card (robust vs weak and strong tables)
+EPS_PRO = 0.3  # the same when every hand is known
 CHECK_EVERY = 6  # determinizations between two pruning checks
 MIN_SAMPLES = 12  # determinizations before a candidate may be dropped
 Z = 2.2  # how many standard errors worse a candidate must be to go
@@ -146,7 +146,7 @@ def _prune(alive: list, scores: dict, rounds: int) -> list:
 def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     hand = info.hand
     n, me = info.players, info.player
-    ptab = kernel.prob_table(max(1, n - 1))
+    ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
     w = _weight(info)
     rows0, pts0 = info.rows, info.row_points
@@ -193,7 +193,7 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
 
 def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     n, me = info.players, info.player
-    ptab = kernel.prob_table(max(1, n - 1))
+    ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
     w = _weight(info)
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
