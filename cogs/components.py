@@ -1,0 +1,267 @@
+"""Restart-proof buttons and selects (``DynamicItem``s) and the views that carry them.
+
+Custom ids are compact and carry only public facts: the table id, the step
+(so an earlier turn's buttons are refused) and, for the ephemeral hand only,
+a card. ``from_custom_id`` only parses — discord.py drops an interaction
+without a word when it raises — and every check and callback answers the
+user itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import TableError
+from engine import BULLHEADS, IllegalAction
+
+from .render import card_label, row_cost
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+log = logging.getLogger(__name__)
+
+PREFIX = "6n:"
+
+
+async def answer_error(interaction: discord.Interaction, message: str) -> None:
+    """Tell only the user what went wrong, whether or not the interaction was answered yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s: %s", interaction.user.id, message)
+
+
+def service_of(interaction: discord.Interaction) -> "TableService":
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+class TableItem:
+    """Shared callback shell: run ``act``, answer rules and table errors to the user."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return True  # every refusal is answered inside the callback, never silently
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.act(interaction, service_of(interaction))
+        except (TableError, IllegalAction) as exc:
+            await answer_error(interaction, str(exc))
+        except Exception:
+            log.exception("button %s failed", getattr(self, "custom_id", "?"))
+            await answer_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+
+    async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
+        raise NotImplementedError
+
+
+LOBBY_LABELS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "ai": ("Add AI", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})"):
+    def __init__(self, action: str, table_id: int) -> None:
+        label, style = LOBBY_LABELS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6n:l:{action}:{table_id}"))
+        self.action = action
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["action"], int(match["table"]))
+
+    async def act(self, interaction, service):
+        user = interaction.user
+        if self.action == "join":
+            await service.join(self.table_id, user.id, user.display_name)
+        elif self.action == "leave":
+            await service.leave(self.table_id, user.id)
+        elif self.action == "ai":
+            await service.add_ai(self.table_id, user.id)
+        elif self.action == "start":
+            await service.begin(self.table_id, user.id)
+        else:
+            can_manage = bool(getattr(user, "guild_permissions", None) and user.guild_permissions.manage_messages)
+            await service.cancel(self.table_id, user.id, can_manage)
+        await interaction.response.defer()  # the lobby message is updated by the presenter
+
+
+class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
+    """"Play a card" on the public table: opens a fresh ephemeral hand on every click."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Play a card", emoji="🃏", style=discord.ButtonStyle.primary,
+                                           custom_id=f"6n:h:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        await send_hand(interaction, service, self.table_id)
+
+
+async def send_hand(interaction: discord.Interaction, service: "TableService", table_id: int) -> None:
+    table, seat, view = service.hand(table_id, interaction.user.id)
+    if view.phase != "pick":
+        await answer_error(interaction, "There is nothing to pick right now: " + waiting_reason(view.phase))
+        return
+    await interaction.response.send_message(hand_text(view.my_pick), view=hand_view(table.id, table.step, view),
+                                            ephemeral=True)
+
+
+def waiting_reason(phase: str) -> str:
+    return {"choose_row": "a player is choosing a row.", "draft": "the cards are being drafted."}.get(
+        phase, "wait for the next turn.")
+
+
+def hand_text(picked: int | None) -> str:
+    if picked:
+        return (f"You play **{picked}** face down — you can change it until everyone has picked.")
+    return "**Your hand** — pick a card to play face down. Only you can see this."
+
+
+def hand_view(table_id: int, step: int, view) -> discord.ui.View:
+    buttons = discord.ui.View(timeout=None)
+    for card in view.hand:
+        buttons.add_item(PickButton(table_id, step, card, chosen=card == view.my_pick))
+    return buttons
+
+
+def card_style(card: int, chosen: bool) -> discord.ButtonStyle:
+    if chosen:
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.danger if BULLHEADS[card] >= 5 else discord.ButtonStyle.secondary
+
+
+class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"6n:p:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<card>\d{1,3})"):
+    """A card in an ephemeral hand; only ever sent to the hand's owner."""
+
+    def __init__(self, table_id: int, step: int, card: int, chosen: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=card_label(card), style=card_style(card, chosen),
+                                           custom_id=f"6n:p:{table_id}:{step}:{card}"))
+        self.table_id, self.step, self.card = table_id, step, card
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]), int(match["step"]), int(match["card"]))
+
+    async def act(self, interaction, service):
+        result = await service.pick(self.table_id, interaction.user.id, self.card, self.step)
+        if result.revealed:
+            await interaction.response.edit_message(
+                content=f"You played **{self.card}**. Everyone has picked: see the reveal in the channel.", view=None)
+            return
+        table, seat, view = service.hand(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(content=hand_text(self.card),
+                                                view=hand_view(table.id, table.step, view))
+
+
+class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                template=r"6n:r:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<row>\d)"):
+    """Public row choice for a low card; only the chooser may press it."""
+
+    def __init__(self, table_id: int, step: int, row: int, cost: int = 0) -> None:
+        super().__init__(discord.ui.Button(label=f"Row {row + 1} · {cost}🐮", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"6n:r:{table_id}:{step}:{row}"))
+        self.table_id, self.step, self.row = table_id, step, row
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]), int(match["step"]), int(match["row"]))
+
+    async def act(self, interaction, service):
+        # The service refuses outsiders, the engine anyone but the chooser.
+        await service.choose_row(self.table_id, interaction.user.id, self.row, self.step)
+        await interaction.response.defer()
+
+
+class DraftSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
+    """Pro draft: the face-up cards (public) in selects of at most 25 options."""
+
+    def __init__(self, table_id: int, step: int, page: int, cards: list[int] | None = None) -> None:
+        cards = cards or []
+        options = [discord.SelectOption(label=card_label(c), value=str(c)) for c in cards] or [
+            discord.SelectOption(label="—", value="0")]
+        low, high = (cards[0], cards[-1]) if cards else (0, 0)
+        super().__init__(discord.ui.Select(placeholder=f"Draft a card ({low}–{high})", options=options,
+                                           custom_id=f"6n:d:{table_id}:{step}:{page}"))
+        self.table_id, self.step = table_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
+        made.item.options = item.options
+        return made
+
+    async def act(self, interaction, service):
+        card = int(self.item.values[0])
+        await service.draft(self.table_id, interaction.user.id, card, self.step)
+        await interaction.response.defer()
+
+
+class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:m:(?P<table>\d{1,18})"):
+    def __init__(self, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success,
+                                           custom_id=f"6n:m:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        from .presenter import post_lobby  # the new lobby is the answer to the click
+
+        table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name)
+        await post_lobby(interaction, service, table)
+
+
+DYNAMIC_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton)
+
+
+def lobby_view(table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_LABELS:
+        view.add_item(LobbyButton(action, table.id))
+    return view
+
+
+def table_view(table) -> discord.ui.View | None:
+    """The buttons of the current table message: Play a card, the row choice, or the draft."""
+    game = table.game
+    view = discord.ui.View(timeout=None)
+    phase = game.phase.value
+    if phase == "pick":
+        view.add_item(HandButton(table.id))
+    elif phase == "choose_row":
+        for row, cards in enumerate(game.rows):
+            view.add_item(RowButton(table.id, table.step, row, row_cost(cards)))
+    elif phase == "draft":
+        pool = game.draft_pool
+        for page in range(0, min(len(pool), 100), 25):
+            view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25]))
+    else:
+        return None
+    return view
+
+
+def rematch_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table_id))
+    return view

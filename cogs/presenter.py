@@ -1,0 +1,117 @@
+"""Turns the service's ``TableUpdate``s into channel messages, one table at a time.
+
+The presenter is the only writer of public table messages. Each table has its
+own queue, so a table's messages appear in order while tables never wait for
+each other. A turn posts one new message (the reveal plus the table) and
+strips the buttons from the previous one, so the live table is always at the
+bottom of the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.table import Table, TableStatus
+
+from .components import lobby_view, rematch_view, table_view
+from .render import clip, lobby_embed, reveal_text, table_embed
+
+if TYPE_CHECKING:
+    from bot.service import TableService, TableUpdate
+
+log = logging.getLogger(__name__)
+
+
+async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
+    """Answer the interaction with the public lobby and remember its message."""
+    await interaction.response.send_message(embed=lobby_embed(table), view=lobby_view(table))
+    message = await interaction.original_response()
+    await service.set_message(table.id, message.id)
+
+
+class Presenter:
+    def __init__(self, client: discord.Client, service: "TableService") -> None:
+        self.client = client
+        self.service = service
+        self._queues: dict[int, asyncio.Queue] = {}
+        self._workers: dict[int, asyncio.Task] = {}
+
+    def __call__(self, update: "TableUpdate") -> None:
+        table_id = update.table.id
+        queue = self._queues.get(table_id)
+        if queue is None:
+            queue = self._queues[table_id] = asyncio.Queue()
+            self._workers[table_id] = asyncio.create_task(self._work(table_id, queue), name=f"present-{table_id}")
+        queue.put_nowait(update)
+
+    async def idle(self) -> None:
+        """Wait until every queued update is shown (tests and shutdown)."""
+        for queue in list(self._queues.values()):
+            await queue.join()
+
+    async def close(self) -> None:
+        for task in self._workers.values():
+            task.cancel()
+        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    async def _work(self, table_id: int, queue: asyncio.Queue) -> None:
+        while True:
+            update = await queue.get()
+            try:
+                if update.kind == "picked" and not queue.empty():
+                    continue  # a later update shows the same table, newer
+                await self._show(update)
+            except discord.HTTPException as exc:
+                log.warning("table %s: Discord refused an update (%s)", table_id, exc)
+            except Exception:
+                log.exception("table %s: could not show an update", table_id)
+            finally:
+                queue.task_done()
+
+    def _channel(self, table: Table):
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _edit(self, table: Table, message_id: int | None, **fields) -> None:
+        if message_id is not None:
+            await self._channel(table).get_partial_message(message_id).edit(**fields)
+
+    async def _show(self, update: "TableUpdate") -> None:
+        table = update.table
+        kind = update.kind
+        if table.status is TableStatus.LOBBY:
+            if kind == "cancelled":
+                await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
+                await self._channel(table).send("\n".join(update.notices) or "The table was closed.")
+            else:
+                await self._edit(table, table.message_id, embed=lobby_embed(table), view=lobby_view(table))
+            return
+        if kind == "cancelled":
+            await self._edit(table, table.message_id, view=None)
+            await self._channel(table).send("\n".join(update.notices) or "The table was closed.")
+            return
+        if kind == "picked" or (kind in ("notice", "restored") and table.status is TableStatus.PLAYING):
+            await self._edit(table, table.message_id, embed=table_embed(table, update.notices),
+                             view=table_view(table))
+            return
+        if kind == "started":
+            await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
+        text = reveal_text(table, update.events)
+        if kind == "finished":
+            message = await self._channel(table).send(clip(text or "The game is over."),
+                                                      view=rematch_view(table.id))
+            await self._edit(table, table.message_id, view=None)
+            return
+        # A new decision point: post the reveal with the fresh table, retire the old message.
+        previous = table.message_id
+        message = await self._channel(table).send(
+            content=clip(text) if text else None, embed=table_embed(table, update.notices),
+            view=table_view(table),
+        )
+        if kind != "started":
+            await self._edit(table, previous, view=None)
+        if table.is_open:
+            await self.service.set_message(table.id, message.id)

@@ -1,0 +1,182 @@
+"""The ``/6nimmt`` commands and ``/leaderboard``: thin calls into the table service."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.errors import NoTable, TableExists
+from bot.table import TableOptions, TableStatus
+from engine import Variant
+
+from .components import DYNAMIC_ITEMS, PREFIX, answer_error, send_hand
+from .presenter import Presenter, post_lobby
+from .render import RULES
+
+if TYPE_CHECKING:
+    from bot.app import SixNimmtBot
+
+
+def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    if message_id is None:
+        return "above"
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    field = ".".join(str(p) for p in error["loc"])
+    message = error["msg"].removeprefix("Value error, ")
+    return f"{field}: {message}" if field else message
+
+
+class Tables(commands.Cog):
+    def __init__(self, bot: "SixNimmtBot") -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.presenter = Presenter(bot, bot.service)
+        bot.service.add_listener(self.presenter)
+
+    async def cog_unload(self) -> None:
+        await self.presenter.close()
+
+    game = app_commands.Group(name="6nimmt", description="Play 6 nimmt! in this channel", guild_only=True)
+
+    def _table_here(self, interaction: discord.Interaction):
+        table = self.service.table_in(interaction.channel_id)
+        if table is None:
+            raise NoTable()
+        return table
+
+    @game.command(name="start", description="Open a table in this channel")
+    @app_commands.describe(
+        variant="Which rules to play", target="End after the round in which someone reaches this score (default 66)",
+        rounds="Play this many rounds instead of a target score", timer="Seconds per turn (default 60)",
+        ai_players="AI players to seat now", ai_level="How strong the AI players are",
+    )
+    async def start(
+        self, interaction: discord.Interaction,
+        variant: Literal["classic", "pro"] = "classic",
+        target: app_commands.Range[int, 10, 500] | None = None,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        timer: app_commands.Range[int, 15, 600] | None = None,
+        ai_players: app_commands.Range[int, 0, 9] = 0,
+        ai_level: Literal["easy", "medium", "hard"] | None = None,
+    ) -> None:
+        settings = self.bot.settings
+        try:
+            options = TableOptions(
+                variant=Variant(variant),
+                target=target if target is not None else (None if rounds is not None else 66),
+                rounds=rounds, turn_seconds=timer or settings.turn_seconds,
+                choice_seconds=settings.choice_seconds, ai_seats=ai_players,
+                ai_level=ai_level or settings.default_ai_level,
+            )
+        except ValidationError as exc:
+            await answer_error(interaction, f"That table cannot be set up — {first_error(exc)}.")
+            return
+        try:
+            table = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                                  interaction.user.display_name, options)
+        except TableExists as exc:
+            await answer_error(interaction, "This channel already has a 6 nimmt! table: "
+                               + _message_link(interaction.guild_id, interaction.channel_id, exc.message_id))
+            return
+        await post_lobby(interaction, self.service, table)
+
+    @game.command(name="join", description="Sit down at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        await self.service.join(table.id, interaction.user.id, interaction.user.display_name)
+        await interaction.response.send_message("You joined the table.", ephemeral=True)
+
+    @game.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        await self.service.leave(table.id, interaction.user.id)
+        await interaction.response.send_message("You left the table.", ephemeral=True)
+
+    @game.command(name="begin", description="Start the game (host only)")
+    async def begin(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        await self.service.begin(table.id, interaction.user.id)
+        await interaction.response.send_message("The game is on!", ephemeral=True)
+
+    @game.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        can_manage = bool(interaction.permissions.manage_messages)
+        await self.service.cancel(table.id, interaction.user.id, can_manage)
+        await interaction.response.send_message("The table is closed.", ephemeral=True)
+
+    @game.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        table = self._table_here(interaction)
+        await self.service.kick(table.id, interaction.user.id, member.id)
+        await interaction.response.send_message(f"{member.display_name} was removed.", ephemeral=True)
+
+    @game.command(name="hand", description="Show your hand (only you can see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        await send_hand(interaction, self.service, table.id)
+
+    @game.command(name="status", description="Show this channel's table again")
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        if table.status is TableStatus.LOBBY:
+            await post_lobby(interaction, self.service, table)
+            return
+        await interaction.response.send_message("Here is the table:", ephemeral=True)
+        from bot.service import TableUpdate
+
+        self.presenter(TableUpdate(table, "turn"))  # posts it anew at the bottom
+
+    @game.command(name="rules", description="A short summary of this table's rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        table = self.service.table_in(interaction.channel_id)
+        variant = table.options.variant if table else Variant.CLASSIC
+        await interaction.response.send_message(RULES[variant], ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
+    @app_commands.describe(scope="This server or every server", metric="What to rank by")
+    async def leaderboard(
+        self, interaction: discord.Interaction,
+        scope: Literal["server", "global"] = "server",
+        metric: Literal["rating", "wins", "win_rate", "avg_points_per_round", "games"] = "rating",
+    ) -> None:
+        guild_id = interaction.guild_id if scope == "server" else None
+        page = await self.service.store.leaderboard(guild_id, metric, min_games=1, limit=10)
+        embed = discord.Embed(title=f"6 nimmt! leaderboard — {metric.replace('_', ' ')}", colour=0x2E7D32)
+        if not page.entries:
+            embed.description = "No finished games yet. Start one with `/6nimmt start`!"
+        else:
+            embed.description = "\n".join(
+                f"**{e.rank}.** {e.display_name} — {e.wins} wins in {e.games} games ({e.win_rate:.0%})"
+                for e in page.entries
+            )
+        await interaction.response.send_message(embed=embed)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks discord.py would drop silently: ids of ours that are not on the message."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if not custom_id.startswith(PREFIX):
+            return
+        on_message = interaction.message is not None and any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in interaction.message.components for child in getattr(row, "children", [row])
+        )
+        known = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+        if not (on_message and known):
+            await answer_error(interaction, "That button is not valid. Use the newest table message.")
+
+
+async def setup(bot: "SixNimmtBot") -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Tables(bot))
