@@ -1,0 +1,62 @@
+"""The real bot (its commands.Bot, cogs and discord.py code paths) against the Discord stand-in."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+import pytest
+
+from bot.app import SixNimmtBot
+from bot.config import Settings
+from tests.bot.conftest import FakeClock
+from tests.standin import DiscordStandin
+
+
+class World:
+    """One server with a games channel, a host, a friend and an intruder."""
+
+    def __init__(self, standin: DiscordStandin, tmp_path) -> None:
+        self.standin = standin
+        self.tmp_path = tmp_path
+        self.guild = standin.add_guild("Bullpen")
+        self.channel = standin.add_text_channel(self.guild, "games")
+        self.alice = standin.add_member(self.guild, "alice", permissions=discord.Permissions(manage_messages=True))
+        self.bob = standin.add_member(self.guild, "bob")
+        self.carol = standin.add_member(self.guild, "carol")
+        self.clock = FakeClock()
+        self.bot: SixNimmtBot | None = None
+
+    def settings(self) -> Settings:
+        return Settings(discord_token=self.standin.token, database_path=self.tmp_path / "bot.sqlite3")
+
+    @contextlib.asynccontextmanager
+    async def running_bot(self):
+        bot = SixNimmtBot(self.settings(), clock=self.clock)
+        async with self.standin.running(bot):
+            await bot.tree.sync()
+            await self.standin.wait_for_commands("6nimmt", "leaderboard")
+            self.bot = bot
+            yield bot
+        self.bot = None
+
+    async def settle(self) -> None:
+        """Let the presenter finish showing every update."""
+        cog = self.bot.get_cog("Tables")
+        await cog.presenter.idle()
+
+    def public(self):
+        return self.standin.channel_messages(self.channel)
+
+    def table_message(self):
+        """The live table message: the newest public message with table buttons."""
+        for message in reversed(self.public()):
+            if any(cid.startswith(("6n:h:", "6n:r:", "6n:d:")) for cid in message.custom_ids):
+                return message
+        return None
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with DiscordStandin() as standin:
+        yield World(standin, tmp_path)

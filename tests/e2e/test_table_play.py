@@ -1,0 +1,115 @@
+"""Whole games as users play them: slash commands, clicks, ephemeral hands, row choices."""
+
+from __future__ import annotations
+
+import re
+
+from tests.standin import InteractionRejected
+
+
+async def open_table(world, **options):
+    lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", **options)).reply()
+    assert "table open" in lobby.embed["title"]
+    return lobby
+
+
+async def click_ok(world, user, message, custom_id):
+    interaction = await world.standin.click(user, message, custom_id)
+    await interaction.ack()
+    return interaction
+
+
+async def test_lobby_join_start_and_refusals(world):
+    async with world.running_bot():
+        lobby = await open_table(world, rounds=1)
+        # A second start in the same channel points at the existing table.
+        again = await (await world.standin.slash(world.bob, world.channel, "6nimmt start")).reply()
+        assert again.ephemeral_to.id == world.bob.id and "already has a 6 nimmt! table" in again.content
+
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await world.settle()
+        lobby = world.public()[0]
+        assert "bob" in str(lobby.embed) or f"<@{world.bob.id}>" in str(lobby.embed)
+
+        # Only the host starts; bob's click is refused privately and changes nothing.
+        refused = await (await world.standin.click(world.bob, lobby, lobby.button("Start")["custom_id"])).reply()
+        assert refused.ephemeral_to.id == world.bob.id and "Only the host" in refused.content
+        # Joining twice is refused too.
+        twice = await (await world.standin.click(world.bob, lobby, lobby.button("Join")["custom_id"])).reply()
+        assert "already at this table" in twice.content
+
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table = world.table_message()
+        assert table is not None and table.button("Play a card")
+        assert "turn 1" in table.embed["title"]
+        assert re.search(r"<t:\d+:R>", str(table.embed)), "the deadline counts down in every client"
+        world.standin.assert_no_errors()
+
+
+async def play_until_over(world, players, intruder, max_steps=400):
+    """Everyone plays their lowest card; low cards take the cheapest-looking row 1. Returns checks made."""
+    seen_stale = False
+    old_hand = None
+    for _ in range(max_steps):
+        await world.settle()
+        table = world.table_message()
+        if table is None:
+            return seen_stale
+        ids = table.custom_ids
+        if any(cid.startswith("6n:r:") for cid in ids):
+            # The chooser picks a row; an intruder's press is refused.
+            refused = await (await world.standin.click(intruder, table, table.custom_ids[0])).reply()
+            assert "not at this table" in refused.content or "not your low card" in refused.content
+            for user in players:
+                interaction = await world.standin.click(user, table, table.custom_ids[0])
+                kind = await interaction.ack()
+                if kind == 6:
+                    break
+            continue
+        play = table.button("Play a card")["custom_id"]
+        for user in players:
+            hand = await (await world.standin.click(user, table, play)).reply()
+            assert hand.ephemeral_to.id == user.id
+            cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
+            if old_hand is not None and not seen_stale and user is players[0]:
+                stale = await (await world.standin.click(user, old_hand, old_hand.custom_ids[0])).reply()
+                assert "earlier turn" in stale.content
+                seen_stale = True
+            if user is players[0]:
+                old_hand = hand
+            confirmation = await (await world.standin.click(user, hand, cards[0])).reply()
+            assert "face down" in confirmation.content or "You played" in confirmation.content
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_through_the_real_bot(world):
+    async with world.running_bot():
+        lobby = await open_table(world, rounds=1, ai_players=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table = world.table_message()
+
+        # An outsider's click on "Play a card" is answered privately and changes nothing.
+        outsider = await (await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])).reply()
+        assert outsider.ephemeral_to.id == world.carol.id and "not at this table" in outsider.content
+
+        # A forged custom id (not on the message) is answered too, not dropped.
+        forged = await world.standin.click_raw(world.carol, table, "6n:p:1:1:55")
+        assert "not valid" in (await forged.reply()).content
+
+        saw_stale = await play_until_over(world, [world.alice, world.bob], world.carol)
+        assert saw_stale
+        await world.settle()
+        final = world.public()[-1]
+        assert "Game over" in final.content and final.button("Rematch")
+
+        # A hand never appears in a public message.
+        for message in world.public():
+            assert not any(cid.startswith("6n:p:") for cid in message.custom_ids)
+            assert "Your hand" not in (message.content or "")
+        world.standin.assert_no_errors()
+
+        board = await (await world.standin.slash(world.bob, world.channel, "leaderboard", metric="wins")).reply()
+        assert "alice" in str(board.embed) and "bob" in str(board.embed)
