@@ -1,0 +1,394 @@
+"""Render the table (the rows of cards) as a PNG, the way the physical game looks.
+
+Pure Pillow, no discord imports: ``render_table`` takes the rows as card
+numbers and returns PNG bytes to attach to a message. Each card is a rounded
+rectangle coloured by its bullheads like the real cards (1: white, 2: light
+blue, 3: yellow, 5: red, 7: purple) so the expensive ones stand out, with the
+number large in the middle and one small bull-head glyph per bullhead. Each
+row shows its label, its special-card badges, empty slots up to the card that
+takes it (that slot outlined in red) and its bullhead total.
+
+Only the font Pillow ships (``ImageFont.load_default(size=...)``, Pillow 10.1+)
+is used, so rendering works on a fresh machine without system fonts. Per-card
+tiles, masks and fonts are cached, so a render is mostly pastes plus the PNG
+encoding.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT
+
+__all__ = [
+    "CARD_COLOURS",
+    "FELT",
+    "MAX_ROWS",
+    "bullhead_colour",
+    "card_box",
+    "image_size",
+    "render_table",
+]
+
+Colour = tuple[int, int, int]
+
+MAX_ROWS = 5  # four rows, plus the Anniversary 5th Row
+MAX_SCALE = 4
+
+# -- colours --------------------------------------------------------------------
+
+#: Card face colour by bullheads, after the printed cards.
+CARD_COLOURS: dict[int, Colour] = {
+    1: (242, 240, 232),  # white
+    2: (128, 190, 240),  # light blue
+    3: (250, 192, 52),  # yellow/orange
+    5: (226, 64, 58),  # red
+    7: (168, 64, 204),  # purple/magenta
+}
+FELT: Colour = (22, 66, 44)  # opaque dark-green felt, readable on Discord's dark theme
+_DARK_INK: Colour = (28, 28, 40)
+_LIGHT_INK: Colour = (255, 255, 255)
+_SLOT_LINE: Colour = (74, 128, 98)
+_TAKE_LINE: Colour = (236, 72, 64)
+_TAKE_FILL: Colour = (84, 30, 30)
+_GLOW: Colour = (255, 220, 70)
+_TEXT: Colour = (236, 242, 236)
+_MUTED: Colour = (160, 196, 172)
+_BADGES: dict[str, tuple[str, Colour, Colour]] = {
+    # marker: (text, background, ink)
+    "stop": ("STOP", (200, 36, 36), _LIGHT_INK),
+    "seven": ("7 nimmt!", (150, 52, 186), _LIGHT_INK),
+    "fifth": ("5th row", (32, 128, 150), _LIGHT_INK),
+}
+_OTHER_BADGE: tuple[Colour, Colour] = ((90, 96, 110), _LIGHT_INK)
+
+
+def bullhead_colour(n: int) -> Colour:
+    """The face colour of a card printed with ``n`` bullheads."""
+    try:
+        return CARD_COLOURS[n]
+    except KeyError:
+        raise ValueError(f"no card carries {n} bullheads") from None
+
+
+def _shade(c: Colour, f: float) -> Colour:
+    return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+
+
+def _ink(n: int) -> Colour:
+    return _LIGHT_INK if n >= 5 else _DARK_INK
+
+
+# -- layout (scale 1; everything is multiplied by ``scale``) -------------------
+
+_MARGIN = 14
+_LABEL_W = 92  # "Row 1" and the badges under it
+_CARD_W = 78
+_CARD_H = 106
+_RADIUS = 9
+_BORDER = 2
+_GAP = 10  # between slots
+_GLOW_PAD = 8  # how far a highlight glows around its card
+_TOTAL_W = 92
+_ROW_GAP = 12
+_SS = 4  # supersampling for anti-aliased shapes
+
+
+def _slots(cards: Sequence[int], marks: Sequence[str]) -> int:
+    """Slots drawn for a row: its places plus the one that takes it."""
+    limit = ROW_LIMIT + 1 if "seven" in marks else ROW_LIMIT
+    return max(limit + 1, len(cards))
+
+
+def image_size(rows: int, slots: int = ROW_LIMIT + 1, scale: int = 1) -> tuple[int, int]:
+    """(width, height) of a table of ``rows`` rows at most ``slots`` slots wide."""
+    w = 2 * _MARGIN + _LABEL_W + slots * (_CARD_W + _GAP) + _TOTAL_W
+    h = 2 * _MARGIN + rows * _CARD_H + max(rows - 1, 0) * _ROW_GAP
+    return w * scale, h * scale
+
+
+def card_box(row: int, slot: int, scale: int = 1) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1), exclusive end, of the card at ``row``/``slot`` (0-based)."""
+    x = _MARGIN + _LABEL_W + slot * (_CARD_W + _GAP)
+    y = _MARGIN + row * (_CARD_H + _ROW_GAP)
+    return x * scale, y * scale, (x + _CARD_W) * scale, (y + _CARD_H) * scale
+
+
+# -- cached building blocks ----------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=64)
+def _rounded_mask(w: int, h: int, r: int, inset: int = 0) -> Image.Image:
+    """An anti-aliased mask of a w×h rounded rectangle, shrunk by ``inset`` on each side."""
+    big = Image.new("L", (w * _SS, h * _SS), 0)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (inset * _SS, inset * _SS, (w - inset) * _SS - 1, (h - inset) * _SS - 1),
+        radius=max(r - inset, 1) * _SS,
+        fill=255,
+    )
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=16)
+def _ring_mask(w: int, h: int, r: int, width: int, inset: int = 0) -> Image.Image:
+    """An anti-aliased outline of a rounded rectangle, ``width`` thick."""
+    big = Image.new("L", (w * _SS, h * _SS), 0)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (inset * _SS, inset * _SS, (w - inset) * _SS - 1, (h - inset) * _SS - 1),
+        radius=max(r - inset, 1) * _SS,
+        outline=255,
+        width=width * _SS,
+    )
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=16)
+def _bull_mask(size: int) -> Image.Image:
+    """A small bull's head (horns, face, muzzle, eyes cut out), ``size`` px square."""
+    n = size * _SS
+    big = Image.new("L", (n, n), 0)
+    d = ImageDraw.Draw(big)
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return x * n, y * n
+
+    # horns: a curved crescent each side, rising from the brow
+    for side in (-1, 1):
+        cx = 0.5 + side * 0.18
+        d.polygon(
+            [p(cx, 0.40), p(0.5 + side * 0.44, 0.30), p(0.5 + side * 0.49, 0.02),
+             p(0.5 + side * 0.36, 0.24), p(cx - side * 0.04, 0.26)],
+            fill=255,
+        )
+    # ears
+    for side in (-1, 1):
+        d.ellipse((*p(0.5 + side * 0.38 - 0.12, 0.34), *p(0.5 + side * 0.38 + 0.12, 0.50)), fill=255)
+    # face and muzzle
+    d.ellipse((*p(0.26, 0.22), *p(0.74, 0.80)), fill=255)
+    d.ellipse((*p(0.22, 0.58), *p(0.78, 1.0)), fill=255)
+    # eyes and nostrils cut out
+    for side in (-1, 1):
+        d.ellipse((*p(0.5 + side * 0.12 - 0.05, 0.40), *p(0.5 + side * 0.12 + 0.05, 0.50)), fill=0)
+        d.ellipse((*p(0.5 + side * 0.13 - 0.05, 0.76), *p(0.5 + side * 0.13 + 0.05, 0.86)), fill=0)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=4)
+def _glow_mask(scale: int) -> Image.Image:
+    tw, th = (_CARD_W + 2 * _GLOW_PAD) * scale, (_CARD_H + 2 * _GLOW_PAD) * scale
+    m = Image.new("L", (tw, th), 0)
+    grow = 4
+    inner = _rounded_mask((_CARD_W + 2 * grow) * scale, (_CARD_H + 2 * grow) * scale, (_RADIUS + grow) * scale)
+    m.paste(inner, ((_GLOW_PAD - grow) * scale, (_GLOW_PAD - grow) * scale))
+    m = m.filter(ImageFilter.GaussianBlur(2 * scale))
+    # keep the glow solid right at the card's edge, fading beyond it
+    return m.point(lambda v: min(255, v * 2))
+
+
+# Pip rows (top to bottom) for each bullhead count: a pyramid like the cards.
+_PIP_ROWS: dict[int, tuple[int, ...]] = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
+
+
+def _text_centre(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill, **kw) -> None:
+    draw.text(xy, text, font=font, fill=fill, anchor="mm", **kw)
+
+
+@lru_cache(maxsize=MAX_SCALE * (HIGHEST_CARD + 1))
+def _card_tile(card: int, scale: int) -> Image.Image:
+    """One card face, card-sized; paste it through ``_card_mask``. Never mutated."""
+    s = scale
+    cw, ch = _CARD_W * s, _CARD_H * s
+    n = BULLHEADS[card]
+    face = CARD_COLOURS[n]
+    ink = _ink(n)
+    tile = Image.new("RGB", (cw, ch), _shade(face, 0.55))
+    tile.paste(face, (0, 0), _rounded_mask(cw, ch, _RADIUS * s, _BORDER * s))
+    # a thin inner frame, like the printed cards
+    frame = _shade(face, 0.82) if n < 5 else _shade(face, 1.25 if n == 5 else 1.3)
+    tile.paste(frame, (0, 0), _ring_mask(cw, ch, _RADIUS * s, s, 5 * s))
+
+    # one bull head per bullhead across the top, in a small pyramid
+    bull, step = 12 * s, 14 * s
+    for i, count in enumerate(_PIP_ROWS[n]):
+        y = 9 * s + i * (bull + s)
+        x0 = (cw - (count - 1) * step - bull) // 2
+        for k in range(count):
+            tile.paste(ink, (x0 + k * step, y), _bull_mask(bull))
+
+    d = ImageDraw.Draw(tile)
+    text = str(card)
+    size = (34 if card < 100 else 30) * s
+    _text_centre(d, (cw / 2, ch * 0.64), text, _font(size), ink, stroke_width=max(1, s // 2), stroke_fill=ink)
+    small = _font(11 * s)
+    d.text((8 * s, ch - 7 * s), text, font=small, fill=ink, anchor="ls")
+    d.text((cw - 8 * s, ch - 7 * s), text, font=small, fill=ink, anchor="rs")
+    return tile
+
+
+def _card_mask(scale: int) -> Image.Image:
+    return _rounded_mask(_CARD_W * scale, _CARD_H * scale, _RADIUS * scale)
+
+
+@lru_cache(maxsize=4 * MAX_SCALE)
+def _slot_tile(take: bool, full: bool, scale: int) -> Image.Image:
+    """An empty place in a row, card-sized.
+
+    ``take`` marks the place whose card takes the row; ``full`` (the row is
+    full, so the next card to it takes it) fills that place dark red.
+    """
+    s = scale
+    cw, ch = _CARD_W * s, _CARD_H * s
+    tile = Image.new("RGB", (cw, ch), FELT)
+    if take:
+        if full:
+            tile.paste(_TAKE_FILL, (0, 0), _rounded_mask(cw, ch, _RADIUS * s))
+        tile.paste(_TAKE_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, 2 * s))
+        d = ImageDraw.Draw(tile)
+        tile.paste(_TAKE_LINE, (cw // 2 - 9 * s, 24 * s), _bull_mask(18 * s))
+        _text_centre(d, (cw / 2, ch * 0.64), "takes", _font(16 * s), _TAKE_LINE)
+        _text_centre(d, (cw / 2, ch * 0.80), "the row", _font(12 * s), _TAKE_LINE)
+    else:
+        tile.paste(_SLOT_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, s))
+    return tile
+
+
+@lru_cache(maxsize=64)
+def _badge(marker: str, scale: int) -> Image.Image:
+    text, bg, ink = _BADGES.get(marker, (marker[:12], *_OTHER_BADGE))
+    s = scale
+    font = _font(12 * s)
+    left, _, right, _ = font.getbbox(text)
+    w, h = right - left + 14 * s, 18 * s
+    img = Image.new("RGB", (w, h), FELT)
+    img.paste(bg, (0, 0), _rounded_mask(w, h, h // 2))
+    _text_centre(ImageDraw.Draw(img), (w / 2, h / 2 + s / 2), text, font, ink)
+    return img
+
+
+# -- the table -----------------------------------------------------------------
+
+
+def _validate(rows: Sequence[Sequence[int]], markers, scale: int) -> list[tuple[str, ...]]:
+    if not 1 <= len(rows) <= MAX_ROWS:
+        raise ValueError(f"a table has 1 to {MAX_ROWS} rows, not {len(rows)}")
+    if not isinstance(scale, int) or not 1 <= scale <= MAX_SCALE:
+        raise ValueError(f"scale must be an integer from 1 to {MAX_SCALE}")
+    for row in rows:
+        for c in row:
+            if not isinstance(c, int) or not 1 <= c <= HIGHEST_CARD:
+                raise ValueError(f"there is no card {c!r}: cards run from 1 to {HIGHEST_CARD}")
+    if markers is None:
+        return [()] * len(rows)
+    if len(markers) != len(rows):
+        raise ValueError(f"markers gives {len(markers)} rows for a table of {len(rows)}")
+    return [tuple(m) if not isinstance(m, str) else (m,) for m in markers]
+
+
+def render_table(
+    rows: Sequence[Sequence[int]],
+    *,
+    markers: Sequence[Sequence[str]] | None = None,
+    highlight: set[int] | None = None,
+    scale: int = 1,
+) -> bytes:
+    """The rows of cards as PNG bytes.
+
+    ``markers[i]`` lists badges for row ``i``: ``"stop"`` (a Stop card blocks
+    it), ``"seven"`` (a 7 nimmt! lies there: the row holds six, the seventh
+    takes it), ``"fifth"`` (the Anniversary 5th Row); other strings are shown
+    as plain badges. ``highlight`` holds the cards placed this turn, drawn
+    with a glowing border. ``scale`` multiplies every dimension (2 for
+    sharper images on high-density screens).
+    """
+    marks = _validate(rows, markers, scale)
+    hl = highlight or set()
+    s = scale
+    slots = [_slots(r, m) for r, m in zip(rows, marks)]
+    width, height = image_size(len(rows), max(slots), s)
+    img = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(img)
+    pad = _GLOW_PAD * s
+    glow, card_mask = _glow_mask(s), _card_mask(s)
+    label_font = _font(20 * s)
+    total_font = _font(30 * s)
+    small_font = _font(12 * s)
+    total_x = (width - _MARGIN * s - _TOTAL_W * s // 2)
+
+    for i, (row, m, n_slots) in enumerate(zip(rows, marks, slots)):
+        x0, y0, _, y1 = card_box(i, 0, s)
+        # label and badges
+        lx = _MARGIN * s
+        draw.text((lx, y0 + 6 * s), f"Row {i + 1}", font=label_font, fill=_TEXT, anchor="lt")
+        by = y0 + 36 * s
+        for marker in m:
+            badge = _badge(marker, s)
+            img.paste(badge, (lx, by))
+            by += badge.height + 5 * s
+        # cards (a glow behind those just placed), the empty places, the place that takes it
+        take_at = n_slots - 1
+        for k in range(n_slots):
+            bx, by_, _, _ = card_box(i, k, s)
+            if k < len(row):
+                if row[k] in hl:
+                    img.paste(_GLOW, (bx - pad, by_ - pad), glow)
+                img.paste(_card_tile(row[k], s), (bx, by_), card_mask)
+            else:
+                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s), (bx, by_))
+        # the row's bullhead total
+        total = sum(BULLHEADS[c] for c in row)
+        cy = (y0 + y1) // 2
+        colour = _TEXT if total < 10 else ((255, 206, 84) if total < 20 else (255, 110, 96))
+        bull = 22 * s
+        img.paste(colour, (total_x - bull // 2, cy - 36 * s), _bull_mask(bull))
+        draw.text((total_x, cy + 4 * s), str(total), font=total_font, fill=colour, anchor="mm")
+        draw.text((total_x, cy + 30 * s), "bullheads" if total != 1 else "bullhead",
+                  font=small_font, fill=_MUTED, anchor="mm")
+        # a faint rule between the cards and the total
+        rx = total_x - _TOTAL_W * s // 2 + 2 * s
+        draw.line((rx, y0 + 10 * s, rx, y1 - 10 * s), fill=_SLOT_LINE, width=max(1, s))
+
+    return _encode(img)
+
+
+#: Colours of large flat areas, kept exact through palette reduction.
+_EXACT: tuple[Colour, ...] = (FELT, *CARD_COLOURS.values(), _DARK_INK, _LIGHT_INK, _GLOW, _TAKE_LINE,
+                              _SLOT_LINE, _TEXT, _TAKE_FILL)
+
+
+def _encode(img: Image.Image) -> bytes:
+    """PNG bytes of ``img``, reduced to a 256-colour palette.
+
+    The table is flat colours plus anti-aliased edges, so a palette loses
+    nothing visible while making the file about a third the size and the
+    encoding faster than true-colour PNG. The palette entries nearest
+    the flat colours are snapped back to them exactly.
+    """
+    q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    pal = q.getpalette() or []
+    entries = [tuple(pal[j:j + 3]) for j in range(0, len(pal), 3)]
+    present = set(entries)
+    missing = [c for c in _EXACT if c not in present]
+    for c in missing:  # rare: the octree usually keeps the big flat colours exact
+
+        def dist(j: int, c: Colour = c) -> int:
+            e = entries[j]
+            return (e[0] - c[0]) ** 2 + (e[1] - c[1]) ** 2 + (e[2] - c[2]) ** 2
+
+        j = min(range(len(entries)), key=dist)
+        if dist(j) <= 3 * 12**2:
+            pal[3 * j:3 * j + 3] = c
+            entries[j] = c
+    if missing:
+        q.putpalette(pal)
+    buf = io.BytesIO()
+    q.save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
