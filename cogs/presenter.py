@@ -10,15 +10,20 @@ bottom of the channel.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.table import Table, TableStatus
+from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
+from .images import render_table
 from .render import clip, lobby_embed, reveal_text, table_embed
+
+IMAGE_NAME = "table.png"
 
 if TYPE_CHECKING:
     from bot.service import TableService, TableUpdate
@@ -72,6 +77,12 @@ class Presenter:
             finally:
                 queue.task_done()
 
+    @staticmethod
+    async def _image(table: Table, events: list) -> bytes:
+        placed = {e.card for e in events if isinstance(e, CardPlaced)}
+        # Pillow takes ~15 ms: off the event loop, so other tables' clicks are answered meanwhile.
+        return await asyncio.to_thread(render_table, [list(r) for r in table.game.rows], highlight=placed)
+
     def _channel(self, table: Table):
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
@@ -94,8 +105,10 @@ class Presenter:
             await self._channel(table).send("\n".join(update.notices) or "The table was closed.")
             return
         if kind == "picked" or (kind in ("notice", "restored") and table.status is TableStatus.PLAYING):
-            await self._edit(table, table.message_id, embed=table_embed(table, update.notices),
-                             view=table_view(table))
+            embed = table_embed(table, update.notices)
+            if table.game.rows:
+                embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
+            await self._edit(table, table.message_id, embed=embed, view=table_view(table))
             return
         if kind == "started":
             await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
@@ -107,9 +120,15 @@ class Presenter:
             return
         # A new decision point: post the reveal with the fresh table, retire the old message.
         previous = table.message_id
+        embed = table_embed(table, update.notices)
+        files = []
+        if table.game.rows:
+            image = await self._image(table, update.events)
+            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
+                                      description="The rows; the text above says the same"))
+            embed.set_image(url=f"attachment://{IMAGE_NAME}")
         message = await self._channel(table).send(
-            content=clip(text) if text else None, embed=table_embed(table, update.notices),
-            view=table_view(table),
+            content=clip(text) if text else None, embed=embed, view=table_view(table), files=files,
         )
         if kind != "started":
             await self._edit(table, previous, view=None)

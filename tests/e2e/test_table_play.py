@@ -44,6 +44,11 @@ async def test_lobby_join_start_and_refusals(world):
         assert table is not None and table.button("Play a card")
         assert "turn 1" in table.embed["title"]
         assert re.search(r"<t:\d+:R>", str(table.embed)), "the deadline counts down in every client"
+        # The rows as a picture, with the same rows as text for screen readers.
+        image = table.attachments[0]
+        assert image.filename == "table.png" and image.data.startswith(b"\x89PNG")
+        assert table.embed["image"]["url"].endswith("table.png")
+        assert "Row 1 ·" in table.embed["description"]
         world.standin.assert_no_errors()
 
 
