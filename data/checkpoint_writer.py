@@ -42,7 +42,7 @@ class _Pending:
     game_id: int
     state: str
     meta: str
-    action: str | None
+    actions: list[str]  # log entries, in order; all land with the state or none do
     future: asyncio.Future[int | None] = field(repr=False)
 
 
@@ -60,13 +60,16 @@ class CheckpointWriter:
         self._closed = False
 
     async def write(
-        self, game_id: int, state: str, meta: str, action: str | None
+        self, game_id: int, state: str, meta: str, actions: list[str]
     ) -> int | None:
-        """Queue one checkpoint (payloads already JSON) and wait until it is committed."""
+        """Queue one checkpoint (payloads already JSON) and wait until it is committed.
+
+        Returns the sequence number of the last action, or None without actions.
+        """
         if self._closed:
             raise StoreError("the store is closed")
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Pending(game_id, state, meta, action, future))
+        self._queue.append(_Pending(game_id, state, meta, list(actions), future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_loop(), name="checkpoint-flusher")
         return await future
@@ -121,15 +124,15 @@ class CheckpointWriter:
                 if gid not in status:
                     outcomes.append(GameNotFound(gid))
                     continue
-                if pending.action is not None and status[gid] not in UNFINISHED_STATUSES:
+                if pending.actions and status[gid] not in UNFINISHED_STATUSES:
                     # The log of an ended game is its replay record: keep it closed.
                     outcomes.append(GameNotActive(f"game {gid} is {status[gid]}; "
                                                   "its action log is closed"))
                     continue
                 seq = None
-                if pending.action is not None:
+                for action in pending.actions:
                     seq = last_seq[gid] = last_seq[gid] + 1
-                    actions.append((gid, seq, pending.action, now))
+                    actions.append((gid, seq, action, now))
                 latest[gid] = pending  # later checkpoints of a game replace earlier ones
                 outcomes.append(seq)
             if actions:

@@ -256,14 +256,17 @@ class SQLiteStore:
         state: dict[str, Any],
         meta: dict[str, Any],
         action: dict[str, Any] | None = None,
+        *,
+        actions: Sequence[dict[str, Any]] = (),
     ) -> int | None:
         # Serialise here, outside the write lock, so bad payloads fail fast
         # and JSON encoding does not lengthen anybody's transaction.
+        entries = ([action] if action is not None else []) + list(actions)
         return await self._checkpoints.write(
             game_id,
             dump_object(state, "state"),
             dump_object(meta, "meta"),
-            None if action is None else dump_object(action, "action"),
+            [dump_object(a, "action") for a in entries],
         )
 
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:

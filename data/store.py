@@ -70,10 +70,15 @@ class Store(Protocol):
         state: dict[str, Any],
         meta: dict[str, Any],
         action: dict[str, Any] | None = None,
+        *,
+        actions: Sequence[dict[str, Any]] = (),
     ) -> int | None:
-        """Atomically append ``action`` (if any) and replace the checkpoint.
+        """Atomically append ``action`` and then ``actions`` (if any) and replace the checkpoint.
 
-        Returns the action's sequence number, or None when no action was given.
+        Several actions in one call (a player's move and the AI moves it set off)
+        are one transaction: the log and the state never disagree.
+
+        Returns the last action's sequence number, or None when no action was given.
         A state-only checkpoint is accepted in any status (e.g. the final state
         of a cancelled table); an action for an ended game raises GameNotActive.
         """

@@ -93,3 +93,17 @@ async def test_close_flushes_queued_checkpoints(db_path):
     await asyncio.sleep(0)
     await store.close()
     assert sorted(await asyncio.gather(*pending)) == list(range(1, 21))
+
+
+async def test_one_checkpoint_can_log_several_actions_atomically(store: SQLiteStore):
+    """A player's move and the AI moves it sets off land in one transaction, in order."""
+    gid = await start_game(store, TWO_HUMANS)
+    assert await store.checkpoint(gid, {"n": 1}, {}, {"who": "human"},
+                                  actions=[{"who": "ai", "i": 1}, {"who": "ai", "i": 2}]) == 3
+    assert await store.checkpoint(gid, {"n": 2}, {}, actions=[{"who": "ai", "i": 3}]) == 4
+    with pytest.raises(InvalidPayload):
+        await store.checkpoint(gid, {"n": 3}, {}, {"ok": 1}, actions=[{"bad": object()}])
+    log = await store.game_log(gid)
+    assert [a.action.get("i", a.action["who"]) for a in log.actions] == ["human", 1, 2, 3]
+    [table] = await store.load_unfinished()
+    assert table.checkpoint.state == {"n": 2} and table.checkpoint.last_seq == 4
