@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from data.models import GameResult, SeatResult
 from engine import (
-    ChooseRow, Draft, Game, GameEnded, Phase, Pick, PlayerView, RowTaken, TakeReason, action_to_dict,
+    ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
 )
 
 from .errors import LobbyError, NoTable
@@ -84,12 +84,11 @@ class PlayOps:
         from .service import TableUpdate
 
         game = table.game
-        for action in actions:
-            await self._save(table, action_to_dict(action))
-        await self._play_ai_seats(table, events)
+        actions = list(actions)
+        self._play_ai_seats(table, actions, events)
         self._count_takes(table, events)
         if game.is_over:
-            await self._finish(table, events, list(notices or []))
+            await self._finish(table, actions, events, list(notices or []))
             return
         point = decision_point(game)
         if point != table.decision:
@@ -101,10 +100,11 @@ class PlayOps:
             self.scheduler.set(table.id, table.deadline)
             if kind == "picked":
                 kind = "turn"
-        await self._save(table)
+        # One transaction for the player's action, the AI moves it set off and the new state.
+        await self._save(table, actions)
         self._notify(TableUpdate(table, kind, events, list(notices or [])))
 
-    async def _play_ai_seats(self, table: Table, events: list) -> None:
+    def _play_ai_seats(self, table: Table, actions: list, events: list) -> None:
         """AI seats decide at once whenever the game waits for them."""
         game = table.game
         while not game.is_over:
@@ -114,7 +114,7 @@ class PlayOps:
             for seat in waiting if game.phase is Phase.PICK else waiting[:1]:
                 action = self.ai(game, seat, table.seats[seat].ai_level, self._ai_rng(table, seat))
                 events.extend(game.apply(action))
-                await self._save(table, action_to_dict(action))
+                actions.append(action)
 
     @staticmethod
     def _count_takes(table: Table, events: list) -> None:
@@ -128,14 +128,19 @@ class PlayOps:
                     stats.low_card_takes += 1
                 stats.row_takes_by_index[event.row] = stats.row_takes_by_index.get(event.row, 0) + 1
 
-    async def _finish(self, table: Table, events: list, notices: list[str]) -> None:
+    async def finish_restored(self, table: Table) -> None:
+        """A game that ended just before a crash: write its results (once) and close it."""
+        async with table.lock:
+            await self._finish(table, [], [], ["The bot restarted; here is how the game ended."])
+
+    async def _finish(self, table: Table, actions: list, events: list, notices: list[str]) -> None:
         from .service import TableUpdate
 
         game = table.game
-        outcome = next(e.outcome for e in events if isinstance(e, GameEnded))
+        outcome = game.outcome
+        await self._save(table, actions)  # the last moves, logged while the game is still open
         table.status = TableStatus.FINISHED
         table.deadline = None
-        await self._save(table)
         result = GameResult(
             game_id=table.id,
             winners=list(outcome.winners),

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from data.models import CorruptTable, SeatInfo
 from data.store import Store
+from engine import action_to_dict
 
 from .ai_seats import AIDecider, default_decider
 from .errors import NoTable, NotAtTable, StaleButton
@@ -95,6 +96,9 @@ class TableService(LobbyOps, PlayOps):
             if table is None:
                 continue
             self._register(table)
+            if table.game is not None and table.game.is_over:
+                await self.finish_restored(table)  # died between the last move and the results
+                continue
             self.scheduler.set(table.id, table.deadline)
             self._notify(TableUpdate(table, "restored"))
         self.scheduler.start()
@@ -168,9 +172,10 @@ class TableService(LobbyOps, PlayOps):
 
     # -- persistence --------------------------------------------------------------
 
-    async def _save(self, table: Table, action: dict | None = None) -> None:
+    async def _save(self, table: Table, actions: list = ()) -> None:
+        """Checkpoint the table, logging ``actions`` (engine actions) in the same transaction."""
         state = table.game.to_dict() if table.game is not None else {}
-        await self.store.checkpoint(table.id, state, table.meta(), action)
+        await self.store.checkpoint(table.id, state, table.meta(), actions=[action_to_dict(a) for a in actions])
 
     async def _save_seats(self, table: Table) -> None:
         await self.store.update_game(table.id, seats=self._seat_infos(table))

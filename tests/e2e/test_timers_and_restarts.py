@@ -47,7 +47,7 @@ async def test_an_absent_player_is_played_for_then_replaced(world):
             if table.game.phase.value == "choose_row":  # a low card: let its timer run out too
                 await run_out_the_clock(world, 31)
         assert table.seats[bob_seat].is_ai, "two missed turns in a row and an AI takes over"
-        news = str(world.table_message().embed) + "".join(m.content or "" for m in world.public())
+        news = "".join(str(m.embeds) + (m.content or "") for m in world.public())
         assert "missed two turns in a row" in news
         # Bob is told so, and his old buttons no longer act for him.
         refused = await (await world.standin.click(world.bob, world.table_message(),
