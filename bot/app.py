@@ -21,7 +21,7 @@ from .service import ServiceDefaults, TableService
 log = logging.getLogger(__name__)
 
 #: Cogs loaded by ``setup_hook``; each is a discord.py extension in ``cogs/``.
-EXTENSIONS: tuple[str, ...] = ("cogs.tables",)
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")  # stats adds to the /6nimmt group
 
 
 class SixNimmtTree(app_commands.CommandTree):

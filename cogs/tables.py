@@ -1,4 +1,4 @@
-"""The ``/6nimmt`` commands and ``/leaderboard``: thin calls into the table service."""
+"""The ``/6nimmt`` table commands: thin calls into the table service (``/leaderboard`` is in cogs.stats)."""
 
 from __future__ import annotations
 
@@ -140,25 +140,6 @@ class Tables(commands.Cog):
         table = self.service.table_in(interaction.channel_id)
         variant = table.options.variant if table else Variant.CLASSIC
         await interaction.response.send_message(RULES[variant], ephemeral=True)
-
-    @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
-    @app_commands.describe(scope="This server or every server", metric="What to rank by")
-    async def leaderboard(
-        self, interaction: discord.Interaction,
-        scope: Literal["server", "global"] = "server",
-        metric: Literal["rating", "wins", "win_rate", "avg_points_per_round", "games"] = "rating",
-    ) -> None:
-        guild_id = interaction.guild_id if scope == "server" else None
-        page = await self.service.store.leaderboard(guild_id, metric, min_games=1, limit=10)
-        embed = discord.Embed(title=f"6 nimmt! leaderboard — {metric.replace('_', ' ')}", colour=0x2E7D32)
-        if not page.entries:
-            embed.description = "No finished games yet. Start one with `/6nimmt start`!"
-        else:
-            embed.description = "\n".join(
-                f"**{e.rank}.** {e.display_name} — {e.wins} wins in {e.games} games ({e.win_rate:.0%})"
-                for e in page.entries
-            )
-        await interaction.response.send_message(embed=embed)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

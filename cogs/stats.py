@@ -1,0 +1,327 @@
+"""``/leaderboard`` and ``/6nimmt stats | history | forget-me``: the stored records, shown.
+
+Thin like the other cogs: the store answers the questions, ``bot.records``
+checks and refuses. ``/6nimmt`` is the group the Tables cog defines; these
+subcommands are attached to the tree's copy of it when this cog loads (a cog
+cannot declare commands inside another cog's group), so users see one
+``/6nimmt`` command.
+
+Buttons are restart-proof ``DynamicItem``s with the ``6s:`` prefix (``6n:``
+belongs to the table buttons): a leaderboard page carries its scope, metric,
+minimum games and page, and re-queries the store on every click.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.records import (
+    RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
+)
+from data.models import LeaderboardEntry, Metric, PlayerStats
+
+from .components import TableItem, answer_error
+from .render import BULL, GREEN
+
+if TYPE_CHECKING:
+    from bot.app import SixNimmtBot
+
+log = logging.getLogger(__name__)
+
+PREFIX = "6s:"
+PAGE_SIZE = 10
+
+METRICS: dict[str, tuple[str, str]] = {  # metric → (custom-id code, label)
+    "rating": ("o", "rating"),
+    "wins": ("w", "wins"),
+    "win_rate": ("r", "win rate"),
+    "avg_points_per_round": ("p", "average points per round (fewest first)"),
+    "games": ("g", "games played"),
+}
+METRIC_BY_CODE = {code: metric for metric, (code, _) in METRICS.items()}
+METRIC_CHOICES = [app_commands.Choice(name=label.split(" (")[0].capitalize(), value=metric)
+                  for metric, (_, label) in METRICS.items()]
+SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
+                 app_commands.Choice(name="All servers", value="global")]
+
+
+def store_of(interaction: discord.Interaction):
+    return interaction.client.service.store  # type: ignore[attr-defined]
+
+
+def service_of(interaction: discord.Interaction):
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+def metric_value(entry: LeaderboardEntry, metric: str) -> str:
+    if metric == "win_rate":
+        return f"{entry.win_rate:.0%} win rate"
+    if metric == "avg_points_per_round":
+        return f"{entry.avg_points_per_round:.2f}{BULL}/round" if entry.avg_points_per_round is not None else "—"
+    if metric == "games":
+        return f"{entry.games} games"
+    if metric == "wins":
+        return f"{entry.wins} wins"
+    return f"rating {entry.rating:.1f}"
+
+
+def entry_line(entry: LeaderboardEntry, metric: str, *, highlight: bool = False) -> str:
+    rest = [f"rating {entry.rating:.1f}"] if metric != "rating" else []
+    rest.append(f"{entry.wins}/{entry.games} won ({entry.win_rate:.0%})")
+    if entry.avg_points_per_round is not None and metric != "avg_points_per_round":
+        rest.append(f"{entry.avg_points_per_round:.2f}{BULL}/round")
+    name = discord.utils.escape_markdown(entry.display_name or "?")
+    line = f"**{entry.rank}.** {name} — **{metric_value(entry, metric)}** · " + " · ".join(rest)
+    return f"▶ {line}" if highlight else line
+
+
+async def leaderboard_message(interaction: discord.Interaction, scope: str, metric: str, min_games: int,
+                              page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed and page buttons for one leaderboard page, with the viewer's own rank."""
+    store = store_of(interaction)
+    guild_id = interaction.guild_id if scope == "server" else None
+    total = (await store.leaderboard(guild_id, metric, min_games=min_games, limit=0)).total
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)  # the board may have shrunk since the buttons were made
+    board = await store.leaderboard(guild_id, metric, min_games=min_games, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    viewer = interaction.user
+    mine = await store.rank_of(viewer.id, guild_id, metric, min_games=min_games)
+
+    where = "this server" if scope == "server" else "all servers"
+    embed = discord.Embed(title=f"6 nimmt! leaderboard — {METRICS[metric][1]}", colour=GREEN)
+    if board.entries:
+        embed.description = "\n".join(entry_line(e, metric, highlight=e.user_id == viewer.id) for e in board.entries)
+    else:
+        embed.description = ("Nobody qualifies yet" + (f" (at least {min_games} games)" if min_games > 1 else "")
+                             + ". Start a game with `/6nimmt start`!")
+    name = discord.utils.escape_markdown(viewer.display_name)
+    if mine is not None:
+        embed.add_field(name=f"{viewer.display_name}'s rank", value=entry_line(mine, metric), inline=False)
+    else:
+        embed.add_field(name=f"{viewer.display_name}'s rank",
+                        value=f"{name} is not ranked here yet: it takes {min_games} finished "
+                              f"game{'s' if min_games != 1 else ''} in {where}.", inline=False)
+    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} player{'s' if total != 1 else ''} · {where}"
+                          f" · at least {min_games} game{'s' if min_games != 1 else ''}")
+    if pages == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label="◀ Previous", disabled=page == 0))
+    view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label="Next ▶",
+                                  disabled=page >= pages - 1))
+    return embed, view
+
+
+class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})"):
+    """A page button: anyone may page; the board is read anew from the store on every click."""
+
+    def __init__(self, scope: str, metric: str, min_games: int, page: int, *, label: str = "Page",
+                 disabled: bool = False) -> None:
+        page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
+        scope = "server" if scope in ("s", "server") else "global"
+        custom_id = f"6s:lb:{'s' if scope == 'server' else 'a'}:{METRICS[metric][0]}:{min_games}:{page}"
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id,
+                                           disabled=disabled))
+        self.scope = scope
+        self.metric, self.min_games, self.page = metric, min_games, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        metric = METRIC_BY_CODE.get(match["metric"], "rating")
+        return cls(match["scope"], metric, int(match["min"]), int(match["page"]))
+
+    async def act(self, interaction, service):
+        embed, view = await leaderboard_message(interaction, self.scope, self.metric, self.min_games, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def stats_embed(stats: PlayerStats, name: str, where: str) -> discord.Embed:
+    embed = discord.Embed(title=f"6 nimmt! stats — {name}", colour=GREEN)
+    if not stats.games:
+        embed.description = f"No finished games in {where} yet."
+        return embed
+    embed.description = f"Finished games in {where}."
+    embed.add_field(name="Games", value=str(stats.games))
+    embed.add_field(name="Wins", value=f"{stats.wins} ({stats.win_rate:.0%})")
+    if stats.rating is not None:
+        embed.add_field(name="Rating", value=f"{stats.rating.ordinal:.1f} (μ {stats.rating.mu:.1f}, "
+                                             f"σ {stats.rating.sigma:.1f})")
+    else:
+        embed.add_field(name="Rating", value="not rated yet")
+    if stats.avg_points_per_round is not None:
+        embed.add_field(name="Points per round", value=f"{stats.avg_points_per_round:.2f}{BULL}")
+    if stats.avg_points_per_game is not None:
+        embed.add_field(name="Points per game", value=f"{stats.avg_points_per_game:.1f}{BULL}")
+    for label, score in (("Best game", stats.best_game), ("Worst game", stats.worst_game)):
+        if score is not None:
+            embed.add_field(name=label, value=f"{score.points}{BULL} in game #{score.game_id}")
+    embed.add_field(name="Rows taken", value=str(stats.rows_taken))
+    embed.add_field(name="Sixth-card takes", value=str(stats.sixth_card_takes))
+    embed.add_field(name="Low-card takes", value=str(stats.low_card_takes))
+    if stats.favourite_row is not None:
+        embed.add_field(name="Favourite row",
+                        value=f"row {stats.favourite_row + 1} ({stats.row_takes[stats.favourite_row]}× taken)")
+    return embed
+
+
+# --------------------------------------------------------------------------- forget-me
+
+
+class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"6s:fm:(?P<user>\d{1,20}):(?P<answer>yes|no)"):
+    """The confirmation of ``/6nimmt forget-me``; only the asking user may answer it."""
+
+    def __init__(self, user_id: int, answer: str) -> None:
+        label, style = (("Delete my data", discord.ButtonStyle.danger) if answer == "yes"
+                        else ("Keep my data", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
+        self.user_id, self.answer = user_id, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["user"]), match["answer"])
+
+    async def act(self, interaction, service):
+        if interaction.user.id != self.user_id:
+            await answer_error(interaction, "This button is not yours: use `/6nimmt forget-me` yourself.")
+            return
+        if self.answer == "no":
+            await interaction.response.edit_message(content="Nothing was deleted.", view=None)
+            return
+        stored = await forget_player(service, self.user_id)
+        await interaction.response.edit_message(
+            content=("Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your seats in "
+                     "past games now read “deleted player”." if stored
+                     else "There was nothing stored about you."), view=None)
+
+
+DYNAMIC_ITEMS = (LeaderboardPage, ForgetButton)
+
+
+def forget_view(user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetButton(user_id, "yes"))
+    view.add_item(ForgetButton(user_id, "no"))
+    return view
+
+
+# --------------------------------------------------------------------------- /6nimmt subcommands
+
+
+@app_commands.command(name="stats", description="A player's 6 nimmt! record")
+@app_commands.describe(member="Whose stats (default: yours)", scope="This server or every server")
+@app_commands.choices(scope=SCOPE_CHOICES)
+async def stats_command(interaction: discord.Interaction, member: discord.Member | None = None,
+                        scope: str = "server") -> None:
+    target = member or interaction.user
+    guild_id = interaction.guild_id if scope == "server" else None
+    stats = await store_of(interaction).player_stats(target.id, guild_id)
+    where = "this server" if scope == "server" else "all servers"
+    await interaction.response.send_message(embed=stats_embed(stats, target.display_name, where))
+
+
+@app_commands.command(name="history", description="The last games in this server, or one game's log as files")
+@app_commands.describe(game="A game number from the list: export its log as JSON and text files")
+async def history_command(interaction: discord.Interaction, game: str | None = None) -> None:
+    store = store_of(interaction)
+    if game is not None:
+        log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
+        export = export_game(log_)
+        files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
+                 discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
+        standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
+        await interaction.response.send_message(
+            f"Game #{export.game_id} ({log_.game.status}): {standings or 'no results'}. "
+            f"The full log is attached.", files=files, ephemeral=True)
+        return
+    games = await store.history(interaction.guild_id, limit=10)
+    embed = discord.Embed(title="6 nimmt! — last games in this server", colour=GREEN)
+    if not games:
+        embed.description = "No finished games yet. Start one with `/6nimmt start`!"
+    else:
+        lines = []
+        for summary in games:
+            record = summary.game
+            when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else record.status
+            standings = ", ".join(
+                f"{'🏆 ' if r.won else ''}{discord.utils.escape_markdown(r.display_name)} {r.points}{BULL}"
+                for r in summary.results)
+            lines.append(f"**#{record.game_id}** · {record.variant} · {when}\n{standings or record.status}")
+        embed.description = "\n".join(lines)[:4000]
+        embed.set_footer(text="Download a game's log: /6nimmt history game:<number>")
+    await interaction.response.send_message(embed=embed)
+
+
+@app_commands.command(name="forget-me", description="Delete everything the bot stores about you")
+async def forget_me_command(interaction: discord.Interaction) -> None:
+    table = open_table_of(service_of(interaction), interaction.user.id)
+    if table is not None:
+        raise SeatedAtOpenTable(table.channel_id)
+    await interaction.response.send_message(
+        "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will read "
+        "“deleted player”. Other players' results stay as they were. Are you sure?",
+        view=forget_view(interaction.user.id), ephemeral=True)
+
+
+SUBCOMMANDS = (stats_command, history_command, forget_me_command)
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: "SixNimmtBot") -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("6nimmt")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("cogs.stats needs the /6nimmt group: load cogs.tables first")
+        for command in SUBCOMMANDS:
+            group.add_command(command, override=True)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("6nimmt")
+        if isinstance(group, app_commands.Group):
+            for command in SUBCOMMANDS:
+                group.remove_command(command.name)
+
+    @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
+    @app_commands.describe(scope="This server or every server", metric="What to rank by",
+                           min_games="Only rank players with at least this many finished games")
+    @app_commands.choices(scope=SCOPE_CHOICES, metric=METRIC_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", metric: str = "rating",
+                          min_games: app_commands.Range[int, 1, 1000] = 1) -> None:
+        if scope == "server" and interaction.guild_id is None:
+            raise RecordError("There is no server here: use `scope: All servers`.")
+        embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks on ``6s:`` ids that no item of ours parses (discord.py would drop them silently)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if custom_id.startswith(PREFIX) and not any(
+                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+            await answer_error(interaction, "That button is not valid any more. Run the command again.")
+
+
+async def setup(bot: "SixNimmtBot") -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Stats(bot))
+
+
+async def teardown(bot: "SixNimmtBot") -> None:
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
