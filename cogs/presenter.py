@@ -10,8 +10,11 @@ bottom of the channel.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import io
 import logging
+import multiprocessing
 from typing import TYPE_CHECKING
 
 import discord
@@ -38,12 +41,21 @@ async def post_lobby(interaction: discord.Interaction, service: "TableService", 
     await service.set_message(table.id, message.id)
 
 
+#: How long a "someone picked" edit waits for the next pick, so a turn edits the table once or twice.
+PICK_EDIT_DELAY = 0.75
+
+
 class Presenter:
     def __init__(self, client: discord.Client, service: "TableService") -> None:
         self.client = client
         self.service = service
         self._queues: dict[int, asyncio.Queue] = {}
         self._workers: dict[int, asyncio.Task] = {}
+        self.pick_edit_delay = PICK_EDIT_DELAY
+        # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
+        # event loop (and every other table's clicks) responsive on a second core.
+        self._images = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"))
 
     def __call__(self, update: "TableUpdate") -> None:
         table_id = update.table.id
@@ -62,13 +74,16 @@ class Presenter:
         for task in self._workers.values():
             task.cancel()
         await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        self._images.shutdown(wait=False, cancel_futures=True)
 
     async def _work(self, table_id: int, queue: asyncio.Queue) -> None:
         while True:
             update = await queue.get()
             try:
-                if update.kind == "picked" and not queue.empty():
-                    continue  # a later update shows the same table, newer
+                if update.kind == "picked":
+                    await asyncio.sleep(self.pick_edit_delay)
+                    if not queue.empty():
+                        continue  # a later update shows the same table, newer
                 await self._show(update)
             except discord.HTTPException as exc:
                 log.warning("table %s: Discord refused an update (%s)", table_id, exc)
@@ -77,11 +92,11 @@ class Presenter:
             finally:
                 queue.task_done()
 
-    @staticmethod
-    async def _image(table: Table, events: list) -> bytes:
+    async def _image(self, table: Table, events: list) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
-        # Pillow takes ~15 ms: off the event loop, so other tables' clicks are answered meanwhile.
-        return await asyncio.to_thread(render_table, [list(r) for r in table.game.rows], highlight=placed)
+        loop = asyncio.get_running_loop()
+        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed)
+        return await loop.run_in_executor(self._images, render)
 
     def _channel(self, table: Table):
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
