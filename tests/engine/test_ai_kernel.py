@@ -57,7 +57,7 @@ def test_play_out_finishes_a_round_with_consistent_points():
         pts = [sum(BULLHEADS[c] for c in r) for r in rows]
         hands = [list(h) for h in game.hands]
         pen = [0] * players
-        ptab = kernel.prob_table(players - 1)
+        ptab = kernel.cost_table(players - 1)
         kernel.play_out(rows, pts, hands, pen, ptab, rng, 0.2)
         assert not any(hands)
         on_table = sum(pts)
@@ -72,7 +72,7 @@ def test_play_out_finishes_a_round_with_consistent_points():
 def test_danger_table_covers_every_card():
     game = Game.new(GameConfig(5, target=None, rounds=1), seed=1)
     pts = [game.row_bullheads(i) for i in range(4)]
-    tbl = kernel.danger_table(game.rows, pts, kernel.prob_table(4))
+    tbl = kernel.danger_table(game.rows, pts, kernel.cost_table(4))
     assert len(tbl) == 105
     for c in range(1, 105):
         if c < min(r[-1] for r in game.rows):
