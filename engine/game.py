@@ -416,10 +416,15 @@ class Game:
         deck = _deal(self.rng, size * n + ROW_COUNT)
         self.set_aside = deck[: HIGHEST_CARD - size * n - ROW_COUNT]
         top = HIGHEST_CARD - ROW_COUNT
-        self.hands = [sorted(deck[top - (i + 1) * size: top - i * size]) for i in range(n)]
-        self.rows = [[c] for c in deck[top:]]
+        hands = self.hands = []
+        for end in range(top, top - size * n, -size):  # seat 0 gets the cards just below the rows
+            hand = deck[end - size:end]
+            hand.sort()  # in place: half the cost of sorted() on a slice
+            hands.append(hand)
+        starts = deck[top:]
+        self.rows = [[c] for c in starts]
         self.phase = Phase.PICK
-        events.append(RoundStarted(self.round, tuple((r[0],) for r in self.rows)))
+        events.append(_new(RoundStarted, (self.round, tuple([(c,) for c in starts]), None)))
 
     # -- helpers ------------------------------------------------------------------
 
