@@ -67,6 +67,9 @@ class Phase(str, enum.Enum):
     GAME_OVER = "game_over"
 
 
+_PICK, _CHOOSE_ROW = Phase.PICK, Phase.CHOOSE_ROW  # module constants: no attribute lookups per use
+
+
 class Game:
     """A game in progress. Create one with ``Game.new(config, seed=…)``."""
 
@@ -254,7 +257,7 @@ class Game:
         The joint action of a simultaneous-move game: what a simulation or a
         replay uses instead of ``n`` separate picks. Replaces any single picks.
         """
-        if self.phase is not Phase.PICK:
+        if self.phase is not _PICK:
             raise WrongPhase(self._not_now("pick a card"))
         hands = self.hands
         if len(cards) != len(hands):
@@ -271,7 +274,7 @@ class Game:
 
     def choose_row(self, player: int, row: int) -> list:
         """Take ``row`` for the low card that fits nowhere (Rule 4)."""
-        if self.phase is not Phase.CHOOSE_ROW:
+        if self.phase is not _CHOOSE_ROW:
             raise WrongPhase(self._not_now("choose a row"))
         if player != self.chooser:
             self._check_player(player)
@@ -281,7 +284,7 @@ class Game:
         card = self.pending.pop()[0]
         events = [self._take(player, row, card, _LOW_CARD), _PLACED[player][card][row]]
         self.chooser = None
-        self.phase = Phase.PICK
+        self.phase = _PICK
         self._resolve(events)
         return events
 
@@ -315,7 +318,7 @@ class Game:
     def _reveal(self, cards) -> list:
         """Take everyone's checked card (``cards[p]`` for seat ``p``) from their hand and place them."""
         hands = self.hands
-        order = sorted(zip(cards, range(len(cards))))  # lowest card first
+        order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
         for card, player in order:
             hands[player].remove(card)
         events: list = [_new(CardsRevealed, (tuple(order),))]
@@ -330,6 +333,7 @@ class Game:
         pending = self.pending
         add = events.append
         ends = [row[-1] for row in rows]
+        limit = ROW_LIMIT
         while pending:
             card, player = pending.pop()
             top = 0
@@ -338,14 +342,14 @@ class Game:
                     top = end
             if not top:  # Rule 4: the player chooses; the engine never does it for them
                 pending.append((card, player))
-                self.phase = Phase.CHOOSE_ROW
+                self.phase = _CHOOSE_ROW
                 self.chooser = player
                 add(_LOW[player][card])
                 return
             best = ends.index(top)  # ends are distinct cards: cheaper than counting rows
             ends[best] = card
             row = rows[best]
-            if len(row) < ROW_LIMIT:
+            if len(row) < limit:
                 row.append(card)
             else:  # Rule 3: the sixth card takes the five (``_take``, inlined for speed)
                 rows[best] = [card]
