@@ -1,0 +1,113 @@
+"""The real bot in a process of its own, against the Discord stand-in (used by test_crash.py).
+
+    python -m tests.e2e.bot_process
+
+Reads DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN (``standin.env``) and
+DATABASE_PATH, then runs ``SixNimmtBot`` until it is killed.
+
+Test hooks, set through the environment (nothing here is in the bot itself):
+
+``SIXNIMMT_SYNC=1``
+    sync the command tree at start-up (the first process of a test).
+``SIXNIMMT_TEST_SEED=<int>``
+    every new table is dealt from this seed, so a test knows the cards.
+``SIXNIMMT_CRASH_AT=<point>``
+    the process SIGKILLs itself (as ``kill -9`` would) at a named point:
+
+    ``reveal``      right after the checkpoint of a pick that revealed a turn is committed,
+                    before the player is answered and before the reveal is shown;
+    ``row-choice``  right after the checkpoint that leaves the game waiting for a row choice;
+    ``chose-row``   right after the checkpoint of a row choice, before it is answered;
+    ``results``     inside ``record_results``, after its writes and before they commit.
+
+The process prints ``CRASH <point>`` to stderr just before it dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.standin import apply_env_overrides  # noqa: E402  (light: no aiohttp server)
+
+CRASH_AT = os.environ.get("SIXNIMMT_CRASH_AT", "")
+
+
+def die(point: str) -> None:
+    print(f"CRASH {point}", file=sys.stderr, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class CrashingStore:
+    """Delegates to the real store; SIGKILLs the process after the checkpoint named by CRASH_AT."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+        self._last: dict[int, tuple] = {}
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    async def checkpoint(self, game_id, state, meta, action=None, *, actions=()):
+        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions)
+        kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
+        point = (state.get("round"), state.get("turn"), state.get("phase"))
+        before = self._last.get(game_id)
+        self._last[game_id] = point
+        if CRASH_AT == "row-choice" and state.get("phase") == "choose_row":
+            die(CRASH_AT)
+        if CRASH_AT == "chose-row" and "choose_row" in kinds:
+            die(CRASH_AT)
+        if CRASH_AT == "reveal" and "pick" in kinds and before is not None and point[:2] != before[:2]:
+            die(CRASH_AT)
+        return result
+
+
+def install_results_crash() -> None:
+    from data import sqlite_writes
+
+    original = sqlite_writes.record_results
+
+    async def record_results(conn, *args, **kwargs):
+        await original(conn, *args, **kwargs)  # every row written, the transaction still open
+        die("results")
+
+    sqlite_writes.record_results = record_results
+
+
+async def main() -> None:
+    from bot.app import SixNimmtBot
+    from bot.config import Settings
+    from bot.service import TableService
+    from data import open_store
+
+    apply_env_overrides()
+    seed = os.environ.get("SIXNIMMT_TEST_SEED")
+    if seed:
+        TableService._new_seed = staticmethod(lambda: int(seed))
+    if CRASH_AT == "results":
+        install_results_crash()
+    settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_path=os.environ["DATABASE_PATH"],
+                        log_level="WARNING")
+    store = CrashingStore(await open_store(settings.database_path))
+
+    class Bot(SixNimmtBot):
+        async def setup_hook(self) -> None:
+            await super().setup_hook()
+            if os.environ.get("SIXNIMMT_SYNC"):
+                await self.tree.sync()
+
+    bot = Bot(settings, store=store)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    asyncio.run(main())

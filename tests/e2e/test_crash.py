@@ -1,0 +1,233 @@
+"""Crash safety: the real bot in a subprocess, killed with SIGKILL at several points of one game.
+
+Each process is started by ``tests/e2e/bot_process.py`` against the stand-in running here;
+it either is killed by the test right after an acknowledgement, or kills itself at a named
+point (``SIXNIMMT_CRASH_AT``, see that file). After every crash a new process restores the
+table and the game goes on through the buttons of messages the FIRST process sent. At the
+end: every acknowledged pick is in the action log, no card exists twice, and the game is
+counted exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.table import TableOptions
+from engine import Game, action_from_dict
+from tests.standin import DiscordStandin, InteractionRejected
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def low_card_seed() -> tuple[int, int]:
+    """A deal where alice (seat 0 of alice, AI, bob) holds a card below every other card dealt."""
+    config = TableOptions(rounds=1, target=None, ai_seats=1, ai_level="easy").game_config(3)
+    for seed in range(1, 10_000):
+        game = Game.new(config, seed=seed)
+        low = min(game.hands[0])
+        if low < min([c for hand in game.hands[1:] for c in hand] + [row[-1] for row in game.rows]):
+            return seed, low
+    raise AssertionError("no such seed")
+
+
+class BotProcess:
+    def __init__(self, standin: DiscordStandin, tmp_path: Path, seed: int) -> None:
+        self.standin = standin
+        self.db = tmp_path / "bot.sqlite3"
+        self.log = tmp_path / "bot.log"
+        self.seed = seed
+        self.proc: asyncio.subprocess.Process | None = None
+        self.started = 0
+
+    async def start(self, crash_at: str = "", sync: bool = False) -> None:
+        gateway = self.standin.server.gateway
+        before = gateway.identify_count
+        env = {**os.environ, **self.standin.env, "DATABASE_PATH": str(self.db),
+               "SIXNIMMT_TEST_SEED": str(self.seed), "SIXNIMMT_CRASH_AT": crash_at}
+        if sync:
+            env["SIXNIMMT_SYNC"] = "1"
+        with open(self.log, "ab") as log:
+            log.write(f"--- process {self.started} crash_at={crash_at!r}\n".encode())
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(ROOT / "tests" / "e2e" / "bot_process.py"), env=env, cwd=ROOT,
+                stdout=log, stderr=log)
+        self.started += 1
+        await self.standin.world.wait_until(
+            lambda: self.proc.returncode is not None or (gateway.identify_count > before and self.standin.connected),
+            20, f"bot process did not connect; see {self.log}")
+        assert self.proc.returncode is None, self.log.read_text()
+
+    async def kill(self) -> None:
+        """kill -9, as the test's own crash point."""
+        self.proc.send_signal(signal.SIGKILL)
+        await self.died()
+
+    async def died(self) -> None:
+        await asyncio.wait_for(self.proc.wait(), 10)
+        assert self.proc.returncode == -signal.SIGKILL, self.log.read_text()
+        await self.standin.world.wait_until(lambda: not self.standin.connected, 5, "the dead bot still looks connected")
+
+
+def table_ids(message) -> list[str]:
+    return [cid for cid in message.custom_ids if cid.startswith(("6n:h:", "6n:r:"))]
+
+
+async def wait_for_buttons(standin, message, prefix: str):
+    """Wait until ``message`` (as Discord stores it now) carries a button starting with ``prefix``."""
+    return await standin.world.wait_until(
+        lambda: message if any(cid.startswith(prefix) for cid in standin.message(message.id).custom_ids) else None,
+        10, f"message {message.id} never showed {prefix} buttons")
+
+
+async def open_hand(standin, user, table_message, may_wait=False):
+    """Press "Play a card"; with may_wait, a refusal because the table moved on gives no cards."""
+    play = next((cid for cid in table_message.custom_ids if cid.startswith("6n:h:")), None)
+    if may_wait and play is None:
+        return {}, None
+    try:
+        hand = await (await standin.click(user, table_message, play)).reply(timeout=10)
+    except InteractionRejected:  # the buttons went away between looking and clicking
+        if may_wait:
+            return {}, None
+        raise
+    if may_wait and "nothing to pick" in hand.content:
+        return {}, hand
+    assert hand.ephemeral and any(c.startswith("6n:p:") for c in hand.custom_ids), hand.content
+    return {int(cid.rsplit(":", 1)[1]): cid for cid in hand.custom_ids if cid.startswith("6n:p:")}, hand
+
+
+async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
+    seed, low = low_card_seed()
+    async with DiscordStandin(ack_deadline=10) as standin:
+        guild = standin.add_guild("Bullpen")
+        channel = standin.add_text_channel(guild, "games")
+        alice, bob = standin.add_member(guild, "alice"), standin.add_member(guild, "bob")
+        bot = BotProcess(standin, tmp_path, seed)
+        acknowledged: list[tuple[int, int]] = []  # (user id, card) of every pick the bot confirmed
+
+        async def pick(user, table_message, card=None):
+            cards, hand = await open_hand(standin, user, table_message)
+            card = card if card is not None else max(cards)
+            interaction = await standin.click(user, hand, cards[card])
+            return card, interaction
+
+        async def pick_acked(user, table_message, card=None):
+            card, interaction = await pick(user, table_message, card)
+            answer = (await interaction.reply(timeout=10)).content
+            assert "face down" in answer or "You played" in answer, answer
+            acknowledged.append((user.id, card))
+            return card
+
+        try:
+            # 1. A pick is acknowledged, then the bot is killed from outside.
+            await bot.start(sync=True)
+            await standin.wait_for_commands("6nimmt", "leaderboard", timeout=10)
+            lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1,
+                                               ai_level="easy")).reply(timeout=10)
+            await (await standin.click(bob, lobby, lobby.button("Join")["custom_id"])).ack()
+            await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
+            first = await standin.wait_for_message(
+                lambda m: not m.ephemeral and any(c.startswith("6n:h:") for c in m.custom_ids), 10)
+            await pick_acked(alice, first, low)
+            await bot.kill()
+
+            # 2. Bob's pick reveals alice's low card; the bot dies once the row choice is saved.
+            await bot.start("row-choice")
+            _, unanswered = await pick(bob, first)
+            await bot.died()
+            assert unanswered.callback_type is None
+
+            # 3. Alice chooses a row on the first process's message; the bot dies after saving it.
+            await bot.start("chose-row")
+            await wait_for_buttons(standin, first, "6n:r:")
+            chose = await standin.click(alice, first, next(c for c in first.custom_ids if c.startswith("6n:r:")))
+            await bot.died()
+            assert chose.callback_type is None
+
+            # 4. Turn 2 on the same old message; the bot dies while revealing it.
+            await bot.start("reveal")
+            await wait_for_buttons(standin, first, "6n:h:")
+            assert "turn 2" in standin.message(first.id).embed["title"]
+            await pick_acked(alice, first)
+            await pick(bob, first)
+            await bot.died()
+
+            # 5. The rest of the game; the bot dies while the results are being written.
+            await bot.start("results")
+            await wait_for_buttons(standin, first, "6n:h:")
+            assert "turn 3" in standin.message(first.id).embed["title"]
+            dead = lambda: bot.proc.returncode is not None  # noqa: E731
+            for _ in range(300):
+                if dead():
+                    break
+                live = next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
+                ids = table_ids(live) if live else []
+                if ids and ids[0].startswith("6n:r:"):
+                    for user in (alice, bob):  # the chooser's click is taken, the other one is refused
+                        try:
+                            interaction = await standin.click(user, live, ids[0])
+                        except InteractionRejected:  # the row was chosen: the buttons are gone
+                            break
+                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                                                       "the row choice was neither answered nor fatal")
+                        if dead():
+                            break
+                elif ids:
+                    for user in (alice, bob):
+                        cards, hand = await open_hand(standin, user, live, may_wait=True)
+                        if not cards:
+                            break  # the message is about to be replaced: look again
+                        card = max(cards)
+                        interaction = await standin.click(user, hand, cards[card])
+                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                                                       "the pick was neither answered nor fatal")
+                        if dead():
+                            break
+                        if "face down" in interaction.original.content or "You played" in interaction.original.content:
+                            acknowledged.append((user.id, card))
+                await asyncio.sleep(0.03)  # let the presenter post the next table message
+            await bot.died()
+
+            # 6. A clean start finishes the game (results once) and shows how it ended.
+            await bot.start()
+            await standin.wait_for_message(  # the end of the game, with its Rematch button
+                lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10)
+            board = await (await standin.slash(bob, channel, "leaderboard", metric="games")).reply(timeout=10)
+            assert "Page 1 of 1 · 2 players" in board.embed["footer"]["text"]
+            assert board.embed["description"].count("1/1 won") + board.embed["description"].count("0/1 won") == 2
+            await bot.kill()
+        finally:
+            if bot.proc is not None and bot.proc.returncode is None:
+                bot.proc.kill()
+                await bot.proc.wait()
+
+    db = sqlite3.connect(bot.db)
+    [(game_id, status)] = db.execute("SELECT game_id, status FROM games").fetchall()
+    assert status == "finished"
+    assert db.execute("SELECT count(*) FROM results WHERE game_id = ?", (game_id,)).fetchone()[0] == 3
+    seats = {user: seat for seat, user in db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))}
+    actions = [json.loads(a) for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
+                                                    (game_id,))]
+    picks = [(a["player"], a["card"]) for a in actions if a["kind"] == "pick"]
+    for user, card in acknowledged:
+        assert (seats[user], card) in picks, f"acknowledged pick {card} of seat {seats[user]} was lost"
+    [(state,)] = db.execute("SELECT state FROM checkpoints WHERE game_id = ?", (game_id,)).fetchall()
+    state = json.loads(state)
+    cards = [c for group in ("rows", "hands", "piles") for cards in state[group] for c in cards]
+    assert len(cards) == len(set(cards)) == 34 and state["outcome"] is not None, "a card was lost or duplicated"
+    # The log is the game: replaying it from the seed gives exactly the saved final state.
+    replay = Game.new(TableOptions(rounds=1, target=None).game_config(3), seed=seed)
+    for action in actions:
+        replay.apply(action_from_dict(action))
+    assert replay == Game.from_dict(state) and replay.is_over
+    assert len(acknowledged) >= 15  # nearly every pick of the game was confirmed before its crash point
