@@ -235,19 +235,20 @@ class Game:
 
     def pick(self, player: int, card: int) -> list:
         """Put ``card`` face down; a second pick before the reveal changes the first."""
-        if self.phase is not Phase.PICK:
+        if self.phase is not _PICK:
             raise WrongPhase(self._not_now("pick a card"))
-        if type(player) is not int or not 0 <= player < len(self.picks):
+        picks = self.picks
+        n = len(picks)
+        if type(player) is not int or not 0 <= player < n:
             self._check_player(player)
         if type(card) is not int or card not in self.hands[player]:
             raise CardNotInHand(f"{card} is not in your hand")
-        picks = self.picks
         if not picks[player]:
             self.n_picked += 1
         picks[player] = card
-        if self.n_picked < len(picks):
+        if self.n_picked < n:
             return [_PICKED[player]]
-        self.picks = [0] * len(picks)
+        self.picks = [0] * n
         self.n_picked = 0
         return self._reveal(picks)
 
@@ -332,7 +333,8 @@ class Game:
         rows = self.rows
         pending = self.pending
         add = events.append
-        ends = [row[-1] for row in rows]
+        first, second, third, fourth = rows  # classic and Pro play on four rows
+        ends = [first[-1], second[-1], third[-1], fourth[-1]]  # a display: no comprehension call
         limit = ROW_LIMIT
         while pending:
             card, player = pending.pop()
@@ -380,7 +382,7 @@ class Game:
         self.totals = [t + p for t, p in zip(self.totals, points)]
         self.history.append(list(points))
         totals = tuple(self.totals)
-        events.append(RoundEnded(self.round, points, totals))
+        events.append(_new(RoundEnded, (self.round, points, totals)))
         config = self.config
         termination = None
         if config.rounds is not None and self.round >= config.rounds:
