@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
 )
-from data.models import LeaderboardEntry, Metric, PlayerStats
+from data.models import LeaderboardEntry, PlayerStats
 
 from .components import TableItem, answer_error
 from .render import BULL, GREEN
