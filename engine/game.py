@@ -280,10 +280,18 @@ class Game:
         if player != self.chooser:
             self._check_player(player)
             raise NotYourTurn("it is not your low card: another player chooses the row")
-        if type(row) is not int or not 0 <= row < len(self.rows):
+        rows = self.rows
+        if type(row) is not int or not 0 <= row < len(rows):
             raise InvalidRow(f"there is no row {row + 1 if type(row) is int else row}")
         card = self.pending.pop()[0]
-        events = [self._take(player, row, card, _LOW_CARD), _PLACED[player][card][row]]
+        taken = rows[row]  # the take, as in _resolve (inlined: ~60% of random turns come here)
+        rows[row] = [card]
+        self.piles[player] += taken
+        points = 0
+        for c in taken:
+            points += BULLHEADS[c]
+        self.round_points[player] += points
+        events = [_new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row]]
         self.chooser = None
         self.phase = _PICK
         self._resolve(events)
@@ -360,7 +368,7 @@ class Game:
             row = rows[best]
             if len(row) < limit:
                 row.append(card)
-            else:  # Rule 3: the sixth card takes the five (``_take``, inlined for speed)
+            else:  # Rule 3: the sixth card takes the five (inlined, as in choose_row)
                 rows[best] = [card]
                 self.piles[player] += row
                 points = 0
@@ -373,16 +381,6 @@ class Game:
             self.turn += 1
         else:
             self._end_round(events)
-
-    def _take(self, player: int, row: int, card: int, reason: TakeReason) -> RowTaken:
-        taken = self.rows[row]
-        self.rows[row] = [card]
-        self.piles[player] += taken
-        points = 0
-        for c in taken:
-            points += BULLHEADS[c]
-        self.round_points[player] += points
-        return _new(RowTaken, (player, row, tuple(taken), points, reason))
 
     def _end_round(self, events: list) -> None:
         points = tuple(self.round_points)
