@@ -25,6 +25,7 @@ from .events import (
     RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
 )
 from .outcome import Outcome, Termination
+from .setup import deal, game_at_position
 
 # Events are immutable tuples, so the ones made of a few small ints are made once
 # and shared: a lookup costs ~0.03 µs where building a NamedTuple costs ~0.3–0.6 µs,
@@ -36,26 +37,6 @@ _PLACED = tuple(tuple(tuple(CardPlaced(p, c, r) for r in range(ROW_COUNT)) for c
 _LOW = tuple(tuple(RowChoiceRequired(p, c) for c in _CARDS) for p in _SEATS)
 _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple wrapper
 _FULL_ROW, _LOW_CARD = TakeReason.FULL_ROW, TakeReason.LOW_CARD
-
-
-def _deal(rng: random.Random, count: int) -> list[int]:
-    """The 104 cards with ``count`` random ones moved to the end, in random order.
-
-    A partial Fisher–Yates shuffle with ``int(random() * n)`` (the formula the
-    standard library's own ``shuffle`` used for years): dealing is a fair
-    draw and costs a third of ``rng.sample`` on the hot path.
-    """
-    deck = list(_DECK)
-    random_ = rng.random
-    n = HIGHEST_CARD
-    for _ in range(count):
-        j = int(random_() * n)
-        n -= 1
-        deck[j], deck[n] = deck[n], deck[j]
-    return deck
-
-
-_DECK = tuple(range(1, HIGHEST_CARD + 1))
 
 
 class Phase(str, enum.Enum):
@@ -134,34 +115,13 @@ class Game:
         Every card not in a row, hand or pile is set aside (out of this round).
         For an Anniversary config this is ``AnniversaryGame.from_position`` (no special cards).
         """
-        from .errors import InvalidConfig
-
         if cls is Game and config.variant is Variant.ANNIVERSARY:
             from .anniversary import AnniversaryGame
 
             return AnniversaryGame.from_position(
                 config, rows, hands, piles=piles, totals=totals, seed=seed
             )
-
-        n = config.players
-        piles = piles if piles is not None else [[] for _ in range(n)]
-        if len(hands) != n or len(piles) != n:
-            raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
-        if len(rows) != ROW_COUNT or any(not r or r != sorted(r) or len(r) > ROW_LIMIT for r in rows):
-            raise InvalidConfig("a position needs four ascending rows of one to five cards")
-        used = [c for group in (rows, hands, piles) for cards in group for c in cards]
-        if len(set(used)) != len(used) or not all(1 <= c <= config.deck_size for c in used):
-            raise InvalidConfig("a position may use each card once, from the cards in play")
-        game = cls(config, random.Random(seed))
-        game.round, game.turn, game.phase = 1, 1, Phase.PICK
-        game.rows = [list(r) for r in rows]
-        game.hands = [sorted(h) for h in hands]
-        game.piles = [list(p) for p in piles]
-        game.round_points = [sum(BULLHEADS[c] for c in p) for p in piles]
-        game.totals = list(totals) if totals is not None else [0] * n
-        in_play = set(used)
-        game.set_aside = [c for c in range(1, config.deck_size + 1) if c not in in_play]
-        return game
+        return game_at_position(cls, config, rows, hands, piles, totals, seed)
 
     @property
     def players(self) -> int:
@@ -424,7 +384,7 @@ class Game:
             events.append(RoundStarted(self.round, (), self.first_drafter))
             return
         size = config.hand_size
-        deck = _deal(self.rng, size * n + ROW_COUNT)
+        deck = deal(self.rng, size * n + ROW_COUNT)
         self.set_aside = deck[: HIGHEST_CARD - size * n - ROW_COUNT]
         top = HIGHEST_CARD - ROW_COUNT
         hands = self.hands = []

@@ -1,0 +1,55 @@
+"""Setting up a classic or Pro game: the random deal, and a game at a chosen position.
+
+Kept apart from ``game.py`` so the rules module stays short; ``Game`` uses both.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
+from .errors import InvalidConfig
+
+_DECK = tuple(range(1, HIGHEST_CARD + 1))
+
+
+def deal(rng: random.Random, count: int) -> list[int]:
+    """The 104 cards with ``count`` random ones moved to the end, in random order.
+
+    A partial Fisher–Yates shuffle with ``int(random() * n)`` (the formula the
+    standard library's own ``shuffle`` used for years): dealing is a fair
+    draw and costs a third of ``rng.sample`` on the hot path.
+    """
+    deck = list(_DECK)
+    random_ = rng.random
+    n = HIGHEST_CARD
+    for _ in range(count):
+        j = int(random_() * n)
+        n -= 1
+        deck[j], deck[n] = deck[n], deck[j]
+    return deck
+
+
+def game_at_position(cls, config, rows, hands, piles, totals, seed: int):
+    """``cls.from_position`` for classic and Pro configs (see ``Game.from_position``)."""
+    from .game import Phase
+
+    n = config.players
+    piles = piles if piles is not None else [[] for _ in range(n)]
+    if len(hands) != n or len(piles) != n:
+        raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
+    if len(rows) != ROW_COUNT or any(not r or r != sorted(r) or len(r) > ROW_LIMIT for r in rows):
+        raise InvalidConfig("a position needs four ascending rows of one to five cards")
+    used = [c for group in (rows, hands, piles) for cards in group for c in cards]
+    if len(set(used)) != len(used) or not all(1 <= c <= config.deck_size for c in used):
+        raise InvalidConfig("a position may use each card once, from the cards in play")
+    game = cls(config, random.Random(seed))
+    game.round, game.turn, game.phase = 1, 1, Phase.PICK
+    game.rows = [list(r) for r in rows]
+    game.hands = [sorted(h) for h in hands]
+    game.piles = [list(p) for p in piles]
+    game.round_points = [sum(BULLHEADS[c] for c in p) for p in piles]
+    game.totals = list(totals) if totals is not None else [0] * n
+    in_play = set(used)
+    game.set_aside = [c for c in range(1, config.deck_size + 1) if c not in in_play]
+    return game
