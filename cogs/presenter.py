@@ -15,6 +15,7 @@ import functools
 import io
 import logging
 import multiprocessing
+import os
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,6 +24,7 @@ from bot.table import Table, TableStatus
 from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
+from .image_worker import exit_with_parent
 from .images import render_table
 from .render import clip, lobby_embed, reveal_text, table_embed
 
@@ -55,7 +57,8 @@ class Presenter:
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
         self._images = concurrent.futures.ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent, initargs=(os.getpid(),))
 
     def __call__(self, update: "TableUpdate") -> None:
         table_id = update.table.id

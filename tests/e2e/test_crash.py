@@ -40,6 +40,22 @@ def low_card_seed() -> tuple[int, int]:
     raise AssertionError("no such seed")
 
 
+def processes_with_env(entry: str) -> list[int]:
+    """Living processes whose environment holds ``entry`` (the bot and any child it started)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            environ = (proc / "environ").read_bytes().split(b"\0")
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if entry.encode() in environ and state != "Z":
+            pids.append(int(proc.name))
+    return pids
+
+
 class BotProcess:
     def __init__(self, standin: DiscordStandin, tmp_path: Path, seed: int) -> None:
         self.standin = standin
@@ -75,6 +91,10 @@ class BotProcess:
     async def died(self) -> None:
         await asyncio.wait_for(self.proc.wait(), 10)
         assert self.proc.returncode == -signal.SIGKILL, self.log.read_text()
+        # Its image worker must not outlive it (it holds memory and the dead bot's pipes).
+        await self.standin.world.wait_until(
+            lambda: not processes_with_env(f"DATABASE_PATH={self.db}"), 5,
+            "a process of the killed bot (its image worker?) is still running")
         await self.standin.world.wait_until(lambda: not self.standin.connected, 5, "the dead bot still looks connected")
 
 
