@@ -1,0 +1,168 @@
+"""Load: the real bot (in its own process) against the Discord stand-in, many tables at once.
+
+Every table has two scripted players and three AI seats and plays a one-round
+game: start, join, begin, then each turn both players open their hand and pick
+a card (the chooser of a low card takes row 1). Players think 1-4 s before a
+click, as people do (``--think 0 0`` floods the bot instead). Prints interaction
+acknowledgement latency (p50/p99, measured by the stand-in from dispatch to
+the bot's callback), turn resolution latency (last pick acknowledged → next
+table message posted) and the bot process's resident memory.
+
+    python benchmarks/load.py [--tables 300]
+
+Target (issue 4): 300 concurrent tables, p99 acknowledgement < 50 ms, RSS < 200 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tests.standin import DiscordStandin  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(current, peak) resident memory of ``pid`` in MB, from /proc."""
+    fields = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def table_message(standin, channel):
+    for message in reversed(standin.channel_messages(channel)):
+        if any(cid.startswith(("6n:h:", "6n:r:")) for cid in message.custom_ids):
+            return message
+    return None
+
+
+async def wait_until(check, timeout=60.0, every=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(every)
+    raise TimeoutError("the bot did not show the expected message in time")
+
+
+async def think(rng, pace) -> None:
+    """A human takes a moment before each click."""
+    await asyncio.sleep(rng.uniform(*pace))
+
+
+async def play_table(standin, channel, host, guest, resolutions: list[float], rng, pace, delay) -> None:
+    await asyncio.sleep(delay)  # tables open over the ramp-up, as a server's evening fills up
+    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600)).reply(timeout=30)
+    await (await standin.click(guest, lobby, lobby.button("Join")["custom_id"])).ack(30)
+    await (await standin.click(host, lobby, lobby.button("Start")["custom_id"])).ack(30)
+    current = await wait_until(lambda: table_message(standin, channel))
+    while True:
+        if any(cid.startswith("6n:r:") for cid in current.custom_ids):
+            for user in (host, guest):
+                await think(rng, pace)
+                await (await standin.click(user, current, current.custom_ids[0])).ack(30)
+        else:
+            play = current.button("Play a card")["custom_id"]
+            for user in (host, guest):
+                await think(rng, pace)
+                hand = await (await standin.click(user, current, play)).reply(timeout=30)
+                cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
+                if not cards:
+                    break
+                await think(rng, (pace[0] / 2, pace[1] / 2))
+                await (await standin.click(user, hand, cards[0])).ack(30)
+        acted = time.monotonic()
+        previous = current.id
+
+        def advanced():
+            newest = standin.channel_messages(channel)[-1]
+            finished = any(cid.startswith("6n:m:") for cid in newest.custom_ids)
+            if newest.id != previous and (finished or table_message(standin, channel) is newest):
+                return newest
+            return None
+
+        current = await wait_until(advanced)
+        resolutions.append(time.monotonic() - acted)
+        if not any(cid.startswith(("6n:h:", "6n:r:")) for cid in current.custom_ids):
+            return  # the game is over
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"),
+                        help="seconds a player thinks before a click (default 1 4; 0 0 for a flood)")
+    parser.add_argument("--ramp", type=float, default=20.0, help="seconds over which the tables open")
+    args = parser.parse_args()
+    async with DiscordStandin(ack_deadline=3.0) as standin:
+        guild = standin.add_guild("Load")
+        seats = []
+        for i in range(args.tables):
+            channel = standin.add_text_channel(guild, f"table-{i}")
+            seats.append((channel, standin.add_member(guild, f"host{i}"), standin.add_member(guild, f"guest{i}")))
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
+                       SIXNIMMT_SYNC="1")  # the stand-in starts with no commands
+            command = [sys.executable, "-m", "tests.e2e.bot_process"]
+            if args.profile:  # sample the bot process with py-spy (pip install py-spy)
+                command = ["py-spy", "record", "-o", args.profile, "-f", "raw", "--"] + command
+            bot = subprocess.Popen(command, env=env, cwd=ROOT)
+            try:
+                await standin.wait_until_connected(timeout=30)
+                await standin.wait_for_commands("6nimmt", timeout=30)
+                idle_rss = rss_mb(bot.pid)[0]
+                resolutions: list[float] = []
+                started = time.monotonic()
+                rng = random.Random(2026)
+                pace = tuple(args.think)
+                results = await asyncio.gather(
+                    *(play_table(standin, c, h, g, resolutions, random.Random(rng.random()), pace,
+                                 args.ramp * i / len(seats))
+                      for i, (c, h, g) in enumerate(seats)),
+                    return_exceptions=True)
+                elapsed = time.monotonic() - started
+                rss, peak = rss_mb(bot.pid)
+            finally:
+                if args.profile:
+                    bot.send_signal(signal.SIGINT)  # py-spy writes its profile on SIGINT
+                else:
+                    bot.terminate()
+                bot.wait(30)
+        failures = [r for r in results if isinstance(r, BaseException)]
+        acks = standin.ack_latencies()
+        print(f"load benchmark: {args.tables} concurrent tables, 2 players + 3 AI each, one round; "
+              f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
+        print(f"  games finished: {args.tables - len(failures)}/{args.tables} in {elapsed:.1f} s; "
+              f"{len(acks)} interactions acknowledged ({len(acks) / elapsed:.0f}/s); "
+              f"stand-in errors: {len(standin.errors)}")
+        print(f"  acknowledgement latency: p50 {percentile(acks, 0.5) * 1000:.1f} ms, "
+              f"p99 {percentile(acks, 0.99) * 1000:.1f} ms, max {max(acks) * 1000:.1f} ms")
+        print(f"  turn resolution (last pick -> next table message): p50 {percentile(resolutions, 0.5) * 1000:.0f} ms, "
+              f"p99 {percentile(resolutions, 0.99) * 1000:.0f} ms")
+        print(f"  bot resident memory: idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB")
+        for failure in failures[:3]:
+            print(f"  failure: {failure!r}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
