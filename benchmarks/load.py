@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -45,6 +46,13 @@ def rss_mb(pid: int) -> tuple[float, float]:
             key, _, value = line.partition(":")
             fields[key] = value.strip()
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` (and its waited-for children), from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def table_message(standin, channel):
@@ -77,9 +85,11 @@ async def play_table(standin, channel, host, guest, resolutions: list[float], rn
     current = await wait_until(lambda: table_message(standin, channel))
     while True:
         if any(cid.startswith("6n:r:") for cid in current.custom_ids):
+            row_one = current.custom_ids[0]  # the chooser takes row 1; the other player is refused
+            await think(rng, pace)
             for user in (host, guest):
-                await think(rng, pace)
-                await (await standin.click(user, current, current.custom_ids[0])).ack(30)
+                if await (await standin.click(user, current, row_one)).ack(30) == 6:
+                    break  # a deferred update: the choice was accepted
         else:
             play = current.button("Play a card")["custom_id"]
             for user in (host, guest):
@@ -125,7 +135,7 @@ async def main() -> None:
                        SIXNIMMT_SYNC="1")  # the stand-in starts with no commands
             command = [sys.executable, "-m", "tests.e2e.bot_process"]
             if args.profile:  # sample the bot process with py-spy (pip install py-spy)
-                command = ["py-spy", "record", "-o", args.profile, "-f", "raw", "--"] + command
+                command = ["py-spy", "record", "--gil", "-o", args.profile, "-f", "raw", "--"] + command
             bot = subprocess.Popen(command, env=env, cwd=ROOT)
             try:
                 await standin.wait_until_connected(timeout=30)
@@ -142,6 +152,8 @@ async def main() -> None:
                     return_exceptions=True)
                 elapsed = time.monotonic() - started
                 rss, peak = rss_mb(bot.pid)
+                bot_cpu = cpu_seconds(bot.pid)
+                driver_cpu = time.process_time()
             finally:
                 if args.profile:
                     bot.send_signal(signal.SIGINT)  # py-spy writes its profile on SIGINT
@@ -159,9 +171,12 @@ async def main() -> None:
               f"p99 {percentile(acks, 0.99) * 1000:.1f} ms, max {max(acks) * 1000:.1f} ms")
         print(f"  turn resolution (last pick -> next table message): p50 {percentile(resolutions, 0.5) * 1000:.0f} ms, "
               f"p99 {percentile(resolutions, 0.99) * 1000:.0f} ms")
+        print(f"  CPU: bot process {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(acks)):.1f} ms per interaction), "
+              f"stand-in and players {driver_cpu:.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
         print(f"  bot resident memory: idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB")
         for failure in failures[:3]:
             print(f"  failure: {failure!r}")
+            traceback.print_exception(failure, limit=-3)
 
 
 if __name__ == "__main__":
