@@ -88,6 +88,78 @@ MESSAGES: dict[str, str] = {
     "Games played": "Gespielte Partien",
     "Only rank players with at least this many finished games":
         "Nur Spieler mit mindestens so vielen beendeten Partien",
+    # messages of cogs/stats.py
+    "rating": "Wertungszahl",
+    "wins": "Siege",
+    "win rate": "Siegquote",
+    "average points per round (fewest first)": "Hornochsen pro Runde (wenigste zuerst)",
+    "games played": "gespielte Partien",
+    "this server": "diesem Server",
+    "all servers": "allen Servern",
+    "1 game": "1 Partie",
+    "{count} games": "{count} Partien",
+    "1 player": "1 Spieler",
+    "{count} players": "{count} Spieler",
+    "{points}{bull}/round": "{points}{bull}/Runde",
+    "rating {rating}": "Wertung {rating}",
+    "{rate} win rate": "{rate} Siegquote",
+    "{wins} wins": "{wins} Siege",
+    "{wins}/{games} won ({rate})": "{wins}/{games} gewonnen ({rate})",
+    "6 nimmt! leaderboard — {metric}": "6-nimmt!-Rangliste — {metric}",
+    "Nobody qualifies yet (at least {games}). Start a game with `/6nimmt start`!":
+        "Noch niemand ist dabei (mindestens {games}). Eröffne eine Partie mit `/6nimmt eröffnen`!",
+    "Nobody qualifies yet. Start a game with `/6nimmt start`!":
+        "Noch niemand ist dabei. Eröffne eine Partie mit `/6nimmt eröffnen`!",
+    "{name}'s rank": "Rang von {name}",
+    "{name} is not ranked here yet: it takes 1 finished game in {where}.":
+        "{name} hat hier noch keinen Rang: dafür braucht es 1 beendete Partie auf {where}.",
+    "{name} is not ranked here yet: it takes {count} finished games in {where}.":
+        "{name} hat hier noch keinen Rang: dafür braucht es {count} beendete Partien auf {where}.",
+    "Page {page} of {pages} · {players} · {where} · at least {games}":
+        "Seite {page} von {pages} · {players} · {where} · mindestens {games}",
+    "◀ Previous": "◀ Zurück",
+    "Next ▶": "Weiter ▶",
+    "6 nimmt! stats — {name}": "6-nimmt!-Statistik — {name}",
+    "No finished games in {where} yet.": "Noch keine beendeten Partien auf {where}.",
+    "Finished games in {where}.": "Beendete Partien auf {where}.",
+    "Games": "Partien",
+    "not rated yet": "noch nicht gewertet",
+    "Points per round": "Hornochsen pro Runde",
+    "Points per game": "Hornochsen pro Partie",
+    "Best game": "Beste Partie",
+    "Worst game": "Schlechteste Partie",
+    "{points}{bull} in game #{game}": "{points}{bull} in Partie #{game}",
+    "Rows taken": "Genommene Reihen",
+    "Sixth-card takes": "Sechste Karte gelegt",
+    "Low-card takes": "Zu niedrige Karte gelegt",
+    "Favourite row": "Lieblingsreihe",
+    "row {row} ({times}× taken)": "Reihe {row} ({times}× genommen)",
+    "Game #{game} ({status}): {standings}. The full log is attached.":
+        "Partie #{game} ({status}): {standings}. Das vollständige Protokoll hängt an.",
+    "no results": "keine Ergebnisse",
+    "6 nimmt! — last games in this server": "6 nimmt! — die letzten Partien auf diesem Server",
+    "No finished games yet. Start one with `/6nimmt start`!":
+        "Noch keine beendeten Partien. Eröffne eine mit `/6nimmt eröffnen`!",
+    "Download a game's log: /6nimmt history game:<number>":
+        "Protokoll einer Partie herunterladen: /6nimmt verlauf partie:<Nummer>",
+    "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will read "
+    "“deleted player”. Other players' results stay as they were. Are you sure?":
+        "Damit werden deine 6-nimmt!-Statistik, Wertungen und dein Name endgültig gelöscht; deine Plätze in "
+        "früheren Partien heißen dann „gelöschter Spieler“. Die Ergebnisse der anderen bleiben, wie sie sind. "
+        "Bist du sicher?",
+    "Delete my data": "Meine Daten löschen",
+    "Keep my data": "Meine Daten behalten",
+    "This button is not yours: use `/6nimmt forget-me` yourself.":
+        "Diese Schaltfläche gehört dir nicht: verwende selbst `/6nimmt vergiss-mich`.",
+    "Nothing was deleted.": "Es wurde nichts gelöscht.",
+    "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your seats in past games now "
+    "read “deleted player”.":
+        "Deine 6-nimmt!-Daten sind gelöscht: Statistik, Wertungen und Name sind weg, und deine Plätze in "
+        "früheren Partien heißen jetzt „gelöschter Spieler“.",
+    "There was nothing stored about you.": "Über dich war nichts gespeichert.",
+    "There is no server here: use `scope: All servers`.": "Hier ist kein Server: wähle `bereich: Alle Server`.",
+    "That button is not valid any more. Run the command again.":
+        "Diese Schaltfläche gilt nicht mehr. Verwende den Befehl noch einmal.",
     # /6nimmt-admin (cogs/admin.py)
     "Tools for the bot's owner": "Werkzeuge für den Betreiber des Bots",
     "Send the slash commands to Discord (bot owner only)":
