@@ -13,11 +13,8 @@ import re
 from pathlib import Path
 
 import discord
-import pytest
 from discord import app_commands
 
-from bot.app import SixNimmtBot
-from bot.config import Settings
 from bot.i18n import CATALOGS, CatalogTranslator, fields_of, tr
 from bot.locale_de import MESSAGES, NAMES
 
@@ -80,15 +77,6 @@ def payload_problems(payload: dict, path: str = "") -> list[str]:
     for choice in payload.get("choices") or []:
         problems += payload_problems(choice, here + "/choices")
     return problems
-
-
-@pytest.fixture
-async def tree(tmp_path):
-    bot = SixNimmtBot(Settings(discord_token="x", database_path=tmp_path / "db.sqlite3"), start_tables=False)
-    async with bot:
-        await bot.setup_hook()  # loads every cog and sets the translator, without connecting
-        yield bot.tree
-        await bot.close()
 
 
 async def payloads(tree) -> list[dict]:
