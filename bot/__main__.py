@@ -62,19 +62,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def sync_main(settings, guild_ids: list[int] | None) -> int:
-    import discord
-
-    from .app import TOKEN_REFUSED, sync_once
+    from .app import startup_problem, sync_once
 
     try:
         results = asyncio.run(sync_once(settings, guild_ids))
-    except discord.LoginFailure:
-        return fail(TOKEN_REFUSED, 1)
-    except discord.Forbidden as exc:
-        return fail(f"Discord refused the sync ({exc.text or exc.status}): is the bot in that guild, invited "
-                    "with the applications.commands scope?", 1)
-    except discord.HTTPException as exc:
-        return fail(f"Discord refused the sync: {exc.status} {exc.text}", 1)
+    except Exception as exc:
+        problem = startup_problem(exc, settings)
+        if problem is None:
+            raise
+        return fail(problem, 1)
     for line in describe_sync(results):
         print(line)
     return 0

@@ -8,11 +8,12 @@ import signal
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data import open_store
+from data import StoreError, open_store
 from data.store import Store
 from engine import IllegalAction
 
@@ -159,11 +160,30 @@ async def sync_once(settings: Settings, guild_ids: list[int] | None) -> list[tup
         return await sync_commands(bot, guild_ids)
 
 
+def startup_problem(exc: BaseException, settings: Settings) -> str | None:
+    """The one line that explains a failure to start or sync, or None for a bug (keep its traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        return TOKEN_REFUSED
+    if isinstance(exc, StoreError):
+        return f"the database {settings.database_path} cannot be used: {exc}"
+    if isinstance(exc, discord.Forbidden):
+        return (f"Discord refused ({exc.text or exc.status}): is the bot in that guild, invited with the "
+                "applications.commands scope?")
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord refused: {exc.status} {exc.text}"
+    if isinstance(exc, (aiohttp.ClientError, OSError)):
+        return f"cannot reach Discord: {exc}"
+    return None
+
+
 def run(settings: Settings) -> int:
     setup_logging(settings)
     try:
         asyncio.run(serve(make_bot(settings)))
-    except discord.LoginFailure:
-        log.error(TOKEN_REFUSED)
+    except Exception as exc:
+        problem = startup_problem(exc, settings)
+        if problem is None:
+            raise
+        log.error(problem)
         return 1
     return 0

@@ -79,6 +79,16 @@ class Settings(BaseModel):
             raise ValueError("must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
 
+    @field_validator("database_path")
+    @classmethod
+    def _writable_folder(cls, value: Path) -> Path:
+        folder = value.parent.resolve()
+        if not folder.is_dir():
+            raise ValueError(f"the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise ValueError(f"the folder {folder} is not writable (SQLite writes its journal next to the file)")
+        return value
+
     @field_validator("discord_token")
     @classmethod
     def _bare_token(cls, value: SecretStr) -> SecretStr:

@@ -95,7 +95,7 @@ async def test_sync_run_health_and_sigterm(tmp_path):
         assert code == 1
 
 
-async def test_sync_reports_a_refused_token(tmp_path):
+async def test_sync_reports_a_refused_token_or_guild(tmp_path):
     async with DiscordStandin() as standin:
         env = bot_env(standin, tmp_path, DISCORD_TOKEN="not-the-token")
         code, out, err = await run_cli(env, "--sync")
@@ -103,3 +103,26 @@ async def test_sync_reports_a_refused_token(tmp_path):
         assert err.strip().splitlines()[-1] == ("error: Discord refused the token: check DISCORD_TOKEN "
                                                 "(it is on your application's Bot page)")
         assert "Traceback" not in err
+        code, out, err = await run_cli(bot_env(standin, tmp_path), "--sync", "4242")  # a guild without the bot
+        assert code == 1 and out == ""
+        assert err.strip().splitlines()[-1] == ("error: Discord refused (Missing Access): is the bot in that "
+                                                "guild, invited with the applications.commands scope?")
+
+
+async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_path):
+    async with DiscordStandin() as standin:
+        env = bot_env(standin, tmp_path)
+        with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
+            db.execute("PRAGMA user_version = 999")  # written by a newer bot
+        code, _, err = await run_cli(env)
+        assert code == 1, err
+        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
+                   and json.loads(line)["level"] == "ERROR"]
+        assert line.startswith(f"the database {tmp_path / 'bot.sqlite3'} cannot be used: database schema version 999")
+        assert "Traceback" not in err
+
+        env = bot_env(standin, tmp_path, DATABASE_PATH=str(tmp_path / "new.sqlite3"),
+                      DISCORD_API_BASE="http://127.0.0.1:9/api/v10")  # nothing listens on port 9
+        code, _, err = await run_cli(env)
+        assert code == 1, err
+        assert "cannot reach Discord" in err and "Traceback" not in err

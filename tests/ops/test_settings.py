@@ -52,6 +52,7 @@ def test_the_env_file_is_read_and_the_environment_wins(tmp_path):
     ({"DEV_GUILD_IDS": "12,abc"}, "DEV_GUILD_IDS"),
     ({"OWNER_IDS": "-5"}, "OWNER_IDS"),
     ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+    ({"DATABASE_PATH": "/no/such/folder/bot.sqlite3"}, "DATABASE_PATH"),
     ({"SHARD_IDS": "0"}, "SHARD_IDS"),  # without SHARD_COUNT
     ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
@@ -92,8 +93,9 @@ def test_shards_decide_which_guilds_this_process_owns():
     assert half.owns_guild(on_shard_1) and not half.owns_guild(on_shard_0)
 
 
-def test_the_heartbeat_lives_next_to_the_database_unless_told():
-    assert load(DATABASE_PATH="/data/x.sqlite3").heartbeat_path == Path("/data/x.sqlite3.health")
+def test_the_heartbeat_lives_next_to_the_database_unless_told(tmp_path):
+    database = tmp_path / "x.sqlite3"
+    assert load(DATABASE_PATH=str(database)).heartbeat_path == tmp_path / "x.sqlite3.health"
     assert load(HEALTH_FILE="/tmp/h").heartbeat_path == Path("/tmp/h")
 
 
