@@ -11,7 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from .config import ConfigError, Settings, load_settings, read_environment
+from .config import ConfigError, Settings, load_settings, read_environment, unknown_names
 from .health import check, heartbeat_path
 from .sync import SyncTargetError, describe_sync, parse_sync_target
 
@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         healthy, line = check(heartbeat_path(raw.get("DATABASE_PATH", Settings.model_fields["database_path"].default), raw.get("HEALTH_FILE")))
         print(line, file=sys.stdout if healthy else sys.stderr)
         return 0 if healthy else 1
+    for line in unknown_names(args.env_file):
+        print(f"warning: {line}", file=sys.stderr)
     try:
         settings = load_settings(args.env_file)
     except ConfigError as exc:

@@ -6,6 +6,7 @@ token is a ``SecretStr`` so it never shows in a log line or an error.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
@@ -148,6 +149,24 @@ def read_environment(env_file: str | os.PathLike | None = ".env", environ: dict 
         raw.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     raw.update(os.environ if environ is None else environ)
     return {env: raw[env] for env in ENV_NAMES if raw.get(env, "").strip() != ""}
+
+
+def unknown_names(env_file: str | os.PathLike | None) -> list[str]:
+    """A line for each name in ``env_file`` that is no setting, e.g. a typo that would be silently ignored.
+
+    Only the file: the environment holds many other variables. Not an error,
+    since docker compose reads the same file for its own COMPOSE_* variables.
+    """
+    if env_file is None or not Path(env_file).is_file():
+        return []
+    lines = []
+    for name in dotenv_values(env_file):
+        if name in ENV_NAMES or name.startswith("COMPOSE_"):
+            continue
+        close = difflib.get_close_matches(name.upper(), ENV_NAMES, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{env_file}: {name} is not a setting and is ignored{hint}")
+    return lines
 
 
 def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> Settings:

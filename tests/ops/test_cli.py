@@ -54,11 +54,13 @@ def test_a_missing_env_file_is_named(env, capsys):
     assert errors(capsys) == ["error: --env-file nowhere.env: no such file"]
 
 
-def test_the_env_file_is_read(env, capsys, tmp_path):
-    (tmp_path / "bot.env").write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=chatty\n")
+def test_the_env_file_is_read_and_a_misspelt_name_is_pointed_out(env, capsys, tmp_path):
+    (tmp_path / "bot.env").write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=chatty\nTURN_SECOND=30\nCOMPOSE_PROJECT_NAME=x\n")
     assert main(["--env-file", "bot.env"]) == 2
-    (line,) = errors(capsys)
-    assert line.startswith("error: LOG_LEVEL")
+    assert errors(capsys) == [
+        "warning: bot.env: TURN_SECOND is not a setting and is ignored (did you mean TURN_SECONDS?)",
+        "error: LOG_LEVEL: must be DEBUG, INFO, WARNING, ERROR or CRITICAL (got 'chatty')",
+    ]
 
 
 @pytest.mark.parametrize("target, message", [
