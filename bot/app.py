@@ -134,9 +134,13 @@ async def serve(bot: SixNimmtBot) -> None:
         log.info("%s received: shutting down", sig.name)
         stopping.set()
 
-    handled = (signal.SIGTERM, signal.SIGINT)
-    for sig in handled:
-        loop.add_signal_handler(sig, on_signal, sig)
+    handled = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, on_signal, sig)
+            handled.append(sig)
+        except NotImplementedError:  # Windows: Ctrl-C still ends asyncio.run, less gracefully
+            pass
     try:
         async with bot:
             running = asyncio.create_task(bot.start(bot.settings.discord_token.get_secret_value()), name="discord")
