@@ -12,8 +12,11 @@ use it (everything the Discord face shows goes through one of these):
   ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in
   English as usual; names come from ``NAMES``, everything else from ``MESSAGES``.
 
-Any locale without a catalog gets English. tests/ops/test_i18n.py fails for a
-marked text or a command string with no German entry.
+Give ``tr`` and ``N_`` the English text as a literal, never an f-string (values go
+in as keyword fields), so tests/ops/test_i18n.py can find every text: it fails for
+a marked text or a command string with no German entry or with other fields.
+A message with no interaction (the presenter's) uses the guild's ``preferred_locale``.
+Any locale without a catalog gets English.
 """
 
 from __future__ import annotations
