@@ -1,26 +1,81 @@
-"""``python -m bot``: start the 6 nimmt! bot."""
+"""``python -m bot``: start the 6 nimmt! bot, sync its commands, or check its health.
+
+Every failure is one ``error:`` line on stderr and a non-zero exit: 2 for
+a bad setting or argument, 1 when Discord refuses, or the bot is unhealthy.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from pathlib import Path
 
-from .config import ConfigError, load_settings
+from .config import ConfigError, Settings, load_settings, read_environment, unknown_names
+from .health import check, heartbeat_path
+from .sync import SyncTargetError, describe_sync, parse_sync_target
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bot", description="Run the 6 nimmt! Discord bot.")
+    p.add_argument("--env-file", default=".env", help="settings file to read (default: .env; the environment wins)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--sync", nargs="?", const="global", metavar="GUILD_ID|dev|global",
+                        help="send the slash commands to Discord and exit: to one guild (or several, comma-"
+                             "separated) at once, to every DEV_GUILD_IDS guild with 'dev', or globally "
+                             "(the default; takes up to an hour to show)")
+    action.add_argument("--health", action="store_true",
+                        help="exit 0 if the running bot's heartbeat is fresh and connected, else 1 (for HEALTHCHECK)")
+    return p
+
+
+def fail(message: str, code: int) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the 6 nimmt! Discord bot.")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
+    if args.env_file != ".env" and not Path(args.env_file).is_file():
+        return fail(f"--env-file {args.env_file}: no such file", 2)
+    if args.health:
+        # The health check needs no token: it only reads the heartbeat file.
+        raw = read_environment(args.env_file)
+        healthy, line = check(heartbeat_path(raw.get("DATABASE_PATH", Settings.model_fields["database_path"].default), raw.get("HEALTH_FILE")))
+        print(line, file=sys.stdout if healthy else sys.stderr)
+        return 0 if healthy else 1
+    for line in unknown_names(args.env_file):
+        print(f"warning: {line}", file=sys.stderr)
     try:
         settings = load_settings(args.env_file)
     except ConfigError as exc:
         for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            fail(problem, 2)
         return 2
+    if args.sync is not None:
+        try:
+            guild_ids = parse_sync_target(args.sync, settings.dev_guild_ids)
+        except SyncTargetError as exc:
+            return fail(str(exc), 2)
+        return sync_main(settings, guild_ids)
     from .app import run
 
     return run(settings)
+
+
+def sync_main(settings, guild_ids: list[int] | None) -> int:
+    from .app import startup_problem, sync_once
+
+    try:
+        results = asyncio.run(sync_once(settings, guild_ids))
+    except Exception as exc:
+        problem = startup_problem(exc, settings)
+        if problem is None:
+            raise
+        return fail(problem, 1)
+    for line in describe_sync(results):
+        print(line)
+    return 0
 
 
 if __name__ == "__main__":

@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data import open_store
+from data import StoreError, open_store
 from data.store import Store
 from engine import IllegalAction
 
 from .config import Settings
 from .errors import TableError
+from .health import Heartbeat, bot_status
+from .i18n import CatalogTranslator, tr, user_locale
+from .logs import setup_logging
 from .service import ServiceDefaults, TableService
+from .sync import sync_commands
 
 log = logging.getLogger(__name__)
 
 #: Cogs loaded by ``setup_hook``; each is a discord.py extension in ``cogs/``.
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")  # stats adds to the /6nimmt group
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.admin")  # stats adds to the /6nimmt group
+
+TOKEN_REFUSED = "Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)"
 
 
 class SixNimmtTree(app_commands.CommandTree):
@@ -29,16 +38,17 @@ class SixNimmtTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        locale = user_locale(interaction)
         if isinstance(original, (TableError, IllegalAction)):
             message = str(original)
         elif isinstance(error, app_commands.CheckFailure):
-            message = "You cannot use that command here."
+            message = tr(locale, "You cannot use that command here.")
         elif isinstance(error, app_commands.TransformerError):
-            message = f"That value does not work: {error.value!r}."
+            message = tr(locale, "That value does not work: {value}.", value=repr(error.value))
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=original)
-            message = "Something went wrong on our side; nothing was changed. Please try again."
+            message = tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
@@ -49,21 +59,31 @@ class SixNimmtTree(app_commands.CommandTree):
 
 
 class SixNimmtBot(commands.Bot):
-    """A thin bot: ``setup_hook`` opens the store, starts the table service and loads the cogs."""
+    """A thin bot: ``setup_hook`` opens the store, starts the table service and loads the cogs.
+
+    ``start_tables=False`` loads the commands without restoring tables or starting
+    timers: what ``python -m bot --sync`` needs to send the command tree.
+    """
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 clock: Callable[[], float] = time.time, ai=None, **options) -> None:
+                 clock: Callable[[], float] = time.time, ai=None, start_tables: bool = True, **options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
+        if settings.sharded:
+            options.setdefault("shard_count", settings.shard_count)
+            options.setdefault("shard_ids", settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=SixNimmtTree, **options)
+                         tree_cls=SixNimmtTree, owner_ids=set(settings.owner_ids), **options)
         self.settings = settings
         self._store = store
         self._clock = clock
         self._ai = ai
+        self.start_tables = start_tables
         self.service: TableService | None = None
+        self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self))
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())  # German names and descriptions for the sync
         store = self._store or await open_store(self.settings.database_path)
         self.service = TableService(
             store, clock=self._clock, ai=self._ai,
@@ -72,11 +92,16 @@ class SixNimmtBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        corrupt = await self.service.start()  # after the cogs, so restored tables are shown
+        if not self.start_tables:
+            return
+        # After the cogs, so restored tables are shown; only the tables of this process's shards.
+        corrupt = await self.service.start(self.settings.owns_guild)
         if corrupt:
             log.warning("%d table(s) could not be restored; see the errors above", len(corrupt))
+        self.heartbeat.start()
 
     async def close(self) -> None:
+        await self.heartbeat.stop()
         if self.service is not None:
             await self.service.close()
             for extension in list(self.extensions):
@@ -86,12 +111,83 @@ class SixNimmtBot(commands.Bot):
         await super().close()
 
 
-def run(settings: Settings) -> int:
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = SixNimmtBot(settings)
+class ShardedSixNimmtBot(SixNimmtBot, commands.AutoShardedBot):
+    """The same bot on several gateway connections (SHARD_COUNT, optionally SHARD_IDS)."""
+
+
+def make_bot(settings: Settings, **options) -> SixNimmtBot:
+    """The bot the settings ask for: sharded when SHARD_COUNT is set."""
+    cls = ShardedSixNimmtBot if settings.sharded else SixNimmtBot
+    return cls(settings, **options)
+
+
+async def serve(bot: SixNimmtBot) -> None:
+    """Run ``bot`` until Discord closes it or SIGTERM/SIGINT asks it to stop; then shut down cleanly.
+
+    Docker stops a container with SIGTERM: the tables are checkpointed and the
+    store closed before the process exits, instead of dying mid-write.
+    """
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def on_signal(sig: signal.Signals) -> None:
+        log.info("%s received: shutting down", sig.name)
+        stopping.set()
+
+    handled = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, on_signal, sig)
+            handled.append(sig)
+        except NotImplementedError:  # Windows: Ctrl-C still ends asyncio.run, less gracefully
+            pass
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-    except discord.LoginFailure:
-        log.error("Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)")
+        async with bot:
+            running = asyncio.create_task(bot.start(bot.settings.discord_token.get_secret_value()), name="discord")
+            stop = asyncio.create_task(stopping.wait(), name="stop-signal")
+            await asyncio.wait({running, stop}, return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            if not running.done():
+                await bot.close()
+            await running  # LoginFailure and the like surface here
+        log.info("shut down cleanly")
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+async def sync_once(settings: Settings, guild_ids: list[int] | None) -> list[tuple[int | None, int]]:
+    """Log in, send the command tree (to ``guild_ids``, or globally for None) and log out."""
+    bot = make_bot(settings, start_tables=False)
+    async with bot:
+        await bot.login(settings.discord_token.get_secret_value())
+        return await sync_commands(bot, guild_ids)
+
+
+def startup_problem(exc: BaseException, settings: Settings) -> str | None:
+    """The one line that explains a failure to start or sync, or None for a bug (keep its traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        return TOKEN_REFUSED
+    if isinstance(exc, StoreError):
+        return f"the database {settings.database_path} cannot be used: {exc}"
+    if isinstance(exc, discord.Forbidden):
+        return (f"Discord refused ({exc.text or exc.status}): is the bot in that guild, invited with the "
+                "applications.commands scope?")
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord refused: {exc.status} {exc.text}"
+    if isinstance(exc, (aiohttp.ClientError, OSError)):
+        return f"cannot reach Discord: {exc}"
+    return None
+
+
+def run(settings: Settings) -> int:
+    setup_logging(settings)
+    try:
+        asyncio.run(serve(make_bot(settings)))
+    except Exception as exc:
+        problem = startup_problem(exc, settings)
+        if problem is None:
+            raise
+        log.error(problem)
         return 1
     return 0

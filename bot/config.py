@@ -6,17 +6,25 @@ token is a ``SecretStr`` so it never shows in a log line or an error.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
 from dotenv import dotenv_values
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, PositiveInt, SecretStr, ValidationError, field_validator, model_validator,
+)
+
+from .health import heartbeat_path
+from .table import CHOICE_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
     "DISCORD_TOKEN": "discord_token",
     "DATABASE_PATH": "database_path",
     "LOG_LEVEL": "log_level",
+    "LOG_FORMAT": "log_format",
+    "HEALTH_FILE": "health_file",
     "TURN_SECONDS": "turn_seconds",
     "CHOICE_SECONDS": "choice_seconds",
     "LOBBY_MINUTES": "lobby_minutes",
@@ -49,12 +57,14 @@ class Settings(BaseModel):
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("sixnimmt.sqlite3")
     log_level: str = "INFO"
-    turn_seconds: int = Field(60, ge=10, le=3600)
-    choice_seconds: int = Field(30, ge=5, le=600)
+    log_format: str = "text"
+    health_file: Path | None = None  # None: next to the database (see ``health.heartbeat_path``)
+    turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
+    choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
     lobby_minutes: int = Field(30, ge=1, le=24 * 60)
     default_ai_level: str = "medium"
-    dev_guild_ids: list[int] = []
-    owner_ids: list[int] = []
+    dev_guild_ids: list[PositiveInt] = []
+    owner_ids: list[PositiveInt] = []
     shard_count: int | None = Field(None, ge=1)
     shard_ids: list[int] | None = None
 
@@ -70,6 +80,59 @@ class Settings(BaseModel):
             raise ValueError("must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
 
+    @field_validator("database_path")
+    @classmethod
+    def _writable_folder(cls, value: Path) -> Path:
+        folder = value.parent.resolve()
+        if not folder.is_dir():
+            raise ValueError(f"the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise ValueError(f"the folder {folder} is not writable (SQLite writes its journal next to the file)")
+        return value
+
+    @field_validator("discord_token")
+    @classmethod
+    def _bare_token(cls, value: SecretStr) -> SecretStr:
+        if value.get_secret_value().lower().startswith("bot "):
+            raise ValueError("paste the token alone, without the 'Bot ' in front")
+        return value
+
+    @field_validator("log_format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value.lower() not in {"text", "json"}:
+            raise ValueError("must be text or json")
+        return value.lower()
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> "Settings":
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT: say how many shards there are in all")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("SHARD_IDS lists a shard twice")
+        outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if outside:
+            raise ValueError(f"SHARD_IDS {outside} are not shards of SHARD_COUNT={self.shard_count} "
+                             f"(they are numbered 0 to {self.shard_count - 1})")
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        """Run as an ``AutoShardedBot``: only when the deployment says how to shard."""
+        return self.shard_count is not None
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (Discord's formula)."""
+        if self.shard_ids is None or self.shard_count is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def heartbeat_path(self) -> Path:
+        return heartbeat_path(self.database_path, self.health_file)
+
     @field_validator("default_ai_level")
     @classmethod
     def _known_ai_level(cls, value: str) -> str:
@@ -79,13 +142,37 @@ class Settings(BaseModel):
         return level
 
 
-def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> Settings:
-    """Read settings from ``env_file`` (if it exists) overlaid with the environment."""
+def read_environment(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> dict[str, str]:
+    """The raw settings: ``env_file`` (if it exists) overlaid with the environment; empty values dropped."""
     raw: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
         raw.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     raw.update(os.environ if environ is None else environ)
-    values = {field: raw[env] for env, field in ENV_NAMES.items() if raw.get(env, "") != ""}
+    return {env: raw[env] for env in ENV_NAMES if raw.get(env, "").strip() != ""}
+
+
+def unknown_names(env_file: str | os.PathLike | None) -> list[str]:
+    """A line for each name in ``env_file`` that is no setting, e.g. a typo that would be silently ignored.
+
+    Only the file: the environment holds many other variables. Not an error,
+    since docker compose reads the same file for its own COMPOSE_* variables.
+    """
+    if env_file is None or not Path(env_file).is_file():
+        return []
+    lines = []
+    for name in dotenv_values(env_file):
+        if name in ENV_NAMES or name.startswith("COMPOSE_"):
+            continue
+        close = difflib.get_close_matches(name.upper(), ENV_NAMES, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{env_file}: {name} is not a setting and is ignored{hint}")
+    return lines
+
+
+def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> Settings:
+    """Read and check every setting; a ``ConfigError`` says what is wrong, one line per setting."""
+    raw = read_environment(env_file, environ)
+    values = {ENV_NAMES[env]: value.strip() for env, value in raw.items()}
     if "discord_token" not in values:
         where = f"in {Path(env_file).resolve()}" if env_file is not None else "in the environment"
         raise ConfigError([
@@ -96,10 +183,14 @@ def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | N
     try:
         return Settings(**values)
     except ValidationError as exc:
-        problems = []
-        for error in exc.errors():
-            field = str(error["loc"][0]) if error["loc"] else "?"
-            # pydantic echoes the input in some messages: never echo the token.
-            shown = "" if field == "discord_token" else f" (got {raw.get(FIELD_TO_ENV.get(field, ''), '')!r})"
-            problems.append(f"{FIELD_TO_ENV.get(field, field)}: {error['msg']}{shown}")
-        raise ConfigError(problems) from None
+        raise ConfigError([_problem(error, raw) for error in exc.errors()]) from None
+
+
+def _problem(error, raw: dict[str, str]) -> str:
+    message = error["msg"].removeprefix("Value error, ")
+    if not error["loc"]:  # a check across settings names them itself
+        return message
+    env = FIELD_TO_ENV.get(str(error["loc"][0]), str(error["loc"][0]))
+    # The raw value helps find a typo; the token's never appears anywhere.
+    shown = "" if env == "DISCORD_TOKEN" else f" (got {raw.get(env, '')!r})"
+    return f"{env}: {message}{shown}"

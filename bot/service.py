@@ -75,14 +75,18 @@ class TableService(LobbyOps, PlayOps):
 
     # -- lifecycle ----------------------------------------------------------------
 
-    async def start(self) -> list[CorruptTable]:
-        """Restore every unfinished table from the store and start the timers.
+    async def start(self, owns_guild: Callable[[int], bool] = lambda guild_id: True) -> list[CorruptTable]:
+        """Restore every unfinished table of a guild this process owns and start the timers.
 
+        ``owns_guild`` is how shards split the tables across processes: a table
+        belongs to its channel, so to the shard of the channel's guild.
         A deadline that passed while the bot was down fires at once. Corrupt
         rows are returned (and logged) and never stop the other tables.
         """
         corrupt: list[CorruptTable] = []
         for entry in await self.store.load_unfinished():
+            if not isinstance(entry, CorruptTable) and not owns_guild(entry.game.guild_id):
+                continue
             if isinstance(entry, CorruptTable):
                 log.error("table %s could not be restored: %s", entry.game_id, entry.reason)
                 corrupt.append(entry)
@@ -105,8 +109,20 @@ class TableService(LobbyOps, PlayOps):
         return corrupt
 
     async def close(self) -> None:
-        """Stop the timers; every accepted action is already checkpointed."""
+        """Stop the timers, let running actions finish and checkpoint every table once more.
+
+        Every accepted action is checkpointed already; the final checkpoint
+        waits on each table's lock, so nothing is cut off half-way.
+        """
         await self.scheduler.stop()
+        for table in list(self.tables.values()):
+            async with table.lock:
+                if table.status in (TableStatus.LOBBY, TableStatus.PLAYING):
+                    try:
+                        await self._save(table)
+                    except Exception:  # one table's failure must not keep the others unsaved
+                        log.exception("final checkpoint of table %s failed", table.id)
+        log.info("table service stopped; %d open table(s) checkpointed", len(self.tables))
 
     def _restore(self, entry) -> Table | None:
         record = entry.game

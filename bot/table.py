@@ -16,6 +16,10 @@ from engine import PLAYER_LIMITS, Game, GameConfig, Variant
 
 AILevel = Literal["easy", "medium", "hard"]
 
+#: Bounds of a table's timers; the settings' defaults (TURN_SECONDS, CHOICE_SECONDS) must fit them too.
+TURN_SECONDS_RANGE = (15, 600)
+CHOICE_SECONDS_RANGE = (10, 300)
+
 
 class TableStatus(str, enum.Enum):
     LOBBY = "lobby"
@@ -32,8 +36,8 @@ class TableOptions(BaseModel):
     variant: Variant = Variant.CLASSIC
     target: int | None = Field(66, ge=10, le=500)
     rounds: int | None = Field(None, ge=1, le=20)
-    turn_seconds: int = Field(60, ge=15, le=600)
-    choice_seconds: int = Field(30, ge=10, le=300)
+    turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
+    choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
 

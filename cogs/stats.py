@@ -26,6 +26,8 @@ from bot.records import (
 )
 from data.models import LeaderboardEntry, PlayerStats
 
+from bot.i18n import N_, public_locale, tr, user_locale
+
 from .components import TableItem, answer_error
 from .render import BULL, GREEN
 
@@ -37,18 +39,25 @@ log = logging.getLogger(__name__)
 PREFIX = "6s:"
 PAGE_SIZE = 10
 
-METRICS: dict[str, tuple[str, str]] = {  # metric → (custom-id code, label)
-    "rating": ("o", "rating"),
-    "wins": ("w", "wins"),
-    "win_rate": ("r", "win rate"),
-    "avg_points_per_round": ("p", "average points per round (fewest first)"),
-    "games": ("g", "games played"),
+METRICS: dict[str, tuple[str, str, str]] = {  # metric → (custom-id code, choice name, leaderboard title)
+    "rating": ("o", N_("Rating"), N_("rating")),
+    "wins": ("w", N_("Wins"), N_("wins")),
+    "win_rate": ("r", N_("Win rate"), N_("win rate")),
+    "avg_points_per_round": ("p", N_("Average points per round"), N_("average points per round (fewest first)")),
+    "games": ("g", N_("Games played"), N_("games played")),
 }
-METRIC_BY_CODE = {code: metric for metric, (code, _) in METRICS.items()}
-METRIC_CHOICES = [app_commands.Choice(name=label.split(" (")[0].capitalize(), value=metric)
-                  for metric, (_, label) in METRICS.items()]
-SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
-                 app_commands.Choice(name="All servers", value="global")]
+METRIC_BY_CODE = {code: metric for metric, (code, _, _) in METRICS.items()}
+METRIC_CHOICES = [app_commands.Choice(name=name, value=metric) for metric, (_, name, _) in METRICS.items()]
+SCOPE_CHOICES = [app_commands.Choice(name=N_("This server"), value="server"),
+                 app_commands.Choice(name=N_("All servers"), value="global")]
+
+
+def where_text(locale, scope: str) -> str:
+    return tr(locale, "this server") if scope == "server" else tr(locale, "all servers")
+
+
+def games_text(locale, count: int) -> str:
+    return tr(locale, "1 game") if count == 1 else tr(locale, "{count} games", count=count)
 
 
 def store_of(interaction: discord.Interaction):
@@ -62,25 +71,30 @@ def service_of(interaction: discord.Interaction):
 # --------------------------------------------------------------------------- leaderboard
 
 
-def metric_value(entry: LeaderboardEntry, metric: str) -> str:
+def per_round(locale, entry) -> str:
+    return tr(locale, "{points}{bull}/round", points=f"{entry.avg_points_per_round:.2f}", bull=BULL)
+
+
+def metric_value(locale, entry: LeaderboardEntry, metric: str) -> str:
     if metric == "win_rate":
-        return f"{entry.win_rate:.0%} win rate"
+        return tr(locale, "{rate} win rate", rate=f"{entry.win_rate:.0%}")
     if metric == "avg_points_per_round":
-        return f"{entry.avg_points_per_round:.2f}{BULL}/round" if entry.avg_points_per_round is not None else "—"
+        return per_round(locale, entry) if entry.avg_points_per_round is not None else "—"
     if metric == "games":
-        return f"{entry.games} games"
+        return games_text(locale, entry.games)
     if metric == "wins":
-        return f"{entry.wins} wins"
-    return f"rating {entry.rating:.1f}"
+        return tr(locale, "{wins} wins", wins=entry.wins)
+    return tr(locale, "rating {rating}", rating=f"{entry.rating:.1f}")
 
 
-def entry_line(entry: LeaderboardEntry, metric: str, *, highlight: bool = False) -> str:
-    rest = [f"rating {entry.rating:.1f}"] if metric != "rating" else []
-    rest.append(f"{entry.wins}/{entry.games} won ({entry.win_rate:.0%})")
+def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool = False) -> str:
+    rest = [tr(locale, "rating {rating}", rating=f"{entry.rating:.1f}")] if metric != "rating" else []
+    rest.append(tr(locale, "{wins}/{games} won ({rate})", wins=entry.wins, games=entry.games,
+                   rate=f"{entry.win_rate:.0%}"))
     if entry.avg_points_per_round is not None and metric != "avg_points_per_round":
-        rest.append(f"{entry.avg_points_per_round:.2f}{BULL}/round")
+        rest.append(per_round(locale, entry))
     name = discord.utils.escape_markdown(entry.display_name or "?")
-    line = f"**{entry.rank}.** {name} — **{metric_value(entry, metric)}** · " + " · ".join(rest)
+    line = f"**{entry.rank}.** {name} — **{metric_value(locale, entry, metric)}** · " + " · ".join(rest)
     return f"▶ {line}" if highlight else line
 
 
@@ -88,6 +102,7 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
                               page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """The embed and page buttons for one leaderboard page, with the viewer's own rank."""
     store = store_of(interaction)
+    locale = public_locale(interaction)
     guild_id = interaction.guild_id if scope == "server" else None
     total = (await store.leaderboard(guild_id, metric, min_games=min_games, limit=0)).total
     pages = max(1, -(-total // PAGE_SIZE))
@@ -96,27 +111,37 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
     viewer = interaction.user
     mine = await store.rank_of(viewer.id, guild_id, metric, min_games=min_games)
 
-    where = "this server" if scope == "server" else "all servers"
-    embed = discord.Embed(title=f"6 nimmt! leaderboard — {METRICS[metric][1]}", colour=GREEN)
+    where = where_text(locale, scope)
+    embed = discord.Embed(title=tr(locale, "6 nimmt! leaderboard — {metric}", metric=tr(locale, METRICS[metric][2])),
+                          colour=GREEN)
     if board.entries:
-        embed.description = "\n".join(entry_line(e, metric, highlight=e.user_id == viewer.id) for e in board.entries)
+        embed.description = "\n".join(entry_line(locale, e, metric, highlight=e.user_id == viewer.id)
+                                      for e in board.entries)
+    elif min_games > 1:
+        embed.description = tr(locale, "Nobody qualifies yet (at least {games}). Start a game with `/6nimmt start`!",
+                               games=games_text(locale, min_games))
     else:
-        embed.description = ("Nobody qualifies yet" + (f" (at least {min_games} games)" if min_games > 1 else "")
-                             + ". Start a game with `/6nimmt start`!")
+        embed.description = tr(locale, "Nobody qualifies yet. Start a game with `/6nimmt start`!")
     name = discord.utils.escape_markdown(viewer.display_name)
+    rank_title = tr(locale, "{name}'s rank", name=viewer.display_name)
     if mine is not None:
-        embed.add_field(name=f"{viewer.display_name}'s rank", value=entry_line(mine, metric), inline=False)
+        embed.add_field(name=rank_title, value=entry_line(locale, mine, metric), inline=False)
     else:
-        embed.add_field(name=f"{viewer.display_name}'s rank",
-                        value=f"{name} is not ranked here yet: it takes {min_games} finished "
-                              f"game{'s' if min_games != 1 else ''} in {where}.", inline=False)
-    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} player{'s' if total != 1 else ''} · {where}"
-                          f" · at least {min_games} game{'s' if min_games != 1 else ''}")
+        embed.add_field(name=rank_title, inline=False,
+                        value=tr(locale, "{name} is not ranked here yet: it takes 1 finished game in {where}.",
+                                 name=name, where=where) if min_games == 1 else
+                        tr(locale, "{name} is not ranked here yet: it takes {count} finished games in {where}.",
+                           name=name, count=min_games, where=where))
+    players = tr(locale, "1 player") if total == 1 else tr(locale, "{count} players", count=total)
+    embed.set_footer(text=tr(locale, "Page {page} of {pages} · {players} · {where} · at least {games}",
+                             page=page + 1, pages=pages, players=players, where=where,
+                             games=games_text(locale, min_games)))
     if pages == 1:
         return embed, None
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label="◀ Previous", disabled=page == 0))
-    view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label="Next ▶",
+    view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label=tr(locale, "◀ Previous"),
+                                  disabled=page == 0))
+    view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label=tr(locale, "Next ▶"),
                                   disabled=page >= pages - 1))
     return embed, view
 
@@ -148,32 +173,34 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 # --------------------------------------------------------------------------- stats
 
 
-def stats_embed(stats: PlayerStats, name: str, where: str) -> discord.Embed:
-    embed = discord.Embed(title=f"6 nimmt! stats — {name}", colour=GREEN)
+def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Embed:
+    embed = discord.Embed(title=tr(locale, "6 nimmt! stats — {name}", name=name), colour=GREEN)
     if not stats.games:
-        embed.description = f"No finished games in {where} yet."
+        embed.description = tr(locale, "No finished games in {where} yet.", where=where)
         return embed
-    embed.description = f"Finished games in {where}."
-    embed.add_field(name="Games", value=str(stats.games))
-    embed.add_field(name="Wins", value=f"{stats.wins} ({stats.win_rate:.0%})")
+    embed.description = tr(locale, "Finished games in {where}.", where=where)
+    embed.add_field(name=tr(locale, "Games"), value=str(stats.games))
+    embed.add_field(name=tr(locale, "Wins"), value=f"{stats.wins} ({stats.win_rate:.0%})")
     if stats.rating is not None:
-        embed.add_field(name="Rating", value=f"{stats.rating.ordinal:.1f} (μ {stats.rating.mu:.1f}, "
-                                             f"σ {stats.rating.sigma:.1f})")
+        embed.add_field(name=tr(locale, "Rating"), value=f"{stats.rating.ordinal:.1f} (μ {stats.rating.mu:.1f}, "
+                                                         f"σ {stats.rating.sigma:.1f})")
     else:
-        embed.add_field(name="Rating", value="not rated yet")
+        embed.add_field(name=tr(locale, "Rating"), value=tr(locale, "not rated yet"))
     if stats.avg_points_per_round is not None:
-        embed.add_field(name="Points per round", value=f"{stats.avg_points_per_round:.2f}{BULL}")
+        embed.add_field(name=tr(locale, "Points per round"), value=f"{stats.avg_points_per_round:.2f}{BULL}")
     if stats.avg_points_per_game is not None:
-        embed.add_field(name="Points per game", value=f"{stats.avg_points_per_game:.1f}{BULL}")
-    for label, score in (("Best game", stats.best_game), ("Worst game", stats.worst_game)):
+        embed.add_field(name=tr(locale, "Points per game"), value=f"{stats.avg_points_per_game:.1f}{BULL}")
+    for label, score in ((N_("Best game"), stats.best_game), (N_("Worst game"), stats.worst_game)):
         if score is not None:
-            embed.add_field(name=label, value=f"{score.points}{BULL} in game #{score.game_id}")
-    embed.add_field(name="Rows taken", value=str(stats.rows_taken))
-    embed.add_field(name="Sixth-card takes", value=str(stats.sixth_card_takes))
-    embed.add_field(name="Low-card takes", value=str(stats.low_card_takes))
+            embed.add_field(name=tr(locale, label), value=tr(locale, "{points}{bull} in game #{game}",
+                                                             points=score.points, bull=BULL, game=score.game_id))
+    embed.add_field(name=tr(locale, "Rows taken"), value=str(stats.rows_taken))
+    embed.add_field(name=tr(locale, "Sixth-card takes"), value=str(stats.sixth_card_takes))
+    embed.add_field(name=tr(locale, "Low-card takes"), value=str(stats.low_card_takes))
     if stats.favourite_row is not None:
-        embed.add_field(name="Favourite row",
-                        value=f"row {stats.favourite_row + 1} ({stats.row_takes[stats.favourite_row]}× taken)")
+        embed.add_field(name=tr(locale, "Favourite row"),
+                        value=tr(locale, "row {row} ({times}× taken)", row=stats.favourite_row + 1,
+                                 times=stats.row_takes[stats.favourite_row]))
     return embed
 
 
@@ -184,9 +211,9 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"6s:fm:(?P<user>\d{1,20}):(?P<answer>yes|no)"):
     """The confirmation of ``/6nimmt forget-me``; only the asking user may answer it."""
 
-    def __init__(self, user_id: int, answer: str) -> None:
-        label, style = (("Delete my data", discord.ButtonStyle.danger) if answer == "yes"
-                        else ("Keep my data", discord.ButtonStyle.secondary))
+    def __init__(self, user_id: int, answer: str, locale=None) -> None:
+        label, style = ((tr(locale, "Delete my data"), discord.ButtonStyle.danger) if answer == "yes"
+                        else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
         self.user_id, self.answer = user_id, answer
 
@@ -195,26 +222,27 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["user"]), match["answer"])
 
     async def act(self, interaction, service):
+        locale = user_locale(interaction)
         if interaction.user.id != self.user_id:
-            await answer_error(interaction, "This button is not yours: use `/6nimmt forget-me` yourself.")
+            await answer_error(interaction, tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
             return
         if self.answer == "no":
-            await interaction.response.edit_message(content="Nothing was deleted.", view=None)
+            await interaction.response.edit_message(content=tr(locale, "Nothing was deleted."), view=None)
             return
         stored = await forget_player(service, self.user_id)
         await interaction.response.edit_message(
-            content=("Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your seats in "
-                     "past games now read “deleted player”." if stored
-                     else "There was nothing stored about you."), view=None)
+            content=(tr(locale, "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your "
+                                "seats in past games now read “deleted player”.") if stored
+                     else tr(locale, "There was nothing stored about you.")), view=None)
 
 
 DYNAMIC_ITEMS = (LeaderboardPage, ForgetButton)
 
 
-def forget_view(user_id: int) -> discord.ui.View:
+def forget_view(user_id: int, locale) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ForgetButton(user_id, "yes"))
-    view.add_item(ForgetButton(user_id, "no"))
+    view.add_item(ForgetButton(user_id, "yes", locale))
+    view.add_item(ForgetButton(user_id, "no", locale))
     return view
 
 
@@ -229,8 +257,9 @@ async def stats_command(interaction: discord.Interaction, member: discord.Member
     target = member or interaction.user
     guild_id = interaction.guild_id if scope == "server" else None
     stats = await store_of(interaction).player_stats(target.id, guild_id)
-    where = "this server" if scope == "server" else "all servers"
-    await interaction.response.send_message(embed=stats_embed(stats, target.display_name, where))
+    locale = public_locale(interaction)
+    await interaction.response.send_message(
+        embed=stats_embed(locale, stats, target.display_name, where_text(locale, scope)))
 
 
 @app_commands.command(name="history", description="The last games in this server, or one game's log as files")
@@ -243,14 +272,17 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
                  discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
         standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
+        locale = user_locale(interaction)
         await interaction.response.send_message(
-            f"Game #{export.game_id} ({log_.game.status}): {standings or 'no results'}. "
-            f"The full log is attached.", files=files, ephemeral=True)
+            tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
+               status=log_.game.status, standings=standings or tr(locale, "no results")),
+            files=files, ephemeral=True)
         return
     games = await store.history(interaction.guild_id, limit=10)
-    embed = discord.Embed(title="6 nimmt! — last games in this server", colour=GREEN)
+    locale = public_locale(interaction)
+    embed = discord.Embed(title=tr(locale, "6 nimmt! — last games in this server"), colour=GREEN)
     if not games:
-        embed.description = "No finished games yet. Start one with `/6nimmt start`!"
+        embed.description = tr(locale, "No finished games yet. Start one with `/6nimmt start`!")
     else:
         lines = []
         for summary in games:
@@ -261,7 +293,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
                 for r in summary.results)
             lines.append(f"**#{record.game_id}** · {record.variant} · {when}\n{standings or record.status}")
         embed.description = "\n".join(lines)[:4000]
-        embed.set_footer(text="Download a game's log: /6nimmt history game:<number>")
+        embed.set_footer(text=tr(locale, "Download a game's log: /6nimmt history game:<number>"))
     await interaction.response.send_message(embed=embed)
 
 
@@ -270,10 +302,11 @@ async def forget_me_command(interaction: discord.Interaction) -> None:
     table = open_table_of(service_of(interaction), interaction.user.id)
     if table is not None:
         raise SeatedAtOpenTable(table.channel_id)
+    locale = user_locale(interaction)
     await interaction.response.send_message(
-        "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will read "
-        "“deleted player”. Other players' results stay as they were. Are you sure?",
-        view=forget_view(interaction.user.id), ephemeral=True)
+        tr(locale, "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will "
+                   "read “deleted player”. Other players' results stay as they were. Are you sure?"),
+        view=forget_view(interaction.user.id, locale), ephemeral=True)
 
 
 SUBCOMMANDS = (stats_command, history_command, forget_me_command)
@@ -303,7 +336,7 @@ class Stats(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", metric: str = "rating",
                           min_games: app_commands.Range[int, 1, 1000] = 1) -> None:
         if scope == "server" and interaction.guild_id is None:
-            raise RecordError("There is no server here: use `scope: All servers`.")
+            raise RecordError(tr(user_locale(interaction), "There is no server here: use `scope: All servers`."))
         embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
@@ -315,7 +348,8 @@ class Stats(commands.Cog):
         custom_id = (interaction.data or {}).get("custom_id", "")
         if custom_id.startswith(PREFIX) and not any(
                 item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
-            await answer_error(interaction, "That button is not valid any more. Run the command again.")
+            await answer_error(interaction, tr(user_locale(interaction),
+                                               "That button is not valid any more. Run the command again."))
 
 
 async def setup(bot: "SixNimmtBot") -> None:

@@ -82,7 +82,7 @@ def install_results_crash() -> None:
 
 
 async def main() -> None:
-    from bot.app import SixNimmtBot
+    from bot.app import SixNimmtBot, serve
     from bot.config import Settings
     from bot.service import TableService
     from data import open_store
@@ -103,9 +103,7 @@ async def main() -> None:
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
-    bot = Bot(settings, store=store)
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    await serve(Bot(settings, store=store))  # the bot's own run loop, SIGTERM handling included
 
 
 if __name__ == "__main__":

@@ -91,8 +91,11 @@ class DiscordStandin:
                 await self.world.wait_until(
                     lambda: task.done() or (self.server.gateway.identify_count > identified and self.connected),
                     timeout, "the bot did not connect to the gateway")
-                # The guilds went out with READY; wait until the bot has actually parsed them.
-                await _poll(lambda: task.done() or all(bot.get_guild(g) for g in self.world.guilds), timeout,
+                # The guilds went out with READY; wait until the bot has actually parsed them
+                # (a sharded bot gets only the guilds of its shards).
+                shard_ids, shard_count = getattr(bot, "shard_ids", None), bot.shard_count
+                mine = [g for g in self.world.guilds if not shard_ids or (g >> 22) % shard_count in shard_ids]
+                await _poll(lambda: task.done() or all(bot.get_guild(g) for g in mine), timeout,
                             "the bot did not receive its GUILD_CREATEs")
                 if task.done():
                     task.result()  # surface login/setup errors

@@ -64,8 +64,17 @@ class Session:
     backlog: list[dict[str, Any]] = field(default_factory=list)
     connection: Optional[_Connection] = None
     invalidated: bool = False
+    shard: Optional[tuple[int, int]] = None  # (shard id, shard count) from IDENTIFY
+
+    def owns(self, guild_id: Any) -> bool:
+        """Discord sends a guild's events only to the shard (guild_id >> 22) % count."""
+        if self.shard is None or guild_id is None:
+            return self.shard is None or self.shard[0] == 0  # DMs go to shard 0
+        return (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
 
     def wants(self, event: str, data: dict[str, Any]) -> bool:
+        if not self.owns(data.get("guild_id") if event != "GUILD_CREATE" else data.get("id")):
+            return False
         needed = _EVENT_INTENTS.get(event)
         if needed == GUILD_MESSAGES and "guild_id" not in data:
             needed = DIRECT_MESSAGES
@@ -150,13 +159,16 @@ class Gateway:
             return None
         self.identify_count += 1
         self.last_intents = int(data.get("intents", 0))
-        session = Session(session_id=secrets.token_hex(16), intents=self.last_intents, connection=conn)
+        shard = data.get("shard")
+        session = Session(session_id=secrets.token_hex(16), intents=self.last_intents, connection=conn,
+                          shard=(int(shard[0]), int(shard[1])) if shard else None)
         self.sessions[session.session_id] = session
         world = self.world
+        guilds = [g for g in world.guilds.values() if session.owns(g.id)]
         await self._send_to(session, "READY", {
             "v": 10,
             "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -165,8 +177,8 @@ class Gateway:
             "relationships": [],
             "presences": [],
             "geo_ordered_rtc_regions": [],
-        })
-        for guild in world.guilds.values():
+        } | ({"shard": list(session.shard)} if session.shard else {}))
+        for guild in guilds:
             await self._send_to(session, "GUILD_CREATE", guild.payload())
         world.notify()
         return session

@@ -1,0 +1,107 @@
+"""A health signal a container can check: a heartbeat file the running bot rewrites.
+
+The bot writes a small JSON object every ``INTERVAL`` seconds; ``python -m bot
+--health`` (Docker's HEALTHCHECK) reads it and exits 0 only if it is fresh and
+says the gateway is connected. A file, not a port: nothing to expose or secure,
+and it works the same with one process per shard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+INTERVAL = 20.0
+#: A heartbeat older than this means the process is hung or gone.
+MAX_AGE = 3 * INTERVAL
+
+
+def heartbeat_path(database_path: str | os.PathLike, health_file: str | os.PathLike | None) -> Path:
+    """Where the heartbeat lives: HEALTH_FILE, else next to the database."""
+    if health_file:
+        return Path(health_file)
+    database = Path(database_path)
+    return database.with_name(database.name + ".health")
+
+
+def write_atomically(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)  # a reader never sees half a file
+
+
+class Heartbeat:
+    """Rewrites ``path`` with ``status()`` until stopped; removes it on a clean stop."""
+
+    def __init__(self, path: Path, status: Callable[[], dict], *, interval: float = INTERVAL,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self._status = status
+        self.interval = interval
+        self.clock = clock
+        self._task: asyncio.Task | None = None
+
+    def beat(self) -> dict:
+        data = {"time": self.clock(), **self._status()}
+        try:
+            write_atomically(self.path, data)
+        except OSError as exc:  # a full disk must not take the games down with it
+            log.warning("could not write the heartbeat %s: %s", self.path, exc)
+        return data
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="heartbeat")
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return  # never started (e.g. ``--sync``): the file may be a running bot's
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _run(self) -> None:
+        while True:
+            self.beat()
+            await asyncio.sleep(self.interval)
+
+
+def bot_status(bot) -> dict:
+    """What the heartbeat says about a discord.py client: connected, latency, shards, tables."""
+    latency = bot.latency
+    shards = sorted(getattr(bot, "shards", {}) or {})
+    service = getattr(bot, "service", None)
+    return {
+        "ready": bot.is_ready() and not bot.is_closed(),
+        "latency": latency if math.isfinite(latency) else None,
+        "shards": shards,
+        "tables": len(service.tables) if service is not None else 0,
+    }
+
+
+def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> tuple[bool, str]:
+    """(healthy, one line saying why) for the heartbeat at ``path``."""
+    now = time.time() if now is None else now
+    try:
+        data = json.loads(path.read_text())
+        age = now - float(data["time"])
+    except FileNotFoundError:
+        return False, f"unhealthy: no heartbeat at {path} (the bot is not running, or still starting)"
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return False, f"unhealthy: the heartbeat {path} cannot be read ({exc})"
+    if age > max_age:
+        return False, f"unhealthy: the last heartbeat is {age:.0f} s old (more than {max_age:.0f} s)"
+    if not data.get("ready"):
+        return False, "unhealthy: the bot is running but not connected to Discord"
+    return True, f"healthy: connected, {data.get('tables', 0)} table(s), heartbeat {age:.0f} s old"

@@ -1,0 +1,97 @@
+"""English and German: one catalog, looked up by the Discord locale.
+
+The English text is the key; ``bot/locale_de.py`` maps it to German. How to
+use it (everything the Discord face shows goes through one of these):
+
+* ``tr(locale, "Game #{id} is over.", id=7)`` — the text in ``locale``,
+  ``str.format``-ed with the fields. Public messages use ``public_locale(interaction)``
+  (the server's language), ephemeral ones ``user_locale(interaction)``.
+* ``N_("text")`` — marks a text defined before any locale is known (a module
+  constant, a label table) for the catalog; translate it later with ``tr``.
+* Command, group, option and choice names and descriptions are translated by
+  ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in
+  English as usual; names come from ``NAMES``, everything else from ``MESSAGES``.
+
+Give ``tr`` and ``N_`` the English text as a literal, never an f-string (values go
+in as keyword fields), so tests/ops/test_i18n.py can find every text: it fails for
+a marked text or a command string with no German entry or with other fields.
+A message with no interaction (the presenter's) uses the guild's ``preferred_locale``.
+Any locale without a catalog gets English.
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+
+import discord
+from discord import app_commands
+
+from . import locale_de
+
+log = logging.getLogger(__name__)
+
+#: Discord locale → (names, messages). Only German so far.
+CATALOGS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    discord.Locale.german.value: (locale_de.NAMES, locale_de.MESSAGES),
+}
+NAME_LOCATIONS = frozenset({
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+})
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog; it is returned unchanged (translate it with ``tr`` when shown)."""
+    return text
+
+
+def _locale_key(locale: discord.Locale | str | None) -> str:
+    return locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+
+
+def lookup(locale: discord.Locale | str | None, text: str) -> str | None:
+    """The catalog's translation of ``text`` for ``locale``, or None if it has none."""
+    catalog = CATALOGS.get(_locale_key(locale))
+    return catalog[1].get(text) if catalog else None
+
+
+def tr(locale: discord.Locale | str | None, text: str, /, **fields) -> str:
+    """``text`` in ``locale`` (English when the catalog lacks it), formatted with ``fields``."""
+    catalog = CATALOGS.get(_locale_key(locale))
+    translated = catalog[1].get(text) if catalog else None
+    if catalog and translated is None:
+        log.warning("no %s translation for %r", _locale_key(locale), text)
+    return (translated or text).format(**fields) if fields else (translated or text)
+
+
+def public_locale(interaction: discord.Interaction) -> discord.Locale:
+    """The language of a message everyone in the channel sees: the server's."""
+    return interaction.guild_locale or interaction.locale
+
+
+def user_locale(interaction: discord.Interaction) -> discord.Locale:
+    """The language of a message only the user sees: their own Discord language."""
+    return interaction.locale
+
+
+def fields_of(text: str) -> set[str]:
+    """The ``str.format`` field names in ``text`` (a translation must keep exactly these)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Gives Discord the German names and descriptions of every command, option and choice."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        catalog = CATALOGS.get(locale.value)
+        if catalog is None:
+            return None
+        names, messages = catalog
+        table = names if context.location in NAME_LOCATIONS else messages
+        translated = table.get(string.message)
+        if translated is None:
+            log.warning("no %s translation for %s %r", locale.value, context.location.name, string.message)
+        return translated

@@ -1,0 +1,50 @@
+"""The README keeps its promises: the two commands first, every setting, every command, the picture."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from discord import app_commands
+from PIL import Image
+
+from bot.config import ENV_NAMES
+from bot.locale_de import NAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+
+
+def test_it_opens_with_the_two_commands():
+    first_block = README.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert first_block.splitlines() == [
+        "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/python -m bot",
+        'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest',
+    ]
+
+
+def test_every_setting_is_in_the_settings_table():
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", README, re.M))
+    assert rows == set(ENV_NAMES)
+
+
+async def test_every_command_is_listed_with_its_german_name(tree):
+    listed = README[README.index("### Every command"):README.index("### The rules")]
+    for command in tree.walk_commands():
+        if isinstance(command, app_commands.Group):
+            continue
+        assert f"`/{command.qualified_name}" in listed, command.qualified_name
+        assert NAMES[command.name] in listed, command.name
+    for scope in ("`bot`", "`applications.commands`", "scope=bot+applications.commands"):
+        assert scope in README
+
+
+def test_the_picture_is_there_and_the_script_renders_it(tmp_path):
+    from scripts.demo_table import main
+
+    assert "](docs/table.png)" in README
+    committed = Image.open(ROOT / "docs" / "table.png")
+    assert main([str(tmp_path / "table.png")]) == 0
+    rendered = Image.open(io.BytesIO((tmp_path / "table.png").read_bytes()))
+    assert rendered.format == "PNG" and rendered.size == committed.size

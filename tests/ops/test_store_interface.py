@@ -1,0 +1,62 @@
+"""The store stays behind the narrow ``Store`` protocol, so a PostgreSQL one can replace SQLite.
+
+bot/ and cogs/ import only the backend-neutral parts of data/ and call only
+methods the protocol declares; SQLiteStore implements each of them with the
+same parameters. A second implementation has to satisfy exactly this.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+from data.sqlite_store import SQLiteStore
+from data.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+NEUTRAL = {"data", "data.store", "data.models", "data.errors"}
+PROTOCOL = {name for name, value in vars(Store).items() if inspect.iscoroutinefunction(value)}
+
+
+def sources():
+    for folder in ("bot", "cogs"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            yield path.relative_to(ROOT), ast.parse(path.read_text())
+
+
+def is_store(node: ast.AST) -> bool:
+    """``store``, ``self.store``, ``service.store``, ``store_of(interaction)``…"""
+    if isinstance(node, ast.Name):
+        return node.id in {"store", "_store"}
+    if isinstance(node, ast.Attribute):
+        return node.attr in {"store", "_store"}
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "store_of"
+
+
+def test_the_upper_layers_import_only_the_neutral_parts_of_data():
+    for path, tree in sources():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "data":
+                assert node.module in NEUTRAL, f"{path}:{node.lineno} imports {node.module}"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert not any(n.startswith(("aiosqlite", "sqlite3")) for n in names), f"{path}:{node.lineno}"
+
+
+def test_the_upper_layers_call_only_protocol_methods():
+    called = set()
+    for path, tree in sources():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and is_store(node.value):
+                assert node.attr in PROTOCOL, f"{path}:{node.lineno} uses store.{node.attr}, not in Store"
+                called.add(node.attr)
+    assert {"checkpoint", "load_unfinished", "leaderboard", "close"} <= called, "the scan sees the calls"
+
+
+def test_sqlite_store_implements_the_protocol_with_the_same_parameters():
+    assert len(PROTOCOL) >= 12
+    for name in PROTOCOL:
+        expected = list(inspect.signature(getattr(Store, name)).parameters)
+        actual = list(inspect.signature(getattr(SQLiteStore, name)).parameters)
+        assert actual == expected, f"SQLiteStore.{name}{actual} differs from Store.{name}{expected}"
