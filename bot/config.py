@@ -19,6 +19,7 @@ ENV_NAMES = {
     "LOG_LEVEL": "log_level",
     "TURN_SECONDS": "turn_seconds",
     "CHOICE_SECONDS": "choice_seconds",
+    "SPECIAL_SECONDS": "special_seconds",
     "LOBBY_MINUTES": "lobby_minutes",
     "DEFAULT_AI_LEVEL": "default_ai_level",
     "DEV_GUILD_IDS": "dev_guild_ids",
@@ -51,6 +52,7 @@ class Settings(BaseModel):
     log_level: str = "INFO"
     turn_seconds: int = Field(60, ge=10, le=3600)
     choice_seconds: int = Field(30, ge=5, le=600)
+    special_seconds: int = Field(20, ge=5, le=300)
     lobby_minutes: int = Field(30, ge=1, le=24 * 60)
     default_ai_level: str = "medium"
     dev_guild_ids: list[int] = []

@@ -13,8 +13,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine import PLAYER_LIMITS, Game, GameConfig, Variant
+from engine.config import ANNIVERSARY_ROUNDS
 
 AILevel = Literal["easy", "medium", "hard"]
+
+#: When an Anniversary player is asked about a special card (or a swap):
+#: ``always``; ``taking`` — only when their card would take a row (and for the
+#: swap offer, which only follows a take); ``never`` — the bot declines for them.
+PromptPreference = Literal["always", "taking", "never"]
+PROMPT_PREFERENCES: tuple[str, ...] = ("always", "taking", "never")
 
 
 class TableStatus(str, enum.Enum):
@@ -34,8 +41,17 @@ class TableOptions(BaseModel):
     rounds: int | None = Field(None, ge=1, le=20)
     turn_seconds: int = Field(60, ge=15, le=600)
     choice_seconds: int = Field(30, ge=10, le=300)
+    special_seconds: int = Field(20, ge=5, le=300)  # Anniversary: a special-card or swap prompt
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _anniversary_plays_two_rounds(cls, values):
+        # The rulebook fixes the Anniversary game at two rounds and no target score.
+        if isinstance(values, dict) and values.get("variant") in (Variant.ANNIVERSARY, Variant.ANNIVERSARY.value):
+            values = {**values, "target": None, "rounds": ANNIVERSARY_ROUNDS}
+        return values
 
     @model_validator(mode="after")
     def _fits_the_variant(self) -> "TableOptions":
@@ -78,6 +94,7 @@ class Seat:
     ai_level: str | None = None  # set for AI seats and for players an AI took over from
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
+    prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
 
     @property
     def is_ai(self) -> bool:
@@ -86,7 +103,7 @@ class Seat:
     def to_dict(self) -> dict[str, Any]:
         return {
             "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
-            "missed_turns": self.missed_turns,
+            "missed_turns": self.missed_turns, "prompts": self.prompts,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -101,6 +118,7 @@ class Seat:
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
+            prompts=data.get("prompts", "always") if data.get("prompts") in PROMPT_PREFERENCES else "always",
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),
