@@ -66,10 +66,11 @@ def timed_out_decline(game: Game, seat: int) -> object | None:
 class SpecialOps:
     """Mixed into ``TableService``."""
 
-    def special_prompt(self, table_id: int, user_id: int) -> SpecialPrompt:
+    def special_prompt(self, table_id: int, user_id: int, step: int | None = None) -> SpecialPrompt:
         table = self.get(table_id)
         game = self._running_game(table)
         seat = self._seat(table, user_id)
+        self._check_step(table, step)
         if game.phase not in SPECIAL_PHASES:
             raise NotYourDecision(None)
         if game.decider != seat:
