@@ -118,7 +118,7 @@ class Seat:
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
-            prompts=data.get("prompts", "always") if data.get("prompts") in PROMPT_PREFERENCES else "always",
+            prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),

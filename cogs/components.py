@@ -54,7 +54,8 @@ class TableItem:
         except (TableError, IllegalAction) as exc:
             await answer_error(interaction, str(exc))
         except Exception:
-            log.exception("button %s failed", getattr(self, "custom_id", "?"))
+            # The class and table only: an ephemeral item's custom id may name a card of a hand.
+            log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
 
     async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
@@ -201,7 +202,17 @@ class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
 
 
-class DraftSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+class PagedSelect:
+    """A select whose options are only in the message: rebuilt from the clicked one."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
+        made.item.options = item.options
+        return made
+
+
+class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
                   template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
     """Pro draft: the face-up cards (public) in selects of at most 25 options."""
 
@@ -213,12 +224,6 @@ class DraftSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(discord.ui.Select(placeholder=f"Draft a card ({low}–{high})", options=options,
                                            custom_id=f"6n:d:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
-        made.item.options = item.options
-        return made
 
     async def act(self, interaction, service):
         card = int(self.item.values[0])

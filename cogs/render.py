@@ -55,7 +55,8 @@ def limits_text(table: Table) -> str:
     if o.rounds is not None:
         goal.append(f"{o.rounds} round{'s' if o.rounds != 1 else ''}")
     return (f"{VARIANT_NAMES[o.variant]} · {o.min_players}–{o.max_players} players · "
-            f"{' or '.join(goal)} · {o.turn_seconds}s per turn")
+            f"{' or '.join(goal)} · {o.turn_seconds}s per turn"
+            + (f", {o.special_seconds}s for a special card" if o.variant is Variant.ANNIVERSARY else ""))
 
 
 def lobby_embed(table: Table) -> discord.Embed:

@@ -23,7 +23,7 @@ import discord
 from bot.specials import SpecialPrompt
 from engine import Phase, Special
 
-from .components import TableItem, answer_error
+from .components import PagedSelect, TableItem, answer_error
 from .special_text import EMOJI, kind_prompt_text, play_label, prompt_text, shift_source_label
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class ChoiceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await act_on_choice(interaction, service, self.table_id, self.step, self.code)
 
 
-class ChoiceSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
                    template=r"6n:sc:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
     """Many choices (a Shift's cards, a low card's Negative = Positive) in one select."""
 
@@ -86,12 +86,6 @@ class ChoiceSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(discord.ui.Select(placeholder="Choose…", options=options, row=row,
                                            custom_id=f"6n:sc:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
-        made.item.options = item.options
-        return made
 
     async def act(self, interaction, service):
         code = self.item.values[0] if self.item.values else ""
