@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -21,7 +21,7 @@ AILevel = Literal["easy", "medium", "hard"]
 #: ``always``; ``taking`` — only when their card would take a row (and for the
 #: swap offer, which only follows a take); ``never`` — the bot declines for them.
 PromptPreference = Literal["always", "taking", "never"]
-PROMPT_PREFERENCES: tuple[str, ...] = ("always", "taking", "never")
+PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
 
 
 class TableStatus(str, enum.Enum):

@@ -152,6 +152,14 @@ async def test_every_special_card_through_the_real_buttons(world):
         select = choices.selects[0]
         assert len(select["options"]) == 21
         value = next(o["value"] for o in select["options"] if o["label"] == "Take row 1, cancel with 11")
+        # Forged values are refused with a clear message and change nothing.
+        before = table.game.to_dict()
+        for forged, says in (("p:stop:9:-:-:-", "do not hold a Stop"), ("drop table", "does not exist"),
+                             ("p:negative_positive:0:99:-:-", "name a number card")):
+            refused = await world.standin.click_raw(alice, choices, select["custom_id"], component_type=3,
+                                                    values=[forged])
+            assert says in (await refused.reply()).content
+        assert table.game.to_dict() == before
         await (await world.standin.select(alice, choices, select["custom_id"], [value])).reply()
         await world.settle()
         news = last_public_text(world)
