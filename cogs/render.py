@@ -157,7 +157,8 @@ def reveal_text(table: Table, events: list) -> str:
             shown = ", ".join(f"**{c}** {plain_name(table, p)}" for c, p in event.cards)
             lines.append(f"🃏 Revealed: {shown}")
         elif isinstance(event, RowTaken):
-            why = "sixth card" if event.reason is TakeReason.FULL_ROW else "low card"
+            # A 7 nimmt! row is taken by its seventh card: "full row" fits every variant.
+            why = "full row" if event.reason is TakeReason.FULL_ROW else "low card"
             cards = " ".join(str(c) for c in event.cards)
             lines.append(f"🐂 {plain_name(table, event.player)} takes row {event.row + 1} ({why}): "
                          f"{cards} — **{event.bullheads}**{BULL}")

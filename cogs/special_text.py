@@ -161,8 +161,8 @@ def narrate_special(events: list, i: int, name) -> tuple[str | None, int]:
         return (f"➖ {name(event.player)}'s {event.card} cancels {cancelled} from their pile "
                 f"(−{event.points}{BULL}, and the {event.card} itself is set aside)."), 1
     if isinstance(event, FifthRowClosed):
-        return (f"🧹 Row {event.row + 1} leaves the table with the {event.card}: four rows again, "
-                "the 5th Row card is discarded."), 1
+        return (f"🧹 {name(event.player)} also takes the {event.card} and row {event.row + 1} is gone: "
+                "four rows again, the 5th Row card is discarded."), 1
     if isinstance(event, StopsRemoved):
         rows = ", ".join(str(r + 1) for r in event.rows)
         return f"  The Stop{'s' if len(event.rows) > 1 else ''} on row {rows} {'are' if len(event.rows) > 1 else 'is'} discarded.", 1
