@@ -259,14 +259,17 @@ async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
         await pick(world, world.alice, 25)
         await pick(world, world.bob, 90)
         message = world.table_message()
+        old_prompt = await open_prompt(world, world.alice)
         deadline, step = table.deadline, table.step
     async with world.running_bot():
         await world.settle()
         table = world.bot.service.table_in(world.channel.id)
         assert table.game.phase is Phase.SPECIAL and table.step == step
         assert world.bot.service.scheduler.deadline(table.id) == deadline
+        # The public Decide button and the prompt opened before the restart both still work.
         prompt = await (await world.standin.click(world.alice, message, message.button("Decide")["custom_id"])).reply()
-        choices = await press(world, world.alice, prompt, "Stop")
+        assert "Without a special card your **25** goes to row 1." in prompt.content
+        choices = await press(world, world.alice, old_prompt, "Stop")
         await press(world, world.alice, choices, "Stop on row 2")
         await world.settle()
         assert "alice plays **Stop** on row 2, then places 25 in row 1." in last_public_text(world)
