@@ -48,13 +48,18 @@ def seat_game(table: Table, rows, alice, bob, alice_specials, bob_specials=()):
                                                specials=specials)
 
 
-async def test_taking_asks_only_when_the_card_takes_a_row(store, clock):
-    service, table = await two_players(store, clock)
+async def alice_takes_a_row_holding_a_stop(service, table) -> None:
+    """Alice (preference "taking") plays 20 onto a full row; Bob plays a harmless 90."""
     await service.set_prompts(table.id, 100, "taking")
-    # 20 takes the full first row: alice is asked, with the special-card timer.
     seat_game(table, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.STOP])
     await service.pick(table.id, 100, 20)
     await service.pick(table.id, 200, 90)
+
+
+async def test_taking_asks_only_when_the_card_takes_a_row(store, clock):
+    service, table = await two_players(store, clock)
+    await alice_takes_a_row_holding_a_stop(service, table)
+    # Her 20 takes the full first row, so she is asked, with the special-card timer.
     assert table.game.phase is Phase.SPECIAL and table.game.decider == table.seat_of(100)
     assert table.deadline == clock() + 9
     with pytest.raises(NotYourDecision):
@@ -71,10 +76,7 @@ async def test_taking_asks_only_when_the_card_takes_a_row(store, clock):
 
 async def test_taking_still_offers_the_swap_and_classic_tables_refuse_preferences(store, clock):
     service, table = await two_players(store, clock)
-    await service.set_prompts(table.id, 100, "taking")
-    seat_game(table, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.STOP])
-    await service.pick(table.id, 100, 20)
-    await service.pick(table.id, 200, 90)
+    await alice_takes_a_row_holding_a_stop(service, table)
     await service.decline_special(table.id, 100, table.step)
     assert table.game.phase is Phase.SWAP and table.game.decider == table.seat_of(100)
     await service.decline_swap(table.id, 100, table.step)
