@@ -138,9 +138,10 @@ def hand_text(view) -> str:
     specials = getattr(view, "specials", None)
     if specials is None:
         return text
-    from .special_text import specials_text
+    from .special_text import new_round_text, specials_text
 
-    return f"{text}\n\n{specials_text(specials)}\nThe buttons below the cards set when I ask you about them."
+    return (f"{text}{new_round_text(view)}\n\n{specials_text(specials)}\n"
+            "The buttons below the cards set when I ask you about them.")
 
 
 def hand_view(table, view) -> discord.ui.View:

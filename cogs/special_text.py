@@ -52,6 +52,14 @@ def specials_text(specials) -> str:
     return "\n".join(lines)
 
 
+def new_round_text(view) -> str:
+    """Round 2's first hand says that new special cards came (which ones only the hand shows)."""
+    if view.round > 1 and view.turn == 1:
+        return (f"\n🎴 **Round {view.round}**: new number cards, and you drew new special cards "
+                "to go with the ones you kept.")
+    return ""
+
+
 def preview_text(preview) -> str:
     """``Without a special card your 23 goes to row 4 and you take it: 9🐮.``"""
     card = preview.card

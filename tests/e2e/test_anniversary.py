@@ -35,13 +35,15 @@ def seat_position(table, alice, bob, rows, alice_hand, bob_hand, alice_specials,
     table.game = AnniversaryGame.from_position(CONFIG, rows=rows, hands=hands, specials=specials, **kwargs)
 
 
-async def pick(world, user, card):
+async def pick(world, user, card) -> str:
+    """Open the hand from the table, play ``card``; returns what the hand said when opened."""
     table = world.table_message()
     hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
     assert hand.ephemeral_to.id == user.id
+    shown = hand.content  # before the click edits the message
     await (await world.standin.click(user, hand, next(c for c in hand.custom_ids if c.endswith(f":{card}")))).reply()
     await world.settle()
-    return hand
+    return shown
 
 
 async def open_prompt(world, user):
@@ -283,7 +285,7 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         table = await start_anniversary(world, ai_players=1)
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
         assert len(table.seats) == 3 and table.options.rounds == 2 and table.options.target is None
-        prompts = plays = 0
+        prompts = plays = told_round_two = 0
         for _ in range(600):
             await world.settle()
             game = table.game
@@ -293,7 +295,9 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
             if game.phase is Phase.PICK:
                 for seat, user in users.items():
                     if not game.picks[seat] and game.phase is Phase.PICK:
-                        await pick(world, user, game.hands[seat][0])
+                        fresh = (game.round, game.turn) == (2, 1)
+                        shown = await pick(world, user, game.hands[seat][0])
+                        told_round_two += fresh and "drew new special cards" in shown
             elif game.phase is Phase.CHOOSE_ROW:
                 await (await world.standin.click(users[game.chooser], message, message.custom_ids[0])).ack()
             else:
@@ -327,6 +331,7 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         assert table.game.round == 2
         news = "\n".join(m.content or "" for m in world.public())
         assert "Everyone draws" in news, "round 2's special cards are announced (counts only)"
+        assert told_round_two == 2, "each player's own hand tells them of round 2's special cards"
         ai_plays = [line for line in news.splitlines() if line.startswith(f"✨ {table.seats[ai_seat].name} plays **")]
         assert ai_plays, "the AI seat plays special cards through the AI interface"
         assert_private_stays_private(world)
