@@ -16,7 +16,7 @@ from pydantic import (
 )
 
 from .health import heartbeat_path
-from .table import CHOICE_SECONDS_RANGE, TURN_SECONDS_RANGE
+from .table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
@@ -27,6 +27,7 @@ ENV_NAMES = {
     "HEALTH_FILE": "health_file",
     "TURN_SECONDS": "turn_seconds",
     "CHOICE_SECONDS": "choice_seconds",
+    "SPECIAL_SECONDS": "special_seconds",
     "LOBBY_MINUTES": "lobby_minutes",
     "DEFAULT_AI_LEVEL": "default_ai_level",
     "DEV_GUILD_IDS": "dev_guild_ids",
@@ -61,6 +62,7 @@ class Settings(BaseModel):
     health_file: Path | None = None  # None: next to the database (see ``health.heartbeat_path``)
     turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
     choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
+    special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     lobby_minutes: int = Field(30, ge=1, le=24 * 60)
     default_ai_level: str = "medium"
     dev_guild_ids: list[PositiveInt] = []

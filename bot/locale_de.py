@@ -25,6 +25,7 @@ NAMES: dict[str, str] = {
     "forget-me": "vergiss-mich",
     "leaderboard": "rangliste",
     "sync": "synchronisieren",
+    "prompts": "nachfragen",
     # options
     "variant": "variante",
     "target": "zielpunkte",
@@ -37,6 +38,7 @@ NAMES: dict[str, str] = {
     "metric": "wertung",
     "min_games": "mindestspiele",
     "game": "partie",
+    "when": "wann",
 }
 
 #: Descriptions, choices and messages.
@@ -50,7 +52,16 @@ MESSAGES: dict[str, str] = {
     "pro": "Profi",
     "End after the round in which someone reaches this score (default 66)":
         "Ende nach der Runde, in der jemand so viele Hornochsen hat (Standard 66)",
-    "Play this many rounds instead of a target score": "So viele Runden spielen statt bis zu einer Punktzahl",
+    "Play this many rounds instead of a target score (Anniversary: always 2)":
+        "So viele Runden spielen statt bis zu einer Punktzahl (Jubiläum: immer 2)",
+    "anniversary": "Jubiläum",
+    # /6nimmt prompts (Anniversary special cards)
+    "Anniversary: when to ask you about your special cards": "Jubiläum: wann du nach deinen Sonderkarten gefragt wirst",
+    "always; only when your card would take a row; or never":
+        "immer; nur wenn deine Karte eine Reihe nehmen würde; oder nie",
+    "Always ask me": "Immer fragen",
+    "Ask only when I take a row": "Nur fragen, wenn ich eine Reihe nehme",
+    "Never ask me": "Nie fragen",
     "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
     "How strong the AI players are": "Wie stark die KI-Spieler sind",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from data.models import GameResult, SeatResult
@@ -10,7 +11,8 @@ from engine import (
     ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
 )
 
-from .errors import LobbyError, NoTable
+from .errors import LobbyError, NoTable, TableError
+from .specials import SPECIAL_PHASES, declined_for, timed_out_decline
 from .table import Table, TableStatus
 
 log = logging.getLogger(__name__)
@@ -24,7 +26,10 @@ class PickResult:
 
 
 def decision_point(game: Game) -> tuple:
-    return (game.round, game.turn, game.phase, game.drafter, game.chooser)
+    # Anniversary: one turn may pause for several special-card decisions in a row,
+    # told apart by the decider and by how many revealed cards are still to place.
+    return (game.round, game.turn, game.phase, game.drafter, game.chooser,
+            getattr(game, "decider", None), len(game.pending))
 
 
 class PlayOps:
@@ -53,24 +58,26 @@ class PlayOps:
         return PickResult(card, changed, revealed=len(events) > 1)
 
     async def choose_row(self, table_id: int, user_id: int, row: int, step: int | None = None) -> None:
-        table = self.get(table_id)
-        async with table.lock:
-            game = self._running_game(table)
-            seat = self._seat(table, user_id)
-            self._check_step(table, step)
-            events = game.choose_row(seat, row)
-            table.seats[seat].missed_turns = 0
-            await self._advance(table, [ChooseRow(seat, row)], events)
+        await self._decide(table_id, user_id, step, lambda seat: ChooseRow(seat, row))
 
     async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
+        await self._decide(table_id, user_id, step, lambda seat: Draft(seat, card))
+
+    async def _decide(self, table_id: int, user_id: int, step: int | None,
+                      make: Callable[[int], object]) -> None:
+        """Apply the engine action ``make(seat)`` for ``user_id``; the engine refuses what is illegal."""
         table = self.get(table_id)
         async with table.lock:
             game = self._running_game(table)
             seat = self._seat(table, user_id)
             self._check_step(table, step)
-            events = game.draft(seat, card)
+            try:
+                action = make(seat)
+            except ValueError:  # e.g. a forged special card name in a custom id
+                raise TableError("That choice does not exist.") from None
+            events = game.apply(action)  # raises IllegalAction, changing nothing
             table.seats[seat].missed_turns = 0
-            await self._advance(table, [Draft(seat, card)], events)
+            await self._advance(table, [action], events)
 
     # -- the engine moves on ------------------------------------------------------
 
@@ -85,7 +92,7 @@ class PlayOps:
 
         game = table.game
         actions = list(actions)
-        self._play_ai_seats(table, actions, events)
+        self._decide_automatically(table, actions, events)
         self._count_takes(table, events)
         if game.is_over:
             await self._finish(table, actions, events, list(notices or []))
@@ -95,7 +102,12 @@ class PlayOps:
             # A new decision point: older buttons go stale and a new timer starts.
             table.decision = point
             table.step += 1
-            seconds = table.options.turn_seconds if game.phase is Phase.PICK else table.options.choice_seconds
+            if game.phase is Phase.PICK:
+                seconds = table.options.turn_seconds
+            elif game.phase in SPECIAL_PHASES:
+                seconds = table.options.special_seconds
+            else:
+                seconds = table.options.choice_seconds
             table.deadline = self.clock() + seconds
             self.scheduler.set(table.id, table.deadline)
             if kind == "picked":
@@ -104,17 +116,32 @@ class PlayOps:
         await self._save(table, actions)
         self._notify(TableUpdate(table, kind, events, list(notices or [])))
 
-    def _play_ai_seats(self, table: Table, actions: list, events: list) -> None:
-        """AI seats decide at once whenever the game waits for them."""
+    def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
+        """Make at once every decision that needs no one (see ``_automatic_actions``)."""
         game = table.game
         while not game.is_over:
-            waiting = [p for p in game.waiting_for if table.seats[p].is_ai]
-            if not waiting:
+            decided = self._automatic_actions(table)
+            if not decided:
                 return
-            for seat in waiting if game.phase is Phase.PICK else waiting[:1]:
-                action = self.ai(game, seat, table.seats[seat].ai_level, self._ai_rng(table, seat))
+            for action in decided:
                 events.extend(game.apply(action))
                 actions.append(action)
+
+    def _automatic_actions(self, table: Table) -> list:
+        """AI seats' moves, and the declines of special-card prompts a player's
+        preference says not to ask them: the game never waits on those."""
+        game = table.game
+        seats = table.seats
+        if game.phase is Phase.PICK:
+            return [self.ai(game, p, seats[p].ai_level, self._ai_rng(table, p))
+                    for p in game.waiting_for if seats[p].is_ai]
+        if not game.waiting_for:
+            return []
+        seat = game.waiting_for[0]
+        if seats[seat].is_ai:
+            return [self.ai(game, seat, seats[seat].ai_level, self._ai_rng(table, seat))]
+        declined = declined_for(table, seat)
+        return [declined] if declined is not None else []
 
     @staticmethod
     def _count_takes(table: Table, events: list) -> None:
@@ -182,6 +209,11 @@ class PlayOps:
             player = table.seats[seat]
             if player.is_ai:
                 continue
+            declined = timed_out_decline(game, seat)
+            if declined is not None:  # a special card is optional: no turn was missed
+                events.extend(game.apply(declined))
+                actions.append(declined)
+                break
             if game.phase is Phase.CHOOSE_ROW:
                 action = ChooseRow(seat, game.cheapest_row())  # the rulebook's hint
             else:

@@ -25,6 +25,7 @@ from .ai_seats import AIDecider, default_decider
 from .errors import NoTable, NotAtTable, StaleButton
 from .lobby import LobbyOps
 from .play import PlayOps
+from .specials import SpecialOps
 from .table import Table, TableOptions, TableStatus
 from .timers import Scheduler
 
@@ -53,7 +54,7 @@ class TableUpdate:
 Listener = Callable[[TableUpdate], None]
 
 
-class TableService(LobbyOps, PlayOps):
+class TableService(LobbyOps, PlayOps, SpecialOps):
     def __init__(
         self,
         store: Store,

@@ -8,17 +8,26 @@ from __future__ import annotations
 import asyncio
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine import PLAYER_LIMITS, Game, GameConfig, Variant
+from engine.config import ANNIVERSARY_ROUNDS
 
 AILevel = Literal["easy", "medium", "hard"]
 
-#: Bounds of a table's timers; the settings' defaults (TURN_SECONDS, CHOICE_SECONDS) must fit them too.
+#: Bounds of a table's timers; the settings' defaults (TURN_SECONDS, CHOICE_SECONDS,
+#: SPECIAL_SECONDS) must fit them too.
 TURN_SECONDS_RANGE = (15, 600)
 CHOICE_SECONDS_RANGE = (10, 300)
+SPECIAL_SECONDS_RANGE = (5, 300)
+
+#: When an Anniversary player is asked about a special card (or a swap):
+#: ``always``; ``taking`` — only when their card would take a row (and for the
+#: swap offer, which only follows a take); ``never`` — the bot declines for them.
+PromptPreference = Literal["always", "taking", "never"]
+PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
 
 
 class TableStatus(str, enum.Enum):
@@ -38,8 +47,18 @@ class TableOptions(BaseModel):
     rounds: int | None = Field(None, ge=1, le=20)
     turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
     choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
+    # Anniversary: a special-card or swap prompt
+    special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _anniversary_plays_two_rounds(cls, values):
+        # The rulebook fixes the Anniversary game at two rounds and no target score.
+        if isinstance(values, dict) and values.get("variant") in (Variant.ANNIVERSARY, Variant.ANNIVERSARY.value):
+            values = {**values, "target": None, "rounds": ANNIVERSARY_ROUNDS}
+        return values
 
     @model_validator(mode="after")
     def _fits_the_variant(self) -> "TableOptions":
@@ -82,6 +101,7 @@ class Seat:
     ai_level: str | None = None  # set for AI seats and for players an AI took over from
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
+    prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
 
     @property
     def is_ai(self) -> bool:
@@ -90,7 +110,7 @@ class Seat:
     def to_dict(self) -> dict[str, Any]:
         return {
             "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
-            "missed_turns": self.missed_turns,
+            "missed_turns": self.missed_turns, "prompts": self.prompts,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -105,6 +125,7 @@ class Seat:
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
+            prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),

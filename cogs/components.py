@@ -54,7 +54,8 @@ class TableItem:
         except (TableError, IllegalAction) as exc:
             await answer_error(interaction, str(exc))
         except Exception:
-            log.exception("button %s failed", getattr(self, "custom_id", "?"))
+            # The class and table only: an ephemeral item's custom id may name a card of a hand.
+            log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
 
     async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
@@ -119,25 +120,38 @@ async def send_hand(interaction: discord.Interaction, service: "TableService", t
     if view.phase != "pick":
         await answer_error(interaction, "There is nothing to pick right now: " + waiting_reason(view.phase))
         return
-    await interaction.response.send_message(hand_text(view.my_pick), view=hand_view(table.id, table.step, view),
-                                            ephemeral=True)
+    await interaction.response.send_message(hand_text(view), view=hand_view(table, view), ephemeral=True)
 
 
 def waiting_reason(phase: str) -> str:
-    return {"choose_row": "a player is choosing a row.", "draft": "the cards are being drafted."}.get(
-        phase, "wait for the next turn.")
+    return {"choose_row": "a player is choosing a row.", "draft": "the cards are being drafted.",
+            "special": "a player is deciding on a special card.",
+            "swap": "a player who took a row may swap a special card."}.get(phase, "wait for the next turn.")
 
 
-def hand_text(picked: int | None) -> str:
-    if picked:
-        return (f"You play **{picked}** face down — you can change it until everyone has picked.")
-    return "**Your hand** — pick a card to play face down. Only you can see this."
+def hand_text(view) -> str:
+    """The ephemeral hand's words; an Anniversary hand lists its special cards too (only here)."""
+    if view.my_pick:
+        text = f"You play **{view.my_pick}** face down — you can change it until everyone has picked."
+    else:
+        text = "**Your hand** — pick a card to play face down. Only you can see this."
+    specials = getattr(view, "specials", None)
+    if specials is None:
+        return text
+    from .special_text import new_round_text, specials_text
+
+    return (f"{text}{new_round_text(view)}\n\n{specials_text(specials)}\n"
+            "The buttons below the cards set when I ask you about them.")
 
 
-def hand_view(table_id: int, step: int, view) -> discord.ui.View:
+def hand_view(table, view) -> discord.ui.View:
     buttons = discord.ui.View(timeout=None)
     for card in view.hand:
-        buttons.add_item(PickButton(table_id, step, card, chosen=card == view.my_pick))
+        buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
+    if getattr(view, "specials", None) is not None:
+        from .special_items import preference_view
+
+        preference_view(table.id, table.seats[view.player].prompts, buttons)
     return buttons
 
 
@@ -167,8 +181,7 @@ class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                 content=f"You played **{self.card}**. Everyone has picked: see the reveal in the channel.", view=None)
             return
         table, seat, view = service.hand(self.table_id, interaction.user.id)
-        await interaction.response.edit_message(content=hand_text(self.card),
-                                                view=hand_view(table.id, table.step, view))
+        await interaction.response.edit_message(content=hand_text(view), view=hand_view(table, view))
 
 
 class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -190,7 +203,17 @@ class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
 
 
-class DraftSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+class PagedSelect:
+    """A select whose options are only in the message: rebuilt from the clicked one."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
+        made.item.options = item.options
+        return made
+
+
+class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
                   template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
     """Pro draft: the face-up cards (public) in selects of at most 25 options."""
 
@@ -202,12 +225,6 @@ class DraftSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(discord.ui.Select(placeholder=f"Draft a card ({low}–{high})", options=options,
                                            custom_id=f"6n:d:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
-        made.item.options = item.options
-        return made
 
     async def act(self, interaction, service):
         card = int(self.item.values[0])
@@ -232,7 +249,7 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         await post_lobby(interaction, service, table)
 
 
-DYNAMIC_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton)
+TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton)
 
 
 def lobby_view(table) -> discord.ui.View:
@@ -250,8 +267,12 @@ def table_view(table) -> discord.ui.View | None:
     if phase == "pick":
         view.add_item(HandButton(table.id))
     elif phase == "choose_row":
-        for row, cards in enumerate(game.rows):
-            view.add_item(RowButton(table.id, table.step, row, row_cost(cards)))
+        for action in game.legal_actions(game.chooser):  # Anniversary: not a row behind a Stop
+            view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row])))
+    elif phase in ("special", "swap"):
+        from .special_items import DecideButton  # it imports this module's TableItem
+
+        view.add_item(DecideButton(table.id, table.step))
     elif phase == "draft":
         pool = game.draft_pool
         for page in range(0, min(len(pool), 100), 25):

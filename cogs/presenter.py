@@ -26,7 +26,8 @@ from engine import CardPlaced
 from .components import lobby_view, rematch_view, table_view
 from .image_worker import exit_with_parent
 from .images import render_table
-from .render import clip, lobby_embed, reveal_text, table_embed
+from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
+from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
 
@@ -97,8 +98,12 @@ class Presenter:
 
     async def _image(self, table: Table, events: list) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
+        markers = getattr(table.game.view(None), "row_markers", None)  # Anniversary only
+        if markers is not None:
+            markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
         loop = asyncio.get_running_loop()
-        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed)
+        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
+                                   markers=markers)
         return await loop.run_in_executor(self._images, render)
 
     def _channel(self, table: Table):
@@ -131,6 +136,8 @@ class Presenter:
         if kind == "started":
             await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
         text = reveal_text(table, update.events)
+        nudge = waiting_line(table, lambda seat: seat_name(table, seat))  # pings a special-card decider
+        text = "\n".join(t for t in (text, nudge) if t)
         if kind == "finished":
             message = await self._channel(table).send(clip(text or "The game is over."),
                                                       view=rematch_view(table.id))

@@ -15,6 +15,8 @@ from engine import (
     TakeReason, Variant,
 )
 
+from .special_text import MARKER_LABELS, label, narrate_special
+
 BULL = "🐮"
 GREEN = discord.Colour(0x2E7D32)
 
@@ -53,7 +55,8 @@ def limits_text(table: Table) -> str:
     if o.rounds is not None:
         goal.append(f"{o.rounds} round{'s' if o.rounds != 1 else ''}")
     return (f"{VARIANT_NAMES[o.variant]} · {o.min_players}–{o.max_players} players · "
-            f"{' or '.join(goal)} · {o.turn_seconds}s per turn")
+            f"{' or '.join(goal)} · {o.turn_seconds}s per turn"
+            + (f", {o.special_seconds}s for a special card" if o.variant is Variant.ANNIVERSARY else ""))
 
 
 def lobby_embed(table: Table) -> discord.Embed:
@@ -74,9 +77,11 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def rows_lines(rows, markers=None) -> list[str]:
+    """One line per row; ``markers[i]``: the Anniversary markers on row ``i`` (view names)."""
     lines = []
     for i, row in enumerate(rows):
-        mark = f" [{', '.join(markers[i])}]" if markers and markers[i] else ""
+        shown = [MARKER_LABELS.get(m, m) for m in markers[i]] if markers else []
+        mark = f" [{', '.join(shown)}]" if shown else ""
         cards = " ".join(f"{c:>3}" for c in row)
         lines.append(f"Row {i + 1} · {row_cost(row):>2}{BULL}{mark} │{cards}")
     return lines
@@ -89,8 +94,9 @@ def table_embed(table: Table, notices: list[str] | None = None) -> discord.Embed
     if view.phase != "draft":
         title += f", turn {view.turn}"
     embed = discord.Embed(title=title, colour=GREEN)
+    markers = getattr(view, "row_markers", None)  # the Anniversary view's
     if view.rows:
-        embed.description = "```\n" + "\n".join(rows_lines([r.cards for r in view.rows])) + "\n```"
+        embed.description = "```\n" + "\n".join(rows_lines([r.cards for r in view.rows], markers)) + "\n```"
     else:
         embed.description = "The rows are laid when the draft is over."
     players = []
@@ -101,8 +107,13 @@ def table_embed(table: Table, notices: list[str] | None = None) -> discord.Embed
             status = "🤔"
         else:
             status = "·"
-        players.append(f"{status} {seat_name(table, i)} — **{view.scores[i]}**{BULL}")
+        held = f" · 🎴×{view.special_counts[i]}" if markers is not None else ""
+        players.append(f"{status} {seat_name(table, i)} — **{view.scores[i]}**{BULL}{held}")
     embed.add_field(name="Players (points)", value="\n".join(players), inline=False)
+    if markers is not None:
+        discard = ", ".join(label(s) for s in view.special_discard) or "empty"
+        embed.add_field(name="Special cards",
+                        value=f"Deck: {view.special_deck_size} · discard pile: {discard}"[:1024], inline=False)
     embed.add_field(name="Now", value=phase_text(table), inline=False)
     if notices:
         embed.add_field(name="News", value="\n".join(notices)[:1024], inline=False)
@@ -121,18 +132,33 @@ def phase_text(table: Table) -> str:
     if game.phase.value == "draft":
         left = len(game.draft_pool)
         return f"Draft: {seat_name(table, game.drafter)} takes a face-up card ({left} left)" + when
+    if game.phase.value == "special":
+        return (f"{seat_name(table, game.decider)} may play a special card on their **{game.special_card}**: "
+                "they press **Decide**" + when)
+    if game.phase.value == "swap":
+        return f"{seat_name(table, game.decider)} took a row and may swap a special card: they press **Decide**" + when
     return "Waiting" + when
 
 
 def reveal_text(table: Table, events: list) -> str:
     """One message's worth of what happened: reveal, placements, takes, round and game ends."""
     lines: list[str] = []
-    for event in events:
+    i = 0
+    while i < len(events):
+        event = events[i]
+        special, used = narrate_special(events, i, lambda p: plain_name(table, p))
+        if used:
+            if special:
+                lines.append(special)
+            i += used
+            continue
+        i += 1
         if isinstance(event, CardsRevealed):
             shown = ", ".join(f"**{c}** {plain_name(table, p)}" for c, p in event.cards)
             lines.append(f"🃏 Revealed: {shown}")
         elif isinstance(event, RowTaken):
-            why = "sixth card" if event.reason is TakeReason.FULL_ROW else "low card"
+            # A 7 nimmt! row is taken by its seventh card: "full row" fits every variant.
+            why = "full row" if event.reason is TakeReason.FULL_ROW else "low card"
             cards = " ".join(str(c) for c in event.cards)
             lines.append(f"🐂 {plain_name(table, event.player)} takes row {event.row + 1} ({why}): "
                          f"{cards} — **{event.bullheads}**{BULL}")
@@ -194,7 +220,8 @@ RULES = {
     ),
     Variant.ANNIVERSARY: (
         "**6 nimmt! — Anniversary variant**\nAll classic rules, two rounds, twelve cards each and three "
-        "special cards (5th Row, 7 nimmt!, Insert, Replace, Shift, Stop, Negative = Positive): before "
-        "your card is placed you may play one."
+        "special cards (5th Row, 7 nimmt!, Insert, Replace, Shift, Stop, Negative = Positive): just "
+        "before your card is placed you may play one, and after taking a row you may swap one. When "
+        "the game waits on you, press **Decide**; `/6nimmt prompts` sets when you are asked."
     ),
 }

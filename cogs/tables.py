@@ -13,9 +13,12 @@ from bot.errors import NoTable, TableExists
 from bot.table import TableOptions, TableStatus
 from engine import Variant
 
-from .components import DYNAMIC_ITEMS, PREFIX, answer_error, send_hand
+from .components import PREFIX, TABLE_ITEMS, answer_error, send_hand
 from .presenter import Presenter, post_lobby
 from .render import RULES
+from .special_items import PREFERENCES, SPECIAL_ITEMS
+
+DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot
@@ -55,12 +58,13 @@ class Tables(commands.Cog):
     @game.command(name="start", description="Open a table in this channel")
     @app_commands.describe(
         variant="Which rules to play", target="End after the round in which someone reaches this score (default 66)",
-        rounds="Play this many rounds instead of a target score", timer="Seconds per turn (default 60)",
+        rounds="Play this many rounds instead of a target score (Anniversary: always 2)",
+        timer="Seconds per turn (default 60)",
         ai_players="AI players to seat now", ai_level="How strong the AI players are",
     )
     async def start(
         self, interaction: discord.Interaction,
-        variant: Literal["classic", "pro"] = "classic",
+        variant: Literal["classic", "pro", "anniversary"] = "classic",
         target: app_commands.Range[int, 10, 500] | None = None,
         rounds: app_commands.Range[int, 1, 20] | None = None,
         timer: app_commands.Range[int, 15, 600] | None = None,
@@ -73,7 +77,8 @@ class Tables(commands.Cog):
                 variant=Variant(variant),
                 target=target if target is not None else (None if rounds is not None else 66),
                 rounds=rounds, turn_seconds=timer or settings.turn_seconds,
-                choice_seconds=settings.choice_seconds, ai_seats=ai_players,
+                choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
+                ai_seats=ai_players,
                 ai_level=ai_level or settings.default_ai_level,
             )
         except ValidationError as exc:
@@ -123,6 +128,15 @@ class Tables(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         await send_hand(interaction, self.service, table.id)
+
+    @game.command(name="prompts", description="Anniversary: when to ask you about your special cards")
+    @app_commands.describe(when="always; only when your card would take a row; or never")
+    @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
+                                for value, (label, _) in PREFERENCES.items()])
+    async def prompts(self, interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
+        table = self._table_here(interaction)
+        await self.service.set_prompts(table.id, interaction.user.id, when.value)
+        await interaction.response.send_message(PREFERENCES[when.value][1], ephemeral=True)
 
     @game.command(name="status", description="Show this channel's table again")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -16,11 +16,12 @@ from .events import (
 )
 from .game import AnniversaryGame
 from .specials import LABELS, SPECIAL_DECK, Special
-from .table import best_cancellation
+from .table import PlacementPreview, best_cancellation
 from .view import AnniversaryView
 
 __all__ = [
     "AnniversaryGame", "AnniversaryView", "Special", "SPECIAL_DECK", "LABELS", "best_cancellation",
+    "PlacementPreview",
     "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap", "BullheadsCancelled", "CardInserted",
     "CardReplaced", "CardShifted", "FifthRowClosed", "FifthRowOpened", "SevenNimmtPlaced",
     "SevenNimmtRemoved", "SpecialChoiceRequired", "SpecialDeckReshuffled", "SpecialDeclined",

@@ -27,6 +27,8 @@ Rulings (the rulebook is silent):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..cards import BULLHEADS
 from ..events import RowTaken, TakeReason
 from .events import (
@@ -57,6 +59,21 @@ def best_cancellation(pile: list[int], budget: int) -> tuple[int, ...]:
         if best[total] is not None:
             return best[total][1]
     return ()
+
+
+class PlacementPreview(NamedTuple):
+    """What placing a number card now does without a special card (see ``preview_placement``).
+
+    ``row`` is ``None`` for a low card: its player then chooses an unblocked
+    row to take, and ``bullheads`` is what the cheapest such row costs.
+    ``bullheads`` counts everything the take puts on the pile (with five rows
+    the played card too); it is 0 when nothing is taken.
+    """
+
+    card: int
+    row: int | None
+    takes: bool
+    bullheads: int
 
 
 class TableMixin:
@@ -90,8 +107,24 @@ class TableMixin:
 
     def takes_row(self, card: int) -> bool:
         """Whether placing ``card`` by the normal rules now takes a row."""
+        return self.preview_placement(card).takes
+
+    def preview_placement(self, card: int) -> PlacementPreview:
+        """Where ``card`` goes if it is placed now by the normal rules, and what it takes.
+
+        A pure query (the state is not touched): what a player weighs before
+        deciding on a special card for the card about to be placed.
+        """
         row = self.row_for(card)
-        return row is None or len(self.rows[row]) >= self.capacity(row)
+        if row is None:
+            taken = self.row_bullheads(self.cheapest_row())
+        elif len(self.rows[row]) >= self.capacity(row):
+            taken = self.row_bullheads(row)
+        else:
+            return PlacementPreview(card, row, False, 0)
+        if len(self.rows) == FIVE_ROWS:  # the played card goes to the pile with the row
+            taken += BULLHEADS[card]
+        return PlacementPreview(card, row, True, taken)
 
     # -- the special deck ---------------------------------------------------------
 

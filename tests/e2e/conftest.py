@@ -52,7 +52,7 @@ class World:
     def table_message(self):
         """The live table message: the newest public message with table buttons."""
         for message in reversed(self.public()):
-            if any(cid.startswith(("6n:h:", "6n:r:", "6n:d:")) for cid in message.custom_ids):
+            if any(cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:")) for cid in message.custom_ids):
                 return message
         return None
 
