@@ -42,7 +42,9 @@ class LobbyOps:
         finally:
             self._opening.discard(channel_id)
         self.scheduler.set(table.id, table.deadline)
-        self._notify_lobby(table)
+        from .service import TableUpdate
+
+        self._notify(TableUpdate(table, "lobby"))  # its message is the caller's answer, still to come
         return table
 
     async def set_message(self, table_id: int, message_id: int) -> None:
@@ -52,6 +54,8 @@ class LobbyOps:
             table.message_id = message_id
             await self.store.update_game(table.id, message_ids={"table": message_id})
             await self._save(table)
+            if table.lobby_unshown and table.status is TableStatus.LOBBY:
+                self._notify_lobby(table)  # someone joined before the lobby's message id was known
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         table = self.get(table_id)
@@ -154,6 +158,9 @@ class LobbyOps:
     def _notify_lobby(self, table: Table) -> None:
         from .service import TableUpdate
 
+        # A change made before the lobby message's id arrives (set_message) cannot be shown
+        # yet: the answer to /6nimmt start is still on its way.
+        table.lobby_unshown = table.message_id is None
         self._notify(TableUpdate(table, "lobby"))
 
     async def _remove_seat(self, table: Table, seat: int, notice: str) -> None:
