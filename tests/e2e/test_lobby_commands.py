@@ -1,0 +1,118 @@
+"""The lobby and table commands as users type and click them: join, leave, Add AI, begin,
+rules, status, kick and cancel, each with its refusals, through the real bot."""
+
+from __future__ import annotations
+
+from tests.e2e.test_table_play import click_ok
+
+
+async def reply(world, user, command, **options):
+    return await (await world.standin.slash(user, world.channel, command, **options)).reply()
+
+
+async def press(world, user, message, label):
+    """Press ``label`` on ``message``; returns the private answer, or None when it was silent."""
+    interaction = await world.standin.click(user, message, message.button(label)["custom_id"])
+    if await interaction.ack() == 6:  # accepted: the public message is updated instead
+        return None
+    return await interaction.reply()
+
+
+def lobby(world):
+    return world.public()[0]
+
+
+async def lobby_shows(world, check, what):
+    """Wait until the public lobby passes ``check`` (its edits follow the answers)."""
+    await world.standin.world.wait_until(lambda: check(str(lobby(world).embed)), 3, f"the lobby never {what}")
+
+
+async def test_lobby_buttons_and_commands_with_their_refusals(world):
+    async with world.running_bot():
+        # A table the variant cannot seat is refused with the reason, and opens nothing.
+        refused = await reply(world, world.alice, "6nimmt start", variant="pro", ai_players=6)
+        assert refused.ephemeral_to.id == world.alice.id
+        assert "cannot be set up" in refused.content and "6 players" in refused.content
+        assert world.public() == []
+        nothing = await reply(world, world.bob, "6nimmt join")
+        assert nothing.ephemeral and "/6nimmt start" in nothing.content
+
+        await reply(world, world.alice, "6nimmt start", rounds=1)
+        joined = await reply(world, world.bob, "6nimmt join")
+        assert joined.ephemeral_to.id == world.bob.id and "joined" in joined.content
+        # Bob joined right after the lobby appeared, before the bot knew its message id.
+        bob = f"<@{world.bob.id}>"
+        await lobby_shows(world, lambda embed: bob in embed, "showed bob")
+
+        # Add AI: only players at the table may; the AI shows in the lobby.
+        outsider = await press(world, world.carol, lobby(world), "Add AI")
+        assert outsider is not None and "Only players at the table" in outsider.content
+        assert await press(world, world.bob, lobby(world), "Add AI") is None
+        await lobby_shows(world, lambda embed: "🤖" in embed, "showed the AI")
+
+        # Only the host begins or cancels from the lobby.
+        not_host = await reply(world, world.bob, "6nimmt begin")
+        assert "Only the host" in not_host.content
+        cancel = await press(world, world.bob, lobby(world), "Cancel")
+        assert cancel is not None and "Only the host" in cancel.content
+
+        # Leave from the lobby frees the seat.
+        assert await press(world, world.bob, lobby(world), "Leave") is None
+        await lobby_shows(world, lambda embed: bob not in embed, "let bob go")
+        gone = await press(world, world.bob, lobby(world), "Leave")
+        assert gone is not None and "not at this table" in gone.content
+
+        rules = await reply(world, world.carol, "6nimmt rules")
+        assert rules.ephemeral_to.id == world.carol.id and "classic rules" in rules.content
+
+        began = await reply(world, world.alice, "6nimmt begin")
+        assert began.ephemeral and "game is on" in began.content
+        await world.settle()
+        assert world.table_message() is not None
+        world.standin.assert_no_errors()
+
+
+async def test_status_kick_and_cancel_in_a_running_game(world):
+    async with world.running_bot():
+        opened = await reply(world, world.bob, "6nimmt start", rounds=1)
+        await click_ok(world, world.alice, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.carol, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.bob, opened, opened.button("Start")["custom_id"])
+        await world.settle()
+        first = world.table_message()
+
+        # /6nimmt status posts the table again at the bottom of the channel.
+        await world.standin.say(world.carol, world.channel, "chatter pushes the table up")
+        status = await reply(world, world.carol, "6nimmt status")
+        assert status.ephemeral_to.id == world.carol.id
+        again = await world.standin.world.wait_until(
+            lambda: world.public()[-1] if world.public()[-1].id != first.id and world.table_message() is world.public()[-1]
+            else None, 3, "the table was not posted again")
+        assert again.button("Play a card") and again.attachments
+
+        # Kick: only the host, never themselves, only someone seated.
+        assert "Only the host" in (await reply(world, world.alice, "6nimmt kick", member=world.carol)).content
+        assert "cannot kick yourself" in (await reply(world, world.bob, "6nimmt kick", member=world.bob)).content
+        kicked = await reply(world, world.bob, "6nimmt kick", member=world.carol)
+        assert kicked.ephemeral_to.id == world.bob.id and "carol was removed" in kicked.content
+        await world.settle()
+        assert any("An AI plays their seat" in (m.content or "") + str(m.embed) for m in world.public())
+        again = await reply(world, world.bob, "6nimmt kick", member=world.carol)
+        assert "not playing at this table" in again.content
+        # The kicked player's clicks are refused from now on.
+        table = world.table_message()
+        refused = await (await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])).reply()
+        assert "not at this table" in refused.content
+
+        # Cancel: not by a plain player; by a member who can Manage Messages although not the host.
+        carol_cancel = await reply(world, world.carol, "6nimmt cancel")
+        assert "Only the host" in carol_cancel.content
+        closed = await reply(world, world.alice, "6nimmt cancel")
+        assert "closed" in closed.content
+        await world.settle()
+        assert "cancelled" in (world.public()[-1].content or "")
+        assert world.table_message() is None or not world.table_message().custom_ids
+        # The channel is free again.
+        reopened = await reply(world, world.carol, "6nimmt start")
+        assert "table open" in reopened.embed["title"]
+        world.standin.assert_no_errors()
