@@ -92,7 +92,7 @@ class PlayOps:
 
         game = table.game
         actions = list(actions)
-        self._decide_automatically(table, actions, events)
+        await self._decide_automatically(table, actions, events)
         self._count_takes(table, events)
         if game.is_over:
             await self._finish(table, actions, events, list(notices or []))
@@ -116,30 +116,30 @@ class PlayOps:
         await self._save(table, actions)
         self._notify(TableUpdate(table, kind, events, list(notices or [])))
 
-    def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
+    async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
         """Make at once every decision that needs no one (see ``_automatic_actions``)."""
         game = table.game
         while not game.is_over:
-            decided = self._automatic_actions(table)
+            decided = await self._automatic_actions(table)
             if not decided:
                 return
             for action in decided:
                 events.extend(game.apply(action))
                 actions.append(action)
 
-    def _automatic_actions(self, table: Table) -> list:
+    async def _automatic_actions(self, table: Table) -> list:
         """AI seats' moves, and the declines of special-card prompts a player's
         preference says not to ask them: the game never waits on those."""
         game = table.game
         seats = table.seats
         if game.phase is Phase.PICK:
-            return [self.ai(game, p, seats[p].ai_level, self._ai_rng(table, p))
+            return [await self.ai.decide(game, p, seats[p].ai_level, self._ai_seed(table, p))
                     for p in game.waiting_for if seats[p].is_ai]
         if not game.waiting_for:
             return []
         seat = game.waiting_for[0]
         if seats[seat].is_ai:
-            return [self.ai(game, seat, seats[seat].ai_level, self._ai_rng(table, seat))]
+            return [await self.ai.decide(game, seat, seats[seat].ai_level, self._ai_seed(table, seat))]
         declined = declined_for(table, seat)
         return [declined] if declined is not None else []
 
@@ -217,7 +217,8 @@ class PlayOps:
             if game.phase is Phase.CHOOSE_ROW:
                 action = ChooseRow(seat, game.cheapest_row())  # the rulebook's hint
             else:
-                action = self.ai(game, seat, self.defaults.replacement_ai_level, self._ai_rng(table, seat))
+                action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level,
+                                              self._ai_seed(table, seat))
             events.extend(game.apply(action))
             actions.append(action)
             player.missed_turns += 1

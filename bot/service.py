@@ -10,7 +10,6 @@ action is checkpointed (with its action-log entry) before the call returns.
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -21,7 +20,7 @@ from data.models import CorruptTable, SeatInfo
 from data.store import Store
 from engine import action_to_dict
 
-from .ai_seats import AIDecider, default_decider
+from .ai_seats import AIDecider, AISeats
 from .errors import NoTable, NotAtTable, StaleButton
 from .lobby import LobbyOps
 from .play import PlayOps
@@ -66,7 +65,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         self.store = store
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
-        self.ai = ai or default_decider
+        self.ai = AISeats(ai)
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self.finished: OrderedDict[int, Table] = OrderedDict()
@@ -123,6 +122,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
                         await self._save(table)
                     except Exception:  # one table's failure must not keep the others unsaved
                         log.exception("final checkpoint of table %s failed", table.id)
+        self.ai.close()
         log.info("table service stopped; %d open table(s) checkpointed", len(self.tables))
 
     def _restore(self, entry) -> Table | None:
@@ -209,9 +209,10 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
     def _new_seed() -> int:
         return secrets.randbits(63)
 
-    def _ai_rng(self, table: Table, seat: int) -> random.Random:
-        # Seeded from the table, so a restored table's AI plays as it would have.
-        return random.Random(f"{table.seed}:{table.step}:{seat}")
+    @staticmethod
+    def _ai_seed(table: Table, seat: int) -> str:
+        # From the table, so a restored table's AI plays as it would have.
+        return f"{table.seed}:{table.step}:{seat}"
 
     def options_for(self, **values) -> TableOptions:
         return TableOptions(**values)

@@ -10,21 +10,18 @@ bottom of the channel.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import functools
 import io
 import logging
-import multiprocessing
-import os
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.table import Table, TableStatus
+from bot.workers import worker_pool
 from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
-from .image_worker import exit_with_parent
 from .images import render_table
 from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
 from .special_text import IMAGE_MARKERS, waiting_line
@@ -57,9 +54,7 @@ class Presenter:
         self.pick_edit_delay = PICK_EDIT_DELAY
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
-        self._images = concurrent.futures.ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent, initargs=(os.getpid(),))
+        self._images = worker_pool()
 
     def __call__(self, update: "TableUpdate") -> None:
         table_id = update.table.id
