@@ -3,7 +3,7 @@ rules, status, kick and cancel, each with its refusals, through the real bot."""
 
 from __future__ import annotations
 
-from tests.e2e.test_table_play import click_ok
+from tests.e2e.test_table_play import click_ok, play_until_over
 
 
 async def reply(world, user, command, **options):
@@ -115,4 +115,36 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         # The channel is free again.
         reopened = await reply(world, world.carol, "6nimmt start")
         assert "table open" in reopened.embed["title"]
+        world.standin.assert_no_errors()
+
+
+async def test_rematch_seats_the_same_players_in_a_new_lobby(world):
+    async with world.running_bot():
+        opened = await reply(world, world.alice, "6nimmt start", rounds=1, ai_players=1)
+        await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
+        await play_until_over(world, [world.alice, world.bob], world.carol)
+        await world.settle()
+        final = world.public()[-1]
+        rematch = final.button("Rematch")["custom_id"]
+
+        # Only someone who played may ask for the rematch.
+        outsider = await (await world.standin.click(world.carol, final, rematch)).reply()
+        assert outsider.ephemeral_to.id == world.carol.id and "not at this table" in outsider.content
+
+        new_lobby = await (await world.standin.click(world.bob, final, rematch)).reply()
+        assert not new_lobby.ephemeral and "table open" in new_lobby.embed["title"]
+        players = str(new_lobby.embed)
+        assert f"<@{world.alice.id}>" in players and f"<@{world.bob.id}>" in players and "🤖" in players
+        assert new_lobby.button("Start")
+
+        # A second press finds the channel's new table instead of opening another.
+        again = await (await world.standin.click(world.alice, final, rematch)).reply()
+        assert again.ephemeral_to.id == world.alice.id and "already has a 6 nimmt! table" in again.content
+        # The one who asked hosts it: only bob starts it.
+        refused = await (await world.standin.click(world.alice, new_lobby, new_lobby.button("Start")["custom_id"])).reply()
+        assert "Only the host" in refused.content
+        await click_ok(world, world.bob, new_lobby, new_lobby.button("Start")["custom_id"])
+        await world.settle()
+        assert world.table_message() is not None and world.table_message().id != final.id
         world.standin.assert_no_errors()
