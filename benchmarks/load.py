@@ -38,14 +38,33 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def rss_mb(pid: int) -> tuple[float, float]:
-    """(current, peak) resident memory of ``pid`` in MB, from /proc."""
-    fields = {}
+def _status_kb(pid: int, key: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def bot_processes(pid: int) -> list[int]:
+    """The bot process and its worker processes (table images, the searching AI)."""
+    found = [pid]
+    for proc in os.listdir("/proc"):
+        if proc.isdigit():
+            try:
+                with open(f"/proc/{proc}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(proc))
+            except OSError:
+                continue
+    return found
+
+
+def rss_mb(pid: int) -> tuple[float, float, int]:
+    """(current, peak) resident memory in MB of the bot with its workers, and how many processes."""
+    pids = bot_processes(pid)
+    return (sum(_status_kb(p, "VmRSS") for p in pids) / 1024,
+            sum(_status_kb(p, "VmHWM") for p in pids) / 1024, len(pids))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -151,7 +170,7 @@ async def main() -> None:
                       for i, (c, h, g) in enumerate(seats)),
                     return_exceptions=True)
                 elapsed = time.monotonic() - started
-                rss, peak = rss_mb(bot.pid)
+                rss, peak, processes = rss_mb(bot.pid)
                 bot_cpu = cpu_seconds(bot.pid)
                 driver_cpu = time.process_time()
             finally:
@@ -173,7 +192,8 @@ async def main() -> None:
               f"p99 {percentile(resolutions, 0.99) * 1000:.0f} ms")
         print(f"  CPU: bot process {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(acks)):.1f} ms per interaction), "
               f"stand-in and players {driver_cpu:.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
-        print(f"  bot resident memory: idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB")
+        print(f"  bot resident memory ({processes} processes: the bot and its workers): "
+              f"idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB (sum of each one's peak)")
         for failure in failures[:3]:
             print(f"  failure: {failure!r}")
             traceback.print_exception(failure, limit=-3)
