@@ -65,3 +65,99 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
             assert synced.content == "3 Befehle an diesen Server gesendet; sie erscheinen sofort."
             assert set(standin.commands(english_guild)) == {"6nimmt", "leaderboard", "6nimmt-admin"}
         standin.assert_no_errors()
+
+
+async def test_a_german_table_speaks_german_and_an_english_player_reads_english_in_private(tmp_path):
+    """Lobby, hand, pick, reveal, refusals and an Anniversary prompt on a German server.
+
+    alice hosts and carol looks on, both in German; bob plays in English. Public messages are
+    German for everyone; what only bob sees stays English.
+    """
+    from engine import Phase, Special
+    from tests.e2e.conftest import World
+    from tests.e2e.test_anniversary import seat_position
+    from tests.e2e.test_table_play import click_ok
+
+    async with DiscordStandin() as standin:
+        world = World(standin, tmp_path, locale="de", bob_locale="en-US")
+        alice, bob, carol = world.alice, world.bob, world.carol
+        async with world.running_bot():
+            # The lobby, in the server's German.
+            lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
+            assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
+            assert "Jubiläum (Sonderkarten)" in lobby.embed["description"]
+            assert "s pro Zug" in lobby.embed["description"]
+            assert lobby.embed["fields"][0]["name"] == "Spieler (1/8)"
+            assert {b["label"] for b in lobby.buttons} == {"Beitreten", "Verlassen", "KI hinzufügen", "Beginnen",
+                                                          "Abbrechen"}
+            await click_ok(world, bob, lobby, lobby.button("Beitreten")["custom_id"])
+            # Refusals speak the language of whoever clicked.
+            refused = await (await standin.click(carol, lobby, lobby.button("Beginnen")["custom_id"])).reply()
+            assert refused.ephemeral_to.id == carol.id
+            assert refused.content == "Nur der Gastgeber kann die Partie beginnen."
+            refused = await (await standin.click(bob, lobby, lobby.button("Beginnen")["custom_id"])).reply()
+            assert refused.content == "Only the host can start the game."
+            await click_ok(world, alice, lobby, lobby.button("Beginnen")["custom_id"])
+            await world.settle()
+
+            table = world.bot.service.table_in(world.channel.id)
+            message = world.table_message()
+            assert message.embed["title"] == "6 nimmt! — Runde 1, Zug 1"
+            assert "Reihe 1 ·" in message.embed["description"]
+            assert [f["name"] for f in message.embed["fields"]][:3] == ["Spieler (Hornochsen)", "Sonderkarten", "Jetzt"]
+            assert "drücke **Karte spielen**" in str(message.embed)
+
+            # A Stop for alice before anyone plays (as in tests/e2e/test_anniversary.py).
+            seat_position(table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
+                          [Special.STOP])
+            play = world.table_message().button("Karte spielen")["custom_id"]
+            hand = await (await standin.click(alice, world.table_message(), play)).reply()
+            assert hand.ephemeral_to.id == alice.id
+            assert hand.content.startswith("**Deine Hand** — wähle eine Karte")
+            assert "⛔ **Stopp** — sperre eine Reihe" in hand.content
+            assert hand.button("Immer fragen") and hand.button("Nie fragen")
+            await click_ok(world, alice, hand, hand.button("22 · 5🐮")["custom_id"])
+            assert standin.message(hand.id).content.startswith("Du spielst verdeckt die **22**")
+
+            english_hand = await (await standin.click(bob, world.table_message(), play)).reply()
+            assert english_hand.content.startswith("**Your hand** — pick a card")
+            assert "You hold no special cards." in english_hand.content
+            assert english_hand.button("Always ask me") and english_hand.button("Never ask me")
+            await click_ok(world, bob, english_hand, english_hand.button("90 · 3🐮")["custom_id"])
+            assert standin.message(english_hand.id).content == (
+                "You played **90**. Everyone has picked: see the reveal in the channel.")
+            await world.settle()
+
+            # The reveal and the nudge, in German.
+            assert table.game.phase is Phase.SPECIAL
+            reveal = world.public()[-1]
+            assert reveal.content.startswith("🃏 Aufgedeckt: **22** alice, **90** bob")
+            assert f"✨ <@{alice.id}>: deine **22** ist dran — drücke **Entscheiden**" in reveal.content
+            decide = reveal.button("Entscheiden")["custom_id"]
+            # An intruder's click and the wrong player's click are refused, each in their language.
+            refused = await (await standin.click(carol, reveal, decide)).reply()
+            assert refused.content == "Du sitzt nicht an diesem Tisch."
+            refused = await (await standin.click(bob, reveal, decide)).reply()
+            assert refused.content == "This decision is not yours: the game is waiting for **alice**."
+
+            # The Anniversary prompt, in alice's German.
+            prompt = await (await standin.click(alice, reveal, decide)).reply()
+            assert prompt.ephemeral_to.id == alice.id
+            assert prompt.content.startswith(
+                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮.")
+            assert "drücke **Keine Sonderkarte**" in prompt.content and prompt.button("Keine Sonderkarte")
+            choices = await (await standin.click(alice, prompt, prompt.button("Stopp…")["custom_id"])).reply()
+            assert standin.message(prompt.id).content.startswith("**Stopp**: sperre eine Reihe")
+            await click_ok(world, alice, choices, standin.message(prompt.id).button("Stopp auf Reihe 1")["custom_id"])
+            assert standin.message(prompt.id).content == "Du hast **Stopp** gespielt. Was passiert, steht im Kanal."
+            await world.settle()
+            assert "✨ alice spielt **Stopp** auf Reihe 1, dann kommt 22 in Reihe 2." in world.public()[-1].content
+            assert "[Stopp]" in world.table_message().embed["description"]
+
+            # bob leaves: his confirmation in English, the channel's news in German.
+            left = await (await standin.slash(bob, world.channel, "6nimmt leave")).reply()
+            assert left.content == "You left the table."
+            await world.settle()
+            news = {f["name"]: f["value"] for f in world.table_message().embed["fields"]}["Neuigkeiten"]
+            assert news == "**bob** hat den Tisch verlassen. Eine KI spielt ab jetzt auf diesem Platz."
+        standin.assert_no_errors()
