@@ -19,6 +19,14 @@ class TableError(Exception):
         super().__init__(str(self.text))
 
 
+class OptionError(ValueError):
+    """A table option that does not fit; a ``ValueError`` because pydantic validation raises it."""
+
+    def __init__(self, template: str, /, **fields) -> None:
+        self.text = Text(template, **fields)
+        super().__init__(str(self.text))
+
+
 class NoTable(TableError):
     def __init__(self, template: str = N_("There is no 6 nimmt! table in this channel. "
                                           "Start one with `/6nimmt start`."), /, **fields) -> None:

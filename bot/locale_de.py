@@ -235,6 +235,9 @@ MESSAGES: dict[str, str] = {
     "This decision is not yours: the game is waiting for **{name}**.":
         "Diese Entscheidung ist nicht deine: die Partie wartet auf **{name}**.",
     "Choose one of: {choices}.": "Wähle eins von: {choices}.",
+    "this variant seats at most {players} players, so at most {seats} AI seats beside you":
+        "diese Variante hat höchstens {players} Plätze, also höchstens {seats} KI-Spieler neben dir",
+    "choose a target score or a number of rounds": "wähle eine Zielpunktzahl oder eine Anzahl Runden",
     "Special-card prompts are only for the Anniversary variant.":
         "Nachfragen zu Sonderkarten gibt es nur in der Jubiläumsvariante.",
     # the engine's refusals, by kind (bot/i18n.py)

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.errors import NoTable, TableExists
-from bot.i18n import tr, user_locale
+from bot.errors import NoTable, OptionError, TableExists
+from bot.i18n import render, tr, user_locale
 from bot.table import TableOptions, TableStatus
 from engine import Variant
 
@@ -31,8 +31,12 @@ def _message_link(guild_id: int, channel_id: int, message_id: int | None, locale
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
-def first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError, locale) -> str:
+    """The first problem: ours in ``locale``; pydantic's own (a limit the command allows) in its English."""
     error = exc.errors()[0]
+    ours = (error.get("ctx") or {}).get("error")
+    if isinstance(ours, OptionError):
+        return render(locale, ours.text)
     field = ".".join(str(p) for p in error["loc"])
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}" if field else message
@@ -83,9 +87,9 @@ class Tables(commands.Cog):
                 ai_level=ai_level or settings.default_ai_level,
             )
         except ValidationError as exc:
-            # pydantic words the problem itself (in English): it names the option and the limit.
-            await answer_error(interaction, tr(user_locale(interaction), "That table cannot be set up — {problem}.",
-                                               problem=first_error(exc)))
+            locale = user_locale(interaction)
+            await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
+                                               problem=first_error(exc, locale)))
             return
         try:
             table = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,

@@ -82,6 +82,12 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
         world = World(standin, tmp_path, locale="de", bob_locale="en-US")
         alice, bob, carol = world.alice, world.bob, world.carol
         async with world.running_bot():
+            # A set-up that does not fit is refused in the host's German.
+            refused = await (await standin.slash(alice, world.channel, "6nimmt start", variant="pro",
+                                                 ai_players=9)).reply()
+            assert refused.ephemeral_to.id == alice.id and refused.content == (
+                "Dieser Tisch lässt sich so nicht eröffnen — diese Variante hat höchstens 6 Plätze, "
+                "also höchstens 5 KI-Spieler neben dir.")
             # The lobby, in the server's German.
             lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
             assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
