@@ -335,6 +335,13 @@ MESSAGES: dict[str, str] = {
         "bevor deine Karte angelegt wird, darfst du eine spielen, und nachdem du eine Reihe genommen hast, "
         "darfst du eine tauschen. Wartet die Partie auf dich, drücke **Entscheiden**; mit "
         "`/6nimmt nachfragen` legst du fest, wann du gefragt wirst.",
+    # words drawn on the table image (cogs/images.py)
+    "takes": "nimmt",
+    "the row": "die Reihe",
+    "bullheads": "Hornochsen",
+    "bullhead": "Hornochse",
+    "STOP": "STOPP",
+    "5th row": "5. Reihe",
     # buttons, the hand and confirmations (cogs/components.py, cogs/tables.py)
     "Join": "Beitreten",
     "Leave": "Verlassen",

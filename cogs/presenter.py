@@ -26,7 +26,7 @@ from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
 from .image_worker import exit_with_parent
-from .images import render_table
+from .images import WORDS, render_table
 from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
 from .special_text import IMAGE_MARKERS, waiting_line
 
@@ -98,14 +98,14 @@ class Presenter:
             finally:
                 queue.task_done()
 
-    async def _image(self, table: Table, events: list) -> bytes:
+    async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
         markers = getattr(table.game.view(None), "row_markers", None)  # Anniversary only
         if markers is not None:
             markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
         loop = asyncio.get_running_loop()
         render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers)
+                                   markers=markers, words={word: tr(locale, word) for word in WORDS})
         return await loop.run_in_executor(self._images, render)
 
     def _channel(self, table: Table):
@@ -158,7 +158,7 @@ class Presenter:
         embed = table_embed(table, locale, notices)
         files = []
         if table.game.rows:
-            image = await self._image(table, update.events)
+            image = await self._image(table, update.events, locale)
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
                                       description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
