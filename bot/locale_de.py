@@ -171,6 +171,22 @@ MESSAGES: dict[str, str] = {
     "There is no server here: use `scope: All servers`.": "Hier ist kein Server: wähle `bereich: Alle Server`.",
     "That button is not valid any more. Run the command again.":
         "Diese Schaltfläche gilt nicht mehr. Verwende den Befehl noch einmal.",
+    # refusals of bot/records.py
+    "You are seated at an open 6 nimmt! table in {channel}. Leave it with `/6nimmt leave` (or let the game end) "
+    "before deleting your data.":
+        "Du sitzt an einem offenen 6-nimmt!-Tisch in {channel}. Verlasse ihn mit `/6nimmt verlassen` (oder lass "
+        "die Partie zu Ende gehen), bevor du deine Daten löschst.",
+    "You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` (or let the game end) before "
+    "deleting your data.":
+        "Du sitzt an einem offenen 6-nimmt!-Tisch. Verlasse ihn mit `/6nimmt verlassen` (oder lass die Partie zu "
+        "Ende gehen), bevor du deine Daten löschst.",
+    "`{text}` is not a game number: use the number shown in `/6nimmt history`, e.g. `game:12`.":
+        "`{text}` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, z. B. `partie:12`.",
+    "There is no game #{game}. `/6nimmt history` lists this server's games.":
+        "Es gibt keine Partie #{game}. `/6nimmt verlauf` listet die Partien dieses Servers.",
+    "Game #{game} was not played in this server.": "Partie #{game} wurde nicht auf diesem Server gespielt.",
+    "Game #{game} is still open; its log can be exported once it has ended.":
+        "Partie #{game} läuft noch; ihr Protokoll gibt es, sobald sie beendet ist.",
     # /6nimmt-admin (cogs/admin.py)
     "Tools for the bot's owner": "Werkzeuge für den Betreiber des Bots",
     "Send the slash commands to Discord (bot owner only)":

@@ -34,7 +34,8 @@ class Text:
         return " ".join(translate(template, fields) for template, fields in self.parts)
 
     def __str__(self) -> str:
-        return self.render(lambda template, fields: template.format(**fields))
+        # Formatted only with fields, as ``bot.i18n.tr`` does: a template without any may hold braces.
+        return self.render(lambda template, fields: template.format(**fields) if fields else template)
 
     def __repr__(self) -> str:
         return f"Text({str(self)!r})"

@@ -88,6 +88,9 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert refused.ephemeral_to.id == alice.id and refused.content == (
                 "Dieser Tisch lässt sich so nicht eröffnen — diese Variante hat höchstens 6 Plätze, "
                 "also höchstens 5 KI-Spieler neben dir.")
+            refused = await (await standin.slash(alice, world.channel, "6nimmt history", game="abc")).reply()
+            assert refused.content == "`abc` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, " \
+                                      "z. B. `partie:12`."
             # The lobby, in the server's German.
             lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
             assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
