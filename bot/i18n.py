@@ -8,6 +8,10 @@ use it (everything the Discord face shows goes through one of these):
   (the server's language), ephemeral ones ``user_locale(interaction)``.
 * ``N_("text")`` — marks a text defined before any locale is known (a module
   constant, a label table) for the catalog; translate it later with ``tr``.
+* ``render(locale, text)`` — a ``bot.text.Text`` (what the table service's errors
+  and notices carry: English templates and fields) in ``locale``;
+  ``error_text(locale, exc)`` — a refused action (``TableError`` or the engine's
+  ``IllegalAction``) as the user is told it.
 * Command, group, option and choice names and descriptions are translated by
   ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in
   English as usual; names come from ``NAMES``, everything else from ``MESSAGES``.

@@ -298,7 +298,7 @@ MESSAGES: dict[str, str] = {
     "Everyone picks a card face down: press **Play a card**":
         "Alle wählen verdeckt eine Karte: drücke **Karte spielen**",
     "{name}'s **{card}** fits no row: they choose a row to take":
-        "Die **{card}** von {name} passt in keine Reihe: {name} wählt eine Reihe, die genommen wird",
+        "{name} hat mit der **{card}** in keine Reihe gepasst und wählt eine Reihe, die genommen wird",
     "Draft: {name} takes a face-up card ({left} left)":
         "Auswahl: {name} nimmt eine offene Karte ({left} übrig)",
     "{name} may play a special card on their **{card}**: they press **Decide**":
@@ -313,7 +313,8 @@ MESSAGES: dict[str, str] = {
         "🐂 {name} nimmt Reihe {row} ({why}): {cards} — **{points}**{bull}",
     "{card} → row {row}": "{card} → Reihe {row}",
     "⚠️ {name}'s **{card}** is lower than every row: they choose a row to take.":
-        "⚠️ Die **{card}** von {name} ist niedriger als jede Reihe: {name} wählt eine Reihe, die genommen wird.",
+        "⚠️ {name} hat die **{card}** gespielt, niedriger als jede Reihe, und wählt eine Reihe, die genommen "
+        "wird.",
     "📋 **Round {round} is over.**": "📋 **Runde {round} ist vorbei.**",
     "🏆 **Game over!** {winner} wins with {points}.": "🏆 **Partie vorbei!** {winner} gewinnt mit {points}.",
     "🏆 **Game over!** {winners} win with {points}.": "🏆 **Partie vorbei!** {winners} gewinnen mit {points}.",

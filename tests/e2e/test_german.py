@@ -6,6 +6,8 @@ refused to administrators who are not owners, and a sync for an owner.
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 from bot.app import SixNimmtBot
@@ -169,4 +171,37 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             await world.settle()
             news = {f["name"]: f["value"] for f in world.table_message().embed["fields"]}["Neuigkeiten"]
             assert news == "**bob** hat den Tisch verlassen. Eine KI spielt ab jetzt auf diesem Platz."
+        standin.assert_no_errors()
+
+
+async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path):
+    from tests.e2e.conftest import World
+
+    async with DiscordStandin() as standin:
+        world = World(standin, tmp_path, locale="de")
+        async with world.running_bot():
+            lobby = await (await standin.slash(world.alice, world.channel, "6nimmt start", rounds=1,
+                                               ai_players=1)).reply()
+            assert "1 Runde" in lobby.embed["description"] and "🤖 Ada · mittel" in str(lobby.embed)
+            interaction = await standin.click(world.alice, lobby, lobby.button("Beginnen")["custom_id"])
+            await interaction.ack()
+            for _ in range(40):  # ten turns, each maybe with a row choice
+                await world.settle()
+                table = world.table_message()
+                if table is None:
+                    break
+                rows = [cid for cid in table.custom_ids if cid.startswith("6n:r:")]
+                if rows:
+                    assert table.button(custom_id=rows[0])["label"].startswith("Reihe ")
+                    await (await standin.click(world.alice, table, rows[0])).ack()
+                    continue
+                hand = await (await standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
+                              ).reply()
+                await (await standin.click(world.alice, hand, hand.custom_ids[0])).ack()
+            await world.settle()
+            assert world.table_message() is None, "the game did not end"
+            final = world.public()[-1]
+            assert "📋 **Runde 1 ist vorbei.**" in final.content
+            assert re.search(r"🏆 \*\*Partie vorbei!\*\* .+ (gewinnt|gewinnen) mit \d+🐮\.", final.content)
+            assert final.button("Revanche")
         standin.assert_no_errors()
