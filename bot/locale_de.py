@@ -5,6 +5,9 @@ rule ``^[-_\\p{L}\\p{N}]{1,32}$``), because a German client shows and completes
 the localized names: ``/6nimmt eröffnen`` opens a table and ``/6nimmt beginnen``
 begins the game, keeping that pair as distinct as start/begin. ``6nimmt`` is the
 game's own name and stays. German messages that name a command use these names.
+
+One file, longer than a module usually is, on purpose: it is data, and a translator
+reads and checks the whole catalog in one place.
 """
 
 #: Command, group and option names.
