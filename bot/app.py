@@ -20,7 +20,7 @@ from engine import IllegalAction
 from .config import Settings
 from .errors import TableError
 from .health import Heartbeat, bot_status
-from .i18n import CatalogTranslator, tr, user_locale
+from .i18n import CatalogTranslator, error_text, tr, user_locale
 from .logs import setup_logging
 from .service import ServiceDefaults, TableService
 from .sync import sync_commands
@@ -40,7 +40,7 @@ class SixNimmtTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         locale = user_locale(interaction)
         if isinstance(original, (TableError, IllegalAction)):
-            message = str(original)
+            message = error_text(locale, original)
         elif isinstance(error, app_commands.CheckFailure):
             message = tr(locale, "You cannot use that command here.")
         elif isinstance(error, app_commands.TransformerError):

@@ -8,6 +8,10 @@ use it (everything the Discord face shows goes through one of these):
   (the server's language), ephemeral ones ``user_locale(interaction)``.
 * ``N_("text")`` — marks a text defined before any locale is known (a module
   constant, a label table) for the catalog; translate it later with ``tr``.
+* ``render(locale, text)`` — a ``bot.text.Text`` (what the table service's errors
+  and notices carry: English templates and fields) in ``locale``;
+  ``error_text(locale, exc)`` — a refused action (``TableError`` or the engine's
+  ``IllegalAction``) as the user is told it.
 * Command, group, option and choice names and descriptions are translated by
   ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in
   English as usual; names come from ``NAMES``, everything else from ``MESSAGES``.
@@ -27,7 +31,14 @@ import string
 import discord
 from discord import app_commands
 
+from engine import (
+    CardNotInHand, IllegalAction, IllegalSpecial, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand,
+    UnknownPlayer, WrongPhase,
+)
+
 from . import locale_de
+from .errors import TableError
+from .text import N_, Text
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +51,6 @@ NAME_LOCATIONS = frozenset({
     app_commands.TranslationContextLocation.group_name,
     app_commands.TranslationContextLocation.parameter_name,
 })
-
-
-def N_(text: str) -> str:
-    """Mark ``text`` for the catalog; it is returned unchanged (translate it with ``tr`` when shown)."""
-    return text
 
 
 def _locale_key(locale: discord.Locale | str | None) -> str:
@@ -64,6 +70,34 @@ def tr(locale: discord.Locale | str | None, text: str, /, **fields) -> str:
     if catalog and translated is None:
         log.warning("no %s translation for %r", _locale_key(locale), text)
     return (translated or text).format(**fields) if fields else (translated or text)
+
+
+def render(locale: discord.Locale | str | None, text: Text) -> str:
+    """A ``Text`` from ``bot/`` (an error's or a notice's) in ``locale``."""
+    return text.render(lambda template, fields: tr(locale, template, **fields))
+
+
+#: The engine words its refusals in English with details ("58 is not in your hand"); a
+#: reader of another language gets the refusal's kind in their words (most specific class first).
+ILLEGAL_ACTION_TEXTS: dict[type, str] = {
+    SpecialNotInHand: N_("You do not hold that special card."),
+    CardNotInHand: N_("You cannot play that card."),
+    RowBlocked: N_("A Stop blocks that row."),
+    InvalidRow: N_("You cannot choose that row."),
+    NotYourTurn: N_("It is not your turn."),
+    WrongPhase: N_("That is not possible right now."),
+    UnknownPlayer: N_("You are not playing in this game."),
+    IllegalSpecial: N_("The rules do not allow that special card here."),
+    IllegalAction: N_("The rules do not allow that right now."),
+}
+
+
+def error_text(locale: discord.Locale | str | None, error: TableError | IllegalAction) -> str:
+    """What a user is told about a refused action, in ``locale``."""
+    if isinstance(error, TableError):
+        return render(locale, error.text)
+    template = next(ILLEGAL_ACTION_TEXTS[kind] for kind in type(error).__mro__ if kind in ILLEGAL_ACTION_TEXTS)
+    return lookup(locale, template) or str(error)
 
 
 def public_locale(interaction: discord.Interaction) -> discord.Locale:

@@ -6,6 +6,7 @@ from engine import Game
 
 from .errors import LobbyError, NotAtTable, NotHost, TableExists
 from .table import Seat, Table, TableOptions, TableStatus
+from .text import N_, Text
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
 
@@ -20,7 +21,7 @@ class LobbyOps:
         if existing is not None:
             raise TableExists(existing.id, existing.message_id)
         if channel_id in self._opening:
-            raise LobbyError("A table is being set up in this channel right now.")
+            raise LobbyError(N_("A table is being set up in this channel right now."))
         self._opening.add(channel_id)
         try:
             if seats is None:
@@ -62,9 +63,9 @@ class LobbyOps:
         async with table.lock:
             self._require_lobby(table)
             if table.has_user(user_id):
-                raise LobbyError("You are already at this table.")
+                raise LobbyError(N_("You are already at this table."))
             if len(table.seats) >= table.options.max_players:
-                raise LobbyError(f"The table is full ({table.options.max_players} players).")
+                raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
             await self.store.upsert_player(user_id, name)
             table.seats.append(Seat(user_id, name))
             await self._lobby_changed(table)
@@ -76,20 +77,21 @@ class LobbyOps:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotAtTable()
-            await self._remove_seat(table, seat, f"**{table.seats[seat].name}** left the table.")
+            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name))
         return table
 
     async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
         table = self.get(table_id)
         async with table.lock:
             if host_id != table.host_id:
-                raise NotHost("kick a player")
+                raise NotHost(N_("Only the host can kick a player."))
             if target_id == host_id:
-                raise LobbyError("You cannot kick yourself: use Leave or Cancel.")
+                raise LobbyError(N_("You cannot kick yourself: use Leave or Cancel."))
             seat = table.seat_of(target_id)
             if seat is None:
-                raise LobbyError("That member is not playing at this table.")
-            await self._remove_seat(table, seat, f"**{table.seats[seat].name}** was removed by the host.")
+                raise LobbyError(N_("That member is not playing at this table."))
+            await self._remove_seat(table, seat, Text(N_("**{name}** was removed by the host."),
+                                                      name=table.seats[seat].name))
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
@@ -97,9 +99,9 @@ class LobbyOps:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
-                raise LobbyError("Only players at the table can add AI players.")
+                raise LobbyError(N_("Only players at the table can add AI players."))
             if len(table.seats) >= table.options.max_players:
-                raise LobbyError(f"The table is full ({table.options.max_players} players).")
+                raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
             table.seats.append(self._ai_seat(table.seats, level or table.options.ai_level))
             await self._lobby_changed(table)
         return table
@@ -109,10 +111,10 @@ class LobbyOps:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.host_id:
-                raise NotHost("start the game")
+                raise NotHost(N_("Only the host can start the game."))
             if len(table.seats) < table.options.min_players:
-                raise LobbyError(f"The {table.options.variant.value} game needs at least "
-                                 f"{table.options.min_players} players: invite a friend or add an AI.")
+                raise LobbyError(N_("This game needs at least {players} players: invite a friend or add an AI."),
+                                 players=table.options.min_players)
             table.game = Game.new(table.options.game_config(len(table.seats)), seed=table.seed)
             table.status = TableStatus.PLAYING
             await self.store.update_game(table.id, status="playing", seats=self._seat_infos(table))
@@ -123,15 +125,15 @@ class LobbyOps:
         table = self.get(table_id)
         async with table.lock:
             if user_id != table.host_id and not can_manage:
-                raise NotHost("cancel the table (or a member who can Manage Messages)")
-            await self._close(table, "cancelled", "The table was cancelled.")
+                raise NotHost(N_("Only the host (or a member who can Manage Messages) can cancel the table."))
+            await self._close(table, "cancelled", Text(N_("The table was cancelled.")))
         return table
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
         """A new lobby in the same channel with the same seats; whoever asked hosts it."""
         old = self.get_finished(table_id)
         if old is None:
-            raise LobbyError("That game is too old for a rematch: start a new one with `/6nimmt start`.")
+            raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
             raise NotAtTable()
         seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
@@ -143,7 +145,7 @@ class LobbyOps:
     @staticmethod
     def _require_lobby(table: Table) -> None:
         if table.status is not TableStatus.LOBBY:
-            raise LobbyError("The game has already started.")
+            raise LobbyError(N_("The game has already started."))
 
     def _ai_seat(self, seats: list[Seat], level: str) -> Seat:
         taken = {s.name for s in seats}
@@ -163,29 +165,29 @@ class LobbyOps:
         table.lobby_unshown = table.message_id is None
         self._notify(TableUpdate(table, "lobby"))
 
-    async def _remove_seat(self, table: Table, seat: int, notice: str) -> None:
+    async def _remove_seat(self, table: Table, seat: int, notice: Text) -> None:
         if table.status is TableStatus.LOBBY:
             user_id = table.seats[seat].user_id
             del table.seats[seat]
             if not table.humans:
-                await self._close(table, "cancelled", notice + " Nobody is left, so the table closed.")
+                await self._close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")))
                 return
             if user_id == table.host_id:
                 table.host_id = table.humans[0].user_id
-                notice += f" **{table.humans[0].name}** is the host now."
+                notice += Text(N_("**{name}** is the host now."), name=table.humans[0].name)
                 await self.store.update_game(table.id, host_id=table.host_id)
             await self._lobby_changed(table)
             self._notify_notice(table, notice)
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
-        await self._replace_with_ai(table, seat, notice + " An AI plays their seat from now on.")
+        await self._replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
 
-    def _notify_notice(self, table: Table, notice: str) -> None:
+    def _notify_notice(self, table: Table, notice: Text) -> None:
         from .service import TableUpdate
 
         self._notify(TableUpdate(table, "notice", notices=[notice]))
 
-    async def _close(self, table: Table, status: str, notice: str) -> None:
+    async def _close(self, table: Table, status: str, notice: Text) -> None:
         table.status = TableStatus.CANCELLED
         await self.store.update_game(table.id, status=status)
         await self._save(table)

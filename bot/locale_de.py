@@ -5,6 +5,9 @@ rule ``^[-_\\p{L}\\p{N}]{1,32}$``), because a German client shows and completes
 the localized names: ``/6nimmt eröffnen`` opens a table and ``/6nimmt beginnen``
 begins the game, keeping that pair as distinct as start/begin. ``6nimmt`` is the
 game's own name and stays. German messages that name a command use these names.
+
+One file, longer than a module usually is, on purpose: it is data, and a translator
+reads and checks the whole catalog in one place.
 """
 
 #: Command, group and option names.
@@ -171,6 +174,22 @@ MESSAGES: dict[str, str] = {
     "There is no server here: use `scope: All servers`.": "Hier ist kein Server: wähle `bereich: Alle Server`.",
     "That button is not valid any more. Run the command again.":
         "Diese Schaltfläche gilt nicht mehr. Verwende den Befehl noch einmal.",
+    # refusals of bot/records.py
+    "You are seated at an open 6 nimmt! table in {channel}. Leave it with `/6nimmt leave` (or let the game end) "
+    "before deleting your data.":
+        "Du sitzt an einem offenen 6-nimmt!-Tisch in {channel}. Verlasse ihn mit `/6nimmt verlassen` (oder lass "
+        "die Partie zu Ende gehen), bevor du deine Daten löschst.",
+    "You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` (or let the game end) before "
+    "deleting your data.":
+        "Du sitzt an einem offenen 6-nimmt!-Tisch. Verlasse ihn mit `/6nimmt verlassen` (oder lass die Partie zu "
+        "Ende gehen), bevor du deine Daten löschst.",
+    "`{text}` is not a game number: use the number shown in `/6nimmt history`, e.g. `game:12`.":
+        "`{text}` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, z. B. `partie:12`.",
+    "There is no game #{game}. `/6nimmt history` lists this server's games.":
+        "Es gibt keine Partie #{game}. `/6nimmt verlauf` listet die Partien dieses Servers.",
+    "Game #{game} was not played in this server.": "Partie #{game} wurde nicht auf diesem Server gespielt.",
+    "Game #{game} is still open; its log can be exported once it has ended.":
+        "Partie #{game} läuft noch; ihr Protokoll gibt es, sobald sie beendet ist.",
     # /6nimmt-admin (cogs/admin.py)
     "Tools for the bot's owner": "Werkzeuge für den Betreiber des Bots",
     "Send the slash commands to Discord (bot owner only)":
@@ -189,4 +208,304 @@ MESSAGES: dict[str, str] = {
     "That value does not work: {value}.": "Dieser Wert geht nicht: {value}.",
     "Something went wrong on our side; nothing was changed. Please try again.":
         "Bei uns ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuche es noch einmal.",
+    # errors and notices of the table service (bot/errors.py, lobby.py, play.py, specials.py, service.py)
+    "There is no 6 nimmt! table in this channel. Start one with `/6nimmt start`.":
+        "In diesem Kanal gibt es keinen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
+    "This channel already has a 6 nimmt! table.": "Dieser Kanal hat schon einen 6-nimmt!-Tisch.",
+    "You are not at this table.": "Du sitzt nicht an diesem Tisch.",
+    "That button is from an earlier turn. Use the newest table message.":
+        "Diese Schaltfläche stammt aus einem früheren Zug. Verwende die neueste Tisch-Nachricht.",
+    "That table has ended. Start a new one with `/6nimmt start`.":
+        "Dieser Tisch ist beendet. Eröffne einen neuen mit `/6nimmt eröffnen`.",
+    "A table is being set up in this channel right now.": "In diesem Kanal wird gerade ein Tisch eröffnet.",
+    "You are already at this table.": "Du sitzt schon an diesem Tisch.",
+    "The table is full ({players} players).": "Der Tisch ist voll ({players} Spieler).",
+    "**{name}** left the table.": "**{name}** hat den Tisch verlassen.",
+    "Only the host can kick a player.": "Nur der Gastgeber kann Spieler entfernen.",
+    "You cannot kick yourself: use Leave or Cancel.":
+        "Du kannst dich nicht selbst entfernen: verwende „Verlassen“ oder „Abbrechen“.",
+    "That member is not playing at this table.": "Dieses Mitglied spielt nicht an diesem Tisch.",
+    "**{name}** was removed by the host.": "**{name}** wurde vom Gastgeber entfernt.",
+    "Only players at the table can add AI players.": "Nur Spieler am Tisch können KI-Spieler hinzufügen.",
+    "Only the host can start the game.": "Nur der Gastgeber kann die Partie beginnen.",
+    "This game needs at least {players} players: invite a friend or add an AI.":
+        "Diese Partie braucht mindestens {players} Spieler: lade jemanden ein oder füge eine KI hinzu.",
+    "Only the host (or a member who can Manage Messages) can cancel the table.":
+        "Nur der Gastgeber (oder ein Mitglied mit „Nachrichten verwalten“) kann den Tisch schließen.",
+    "The table was cancelled.": "Der Tisch wurde geschlossen.",
+    "That game is too old for a rematch: start a new one with `/6nimmt start`.":
+        "Diese Partie ist zu alt für eine Revanche: eröffne eine neue mit `/6nimmt eröffnen`.",
+    "The game has already started.": "Die Partie hat schon begonnen.",
+    "Nobody is left, so the table closed.": "Niemand ist mehr da, also wurde der Tisch geschlossen.",
+    "**{name}** is the host now.": "**{name}** ist jetzt Gastgeber.",
+    "An AI plays their seat from now on.": "Eine KI spielt ab jetzt auf diesem Platz.",
+    "That choice does not exist.": "Diese Auswahl gibt es nicht.",
+    "The bot restarted; here is how the game ended.": "Der Bot wurde neu gestartet; so ist die Partie ausgegangen.",
+    "Nobody started the game in time, so the lobby closed.":
+        "Niemand hat die Partie rechtzeitig begonnen, also wurde der Tisch geschlossen.",
+    "{player} missed two turns in a row, so an AI plays their seat now.":
+        "{player} hat zwei Züge hintereinander verpasst, also spielt jetzt eine KI auf diesem Platz.",
+    "Every player has left, so the game was abandoned.":
+        "Alle Spieler sind gegangen, also wurde die Partie abgebrochen.",
+    "Nobody is left, so the game was abandoned.": "Niemand ist mehr da, also wurde die Partie abgebrochen.",
+    "The game has not started yet.": "Die Partie hat noch nicht begonnen.",
+    "That game is over.": "Diese Partie ist vorbei.",
+    "Nobody is deciding on a special card right now.": "Gerade entscheidet niemand über eine Sonderkarte.",
+    "This decision is not yours: the game is waiting for **{name}**.":
+        "Diese Entscheidung ist nicht deine: die Partie wartet auf **{name}**.",
+    "Choose one of: {choices}.": "Wähle eins von: {choices}.",
+    "this variant seats at most {players} players, so at most {seats} AI seats beside you":
+        "diese Variante hat höchstens {players} Plätze, also höchstens {seats} KI-Spieler neben dir",
+    "choose a target score or a number of rounds": "wähle eine Zielpunktzahl oder eine Anzahl Runden",
+    "Special-card prompts are only for the Anniversary variant.":
+        "Nachfragen zu Sonderkarten gibt es nur in der Jubiläumsvariante.",
+    # the engine's refusals, by kind (bot/i18n.py)
+    "You do not hold that special card.": "Diese Sonderkarte hast du nicht.",
+    "You cannot play that card.": "Diese Karte kannst du nicht spielen.",
+    "A Stop blocks that row.": "Auf dieser Reihe liegt ein Stopp.",
+    "You cannot choose that row.": "Diese Reihe kannst du nicht wählen.",
+    "It is not your turn.": "Du bist nicht an der Reihe.",
+    "That is not possible right now.": "Das geht gerade nicht.",
+    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
+    "The rules do not allow that special card here.": "Diese Sonderkarte erlauben die Regeln hier nicht.",
+    "The rules do not allow that right now.": "Das erlauben die Regeln gerade nicht.",
+    # the table in the channel (cogs/render.py, cogs/presenter.py, cogs/components.py)
+    "Classic": "Klassisch",
+    "Pro (drafted hands)": "Profi (Karten werden ausgewählt)",
+    "Anniversary (special cards)": "Jubiläum (Sonderkarten)",
+    "{name} (AI)": "{name} (KI)",
+    "first to {target} points ends it": "wer zuerst {target} Hornochsen hat, beendet die Partie",
+    "1 round": "1 Runde",
+    "{rounds} rounds": "{rounds} Runden",
+    "{first} or {second}": "{first} oder {second}",
+    "{variant} · {low}–{high} players · {goal} · {seconds}s per turn":
+        "{variant} · {low}–{high} Spieler · {goal} · {seconds} s pro Zug",
+    ", {seconds}s for a special card": ", {seconds} s für eine Sonderkarte",
+    "6 nimmt! — table open": "6 nimmt! — Tisch offen",
+    "Players ({count}/{most})": "Spieler ({count}/{most})",
+    "Closes": "Schließt",
+    "{when} unless the host starts": "{when}, wenn der Gastgeber nicht beginnt",
+    "The game has started.": "Die Partie hat begonnen.",
+    "This table is closed.": "Dieser Tisch ist geschlossen.",
+    "Row {row}": "Reihe {row}",
+    "6 nimmt! — round {round}": "6 nimmt! — Runde {round}",
+    "6 nimmt! — round {round}, turn {turn}": "6 nimmt! — Runde {round}, Zug {turn}",
+    "The rows are laid when the draft is over.": "Die Reihen werden gelegt, wenn alle Karten ausgewählt sind.",
+    "Players (points)": "Spieler (Hornochsen)",
+    "empty": "leer",
+    "Special cards": "Sonderkarten",
+    "Deck: {deck} · discard pile: {discard}": "Stapel: {deck} · Ablage: {discard}",
+    "Now": "Jetzt",
+    "News": "Neuigkeiten",
+    "{now} — time runs out {when}": "{now} — die Zeit läuft ab {when}",
+    "Everyone picks a card face down: press **Play a card**":
+        "Alle wählen verdeckt eine Karte: drücke **Karte spielen**",
+    "{name}'s **{card}** fits no row: they choose a row to take":
+        "{name} hat mit der **{card}** in keine Reihe gepasst und wählt eine Reihe, die genommen wird",
+    "Draft: {name} takes a face-up card ({left} left)":
+        "Auswahl: {name} nimmt eine offene Karte ({left} übrig)",
+    "{name} may play a special card on their **{card}**: they press **Decide**":
+        "{name} darf eine Sonderkarte auf die eigene **{card}** spielen: dafür **Entscheiden** drücken",
+    "{name} took a row and may swap a special card: they press **Decide**":
+        "{name} hat eine Reihe genommen und darf eine Sonderkarte tauschen: dafür **Entscheiden** drücken",
+    "Waiting": "Warten",
+    "🃏 Revealed: {cards}": "🃏 Aufgedeckt: {cards}",
+    "full row": "volle Reihe",
+    "low card": "zu niedrige Karte",
+    "🐂 {name} takes row {row} ({why}): {cards} — **{points}**{bull}":
+        "🐂 {name} nimmt Reihe {row} ({why}): {cards} — **{points}**{bull}",
+    "{card} → row {row}": "{card} → Reihe {row}",
+    "⚠️ {name}'s **{card}** is lower than every row: they choose a row to take.":
+        "⚠️ {name} hat die **{card}** gespielt, niedriger als jede Reihe, und wählt eine Reihe, die genommen "
+        "wird.",
+    "📋 **Round {round} is over.**": "📋 **Runde {round} ist vorbei.**",
+    "🏆 **Game over!** {winner} wins with {points}.": "🏆 **Partie vorbei!** {winner} gewinnt mit {points}.",
+    "🏆 **Game over!** {winners} win with {points}.": "🏆 **Partie vorbei!** {winners} gewinnen mit {points}.",
+    "{names} and {last}": "{names} und {last}",
+    "The table was closed.": "Der Tisch wurde geschlossen.",
+    "The game is over.": "Die Partie ist vorbei.",
+    "The rows; the text above says the same": "Die Reihen; der Text darüber sagt dasselbe",
+    "**6 nimmt! — classic rules**\n"
+    "• Everyone picks a card face down; cards are revealed together and placed lowest first.\n"
+    "• A card goes after the row end closest below it.\n"
+    "• The sixth card in a row takes the five before it.\n"
+    "• A card lower than every row end takes a row of its player's choice.\n"
+    "• Every card you take costs its bullheads (55 → 7; 11, 22 … → 5; 10, 20 … → 3; 5, 15 … → 2; "
+    "others → 1). Fewest points win.":
+        "**6 nimmt! — klassische Regeln**\n"
+        "• Alle wählen verdeckt eine Karte; die Karten werden gemeinsam aufgedeckt und die niedrigste zuerst "
+        "angelegt.\n"
+        "• Eine Karte kommt an die Reihe, deren letzte Karte knapp darunter liegt.\n"
+        "• Die sechste Karte einer Reihe nimmt die fünf davor.\n"
+        "• Eine Karte, die niedriger ist als jedes Reihenende, nimmt eine Reihe nach Wahl ihres Spielers.\n"
+        "• Jede genommene Karte kostet ihre Hornochsen (55 → 7; 11, 22 … → 5; 10, 20 … → 3; "
+        "5, 15 … → 2; sonst → 1). Wer die wenigsten hat, gewinnt.",
+    "**6 nimmt! — Pro variant**\nAll classic rules, plus: only cards 1 … 10·players+4 are used, "
+    "laid face up; players draft them one at a time until each holds ten, and the four left over "
+    "start the rows. You know every card in the game.":
+        "**6 nimmt! — Profivariante**\nAlle klassischen Regeln, dazu: nur die Karten 1 … 10·Spieler+4 "
+        "werden verwendet und offen ausgelegt; reihum nimmt jeder eine, bis alle zehn haben, und die vier "
+        "übrigen beginnen die Reihen. Du kennst jede Karte im Spiel.",
+    "**6 nimmt! — Anniversary variant**\nAll classic rules, two rounds, twelve cards each and three "
+    "special cards (5th Row, 7 nimmt!, Insert, Replace, Shift, Stop, Negative = Positive): just "
+    "before your card is placed you may play one, and after taking a row you may swap one. When "
+    "the game waits on you, press **Decide**; `/6nimmt prompts` sets when you are asked.":
+        "**6 nimmt! — Jubiläumsvariante**\nAlle klassischen Regeln, zwei Runden, je zwölf Karten und drei "
+        "Sonderkarten (5. Reihe, 7 nimmt!, Einfügen, Ersetzen, Verschieben, Stopp, Minus = Plus): kurz "
+        "bevor deine Karte angelegt wird, darfst du eine spielen, und nachdem du eine Reihe genommen hast, "
+        "darfst du eine tauschen. Wartet die Partie auf dich, drücke **Entscheiden**; mit "
+        "`/6nimmt nachfragen` legst du fest, wann du gefragt wirst.",
+    # words drawn on the table image (cogs/images.py)
+    "takes": "nimmt",
+    "the row": "die Reihe",
+    "bullheads": "Hornochsen",
+    "bullhead": "Hornochse",
+    "STOP": "STOPP",
+    "5th row": "5. Reihe",
+    # buttons, the hand and confirmations (cogs/components.py, cogs/tables.py)
+    "Join": "Beitreten",
+    "Leave": "Verlassen",
+    "Add AI": "KI hinzufügen",
+    "Start": "Beginnen",
+    "Cancel": "Abbrechen",
+    "Play a card": "Karte spielen",
+    "Rematch": "Revanche",
+    "Draft a card ({low}–{high})": "Karte auswählen ({low}–{high})",
+    "There is nothing to pick right now: {reason}": "Gerade gibt es nichts zu wählen: {reason}",
+    "wait for the next turn.": "warte auf den nächsten Zug.",
+    "a player is choosing a row.": "jemand wählt eine Reihe.",
+    "the cards are being drafted.": "die Karten werden ausgewählt.",
+    "a player is deciding on a special card.": "jemand entscheidet über eine Sonderkarte.",
+    "a player who took a row may swap a special card.":
+        "jemand hat eine Reihe genommen und darf eine Sonderkarte tauschen.",
+    "You play **{card}** face down — you can change it until everyone has picked.":
+        "Du spielst verdeckt die **{card}** — du kannst sie ändern, bis alle gewählt haben.",
+    "**Your hand** — pick a card to play face down. Only you can see this.":
+        "**Deine Hand** — wähle eine Karte, die du verdeckt spielst. Nur du siehst das.",
+    "The buttons below the cards set when I ask you about them.":
+        "Mit den Schaltflächen unter den Karten legst du fest, wann ich dich nach ihnen frage.",
+    "You played **{card}**. Everyone has picked: see the reveal in the channel.":
+        "Du hast die **{card}** gespielt. Alle haben gewählt: das Aufdecken steht im Kanal.",
+    "above": "oben",
+    "That table cannot be set up — {problem}.": "Dieser Tisch lässt sich so nicht eröffnen — {problem}.",
+    "This channel already has a 6 nimmt! table: {link}": "Dieser Kanal hat schon einen 6-nimmt!-Tisch: {link}",
+    "You joined the table.": "Du sitzt jetzt am Tisch.",
+    "You left the table.": "Du hast den Tisch verlassen.",
+    "The game is on!": "Die Partie läuft!",
+    "The table is closed.": "Der Tisch ist geschlossen.",
+    "{name} was removed.": "{name} wurde entfernt.",
+    "Here is the table:": "Hier ist der Tisch:",
+    "That button is not valid. Use the newest table message.":
+        "Diese Schaltfläche gilt nicht. Verwende die neueste Tisch-Nachricht.",
+    # the Anniversary special cards (cogs/special_text.py, cogs/special_items.py). The names follow
+    # the German edition's style: short German words, "7 nimmt!" stays as printed.
+    "5th Row": "5. Reihe",
+    "7 nimmt!": "7 nimmt!",
+    "Insert": "Einfügen",
+    "Replace": "Ersetzen",
+    "Shift": "Verschieben",
+    "Stop": "Stopp",
+    "Negative = Positive": "Minus = Plus",
+    "your card starts a fifth row (until the next row is taken)":
+        "deine Karte beginnt eine fünfte Reihe (bis die nächste Reihe genommen wird)",
+    "your card's row holds six cards: the seventh takes it":
+        "die Reihe deiner Karte fasst sechs Karten: erst die siebte nimmt sie",
+    "put your card anywhere a row stays in ascending order":
+        "lege deine Karte an jede Stelle, an der eine Reihe aufsteigend bleibt",
+    "place another card from your hand instead": "lege stattdessen eine andere Karte aus deiner Hand",
+    "first move one card of the table to another row": "verschiebe zuerst eine Karte vom Tisch in eine andere Reihe",
+    "block a row: nothing goes in or out until a row is taken":
+        "sperre eine Reihe: nichts kommt hinein oder heraus, bis eine Reihe genommen wird",
+    "when you take a row, one card's bullheads cancel others in your pile":
+        "wenn du eine Reihe nimmst, heben die Hornochsen einer Karte andere in deinem Stapel auf",
+    "You hold no special cards.": "Du hast keine Sonderkarten.",
+    "**Your special cards** (played when your card is about to be placed):":
+        "**Deine Sonderkarten** (gespielt, kurz bevor deine Karte angelegt wird):",
+    "🎴 **Round {round}**: new number cards, and you drew new special cards to go with the ones you kept.":
+        "🎴 **Runde {round}**: neue Zahlenkarten, und zu den behaltenen hast du neue Sonderkarten gezogen.",
+    "Without a special card your **{card}** is lower than every open row: you choose a row to take "
+    "(the cheapest costs {points}{bull}).":
+        "Ohne Sonderkarte ist deine **{card}** niedriger als jede offene Reihe: du wählst eine Reihe, die du "
+        "nimmst (die billigste kostet {points}{bull}).",
+    "Without a special card your **{card}** goes to row {row} and you take it: **{points}**{bull}.":
+        "Ohne Sonderkarte kommt deine **{card}** in Reihe {row} und du nimmst sie: **{points}**{bull}.",
+    "Without a special card your **{card}** goes to row {row}.":
+        "Ohne Sonderkarte kommt deine **{card}** in Reihe {row}.",
+    "Time runs out {when}: then no special card is played.":
+        "Die Zeit läuft ab {when}: dann wird keine Sonderkarte gespielt.",
+    "**You took a row**: you may swap one special card for the top card of the special deck.":
+        "**Du hast eine Reihe genommen**: du darfst eine Sonderkarte gegen die oberste des Sonderkartenstapels "
+        "tauschen.",
+    "Play a special card on it, or press **No special card**.":
+        "Spiele eine Sonderkarte darauf oder drücke **Keine Sonderkarte**.",
+    "at the start": "am Anfang",
+    "at the end": "am Ende",
+    "between {low} and {high}": "zwischen {low} und {high}",
+    "5th Row: {card} starts row {row}": "5. Reihe: {card} beginnt Reihe {row}",
+    "7 nimmt! on row {row}": "7 nimmt! auf Reihe {row}",
+    "Insert into row {row} {place}": "In Reihe {row} {place} einfügen",
+    "Place {card} instead": "Stattdessen {card} legen",
+    "Move {card} to row {row}": "{card} in Reihe {row} verschieben",
+    "Stop on row {row}": "Stopp auf Reihe {row}",
+    "Take row {row}, cancel with {card}": "Reihe {row} nehmen, mit {card} aufheben",
+    "Move {card} (row {row})": "{card} verschieben (Reihe {row})",
+    "**{name}**: where does the **{card}** go?": "**{name}**: wohin kommt die **{card}**?",
+    "**{name}**: which card do you move first?": "**{name}**: welche Karte verschiebst du zuerst?",
+    "**{name}**: {reminder}. Choose:": "**{name}**: {reminder}. Wähle:",
+    " on row {row}": " auf Reihe {row}",
+    " on row {row}: it now holds six cards": " auf Reihe {row}: sie fasst jetzt sechs Karten",
+    ": {card} starts row {row}": ": {card} beginnt Reihe {row}",
+    ": {card} goes into row {row} at place {place}": ": {card} kommt in Reihe {row} an Platz {place}",
+    ": {card} goes back to the hand, {replacement} is placed instead":
+        ": {card} geht zurück auf die Hand, stattdessen wird {replacement} gelegt",
+    ": {card} moves from row {source} to row {target}": ": {card} wandert von Reihe {source} in Reihe {target}",
+    "✨ {name} plays **{card}**": "✨ {name} spielt **{card}**",
+    " with {card}": " mit {card}",
+    ", then places {card} in row {row}": ", dann kommt {card} in Reihe {row}",
+    "nothing": "nichts",
+    "➖ {name}'s {card} cancels {cancelled} from their pile (−{points}{bull}, and the {card} itself is set aside).":
+        "➖ Die {card} von {name} hebt {cancelled} im eigenen Stapel auf (−{points}{bull}, und die {card} selbst "
+        "wird beiseitegelegt).",
+    "🧹 {name} also takes the {card} and row {row} is gone: four rows again, the 5th Row card is discarded.":
+        "🧹 {name} nimmt auch die {card}, und Reihe {row} ist weg: wieder vier Reihen, die Karte 5. Reihe kommt "
+        "auf die Ablage.",
+    "The Stops on rows {rows} are discarded.": "Die Stopp-Karten auf den Reihen {rows} kommen auf die Ablage.",
+    "The Stop on row {rows} is discarded.": "Die Stopp-Karte auf Reihe {rows} kommt auf die Ablage.",
+    "The 7 nimmt! on row {row} is discarded.": "Die 7 nimmt! auf Reihe {row} kommt auf die Ablage.",
+    "🔄 {name} swaps a **{card}** for the top card of the deck.":
+        "🔄 {name} tauscht eine **{card}** gegen die oberste Karte des Stapels.",
+    "🎴 Everyone draws 1 special card (press **Play a card** to see yours).":
+        "🎴 Alle ziehen 1 Sonderkarte (drücke **Karte spielen**, um deine zu sehen).",
+    "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).":
+        "🎴 Alle ziehen {count} Sonderkarten (drücke **Karte spielen**, um deine zu sehen).",
+    "🔀 The special discard pile is shuffled into a new deck ({size} cards).":
+        "🔀 Die Ablage der Sonderkarten wird zu einem neuen Stapel gemischt ({size} Karten).",
+    "🔄 {name}: you took a row — press **Decide** to swap a special card or keep yours.":
+        "🔄 {name}: du hast eine Reihe genommen — drücke **Entscheiden**, um eine Sonderkarte zu tauschen oder "
+        "deine zu behalten.",
+    "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.":
+        "✨ {name}: deine **{card}** ist dran — drücke **Entscheiden**, um eine Sonderkarte zu spielen oder nicht.",
+    "Decide": "Entscheiden",
+    "No special card": "Keine Sonderkarte",
+    "Keep my cards": "Meine Karten behalten",
+    "Swap {card}": "{card} tauschen",
+    "Choose…": "Wähle…",
+    "Back": "Zurück",
+    "You play no special card. See the channel for what happens.":
+        "Du spielst keine Sonderkarte. Was passiert, steht im Kanal.",
+    "You keep your special cards. See the channel for what happens.":
+        "Du behältst deine Sonderkarten. Was passiert, steht im Kanal.",
+    "You swapped a **{card}** for the top card of the special deck: press **Play a card** to see your special "
+    "cards.":
+        "Du hast eine **{card}** gegen die oberste Karte des Sonderkartenstapels getauscht: drücke "
+        "**Karte spielen**, um deine Sonderkarten zu sehen.",
+    "You played **{card}**. See the channel for what happens.":
+        "Du hast **{card}** gespielt. Was passiert, steht im Kanal.",
+    "You cannot play **{card}** like that now.": "**{card}** kannst du so gerade nicht spielen.",
+    "I will ask you whenever you can play a special card.":
+        "Ich frage dich jedes Mal, wenn du eine Sonderkarte spielen kannst.",
+    "I will ask you only when your card would take a row (and after you take one).":
+        "Ich frage dich nur, wenn deine Karte eine Reihe nehmen würde (und nachdem du eine genommen hast).",
+    "I will not ask you: your special cards stay in your hand.":
+        "Ich frage dich nicht: deine Sonderkarten bleiben auf deiner Hand.",
 }

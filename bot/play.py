@@ -14,6 +14,7 @@ from engine import (
 from .errors import LobbyError, NoTable, TableError
 from .specials import SPECIAL_PHASES, declined_for, timed_out_decline
 from .table import Table, TableStatus
+from .text import N_, Text
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class PlayOps:
             try:
                 action = make(seat)
             except ValueError:  # e.g. a forged special card name in a custom id
-                raise TableError("That choice does not exist.") from None
+                raise TableError(N_("That choice does not exist.")) from None
             events = game.apply(action)  # raises IllegalAction, changing nothing
             table.seats[seat].missed_turns = 0
             await self._advance(table, [action], events)
@@ -82,7 +83,7 @@ class PlayOps:
     # -- the engine moves on ------------------------------------------------------
 
     async def _advance(self, table: Table, actions: list, events: list, kind: str = "turn",
-                       notices: list[str] | None = None) -> None:
+                       notices: list[Text] | None = None) -> None:
         """Save the accepted actions, let AI seats act, move the timer, tell the channel.
 
         Each action is checkpointed with its log entry before the caller
@@ -158,9 +159,9 @@ class PlayOps:
     async def finish_restored(self, table: Table) -> None:
         """A game that ended just before a crash: write its results (once) and close it."""
         async with table.lock:
-            await self._finish(table, [], [], ["The bot restarted; here is how the game ended."])
+            await self._finish(table, [], [], [Text(N_("The bot restarted; here is how the game ended."))])
 
-    async def _finish(self, table: Table, actions: list, events: list, notices: list[str]) -> None:
+    async def _finish(self, table: Table, actions: list, events: list, notices: list[Text]) -> None:
         from .service import TableUpdate
 
         game = table.game
@@ -195,7 +196,8 @@ class PlayOps:
             if not table.is_open or table.deadline is None or table.deadline > self.clock():
                 return  # acted on (or moved) while this timer was firing
             if table.status is TableStatus.LOBBY:
-                await self._close(table, "cancelled", "Nobody started the game in time, so the lobby closed.")
+                await self._close(table, "cancelled",
+                                  Text(N_("Nobody started the game in time, so the lobby closed.")))
                 return
             await self._time_out(table)
 
@@ -204,7 +206,7 @@ class PlayOps:
         game = table.game
         events: list = []
         actions: list = []
-        notices: list[str] = []
+        notices: list[Text] = []
         for seat in list(game.waiting_for):
             player = table.seats[seat]
             if player.is_ai:
@@ -224,18 +226,19 @@ class PlayOps:
             player.missed_turns += 1
             if player.missed_turns >= 2:
                 player.ai_level = self.defaults.replacement_ai_level
-                notices.append(f"<@{player.user_id}> missed two turns in a row, so an AI plays their seat now.")
+                notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
+                                    player=f"<@{player.user_id}>"))
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:
-            await self._close(table, "abandoned", "Every player has left, so the game was abandoned.")
+            await self._close(table, "abandoned", Text(N_("Every player has left, so the game was abandoned.")))
             return
         await self._advance(table, actions, events, notices=notices)
 
-    async def _replace_with_ai(self, table: Table, seat: int, notice: str) -> None:
+    async def _replace_with_ai(self, table: Table, seat: int, notice: Text) -> None:
         table.seats[seat].ai_level = self.defaults.replacement_ai_level
         if not table.humans:
-            await self._close(table, "abandoned", notice + " Nobody is left, so the game was abandoned.")
+            await self._close(table, "abandoned", notice + Text(N_("Nobody is left, so the game was abandoned.")))
             return
         await self._save_seats(table)
         await self._advance(table, [], [], kind="replaced", notices=[notice])
@@ -245,7 +248,7 @@ class PlayOps:
     @staticmethod
     def _running_game(table: Table) -> Game:
         if table.status is TableStatus.LOBBY or table.game is None:
-            raise LobbyError("The game has not started yet.")
+            raise LobbyError(N_("The game has not started yet."))
         if table.status is not TableStatus.PLAYING:
-            raise NoTable("That game is over.")
+            raise NoTable(N_("That game is over."))
         return table.game

@@ -21,6 +21,7 @@ from engine import (
 
 from .errors import TableError
 from .table import Table, TableOptions
+from .text import N_
 
 if TYPE_CHECKING:
     from data.store import Store
@@ -36,17 +37,21 @@ class RecordError(TableError):
 
 class SeatedAtOpenTable(RecordError):
     def __init__(self, channel_id: int | None) -> None:
-        where = f" in <#{channel_id}>" if channel_id else ""
-        super().__init__(f"You are seated at an open 6 nimmt! table{where}. Leave it with `/6nimmt leave` "
-                         "(or let the game end) before deleting your data.")
+        if channel_id:
+            super().__init__(N_("You are seated at an open 6 nimmt! table in {channel}. Leave it with "
+                                "`/6nimmt leave` (or let the game end) before deleting your data."),
+                             channel=f"<#{channel_id}>")
+        else:
+            super().__init__(N_("You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` "
+                                "(or let the game end) before deleting your data."))
 
 
 def parse_game_id(text: str) -> int:
     """``12`` or ``#12`` → 12; anything else is refused with a clear message."""
     match = re.fullmatch(r"\s*#?\s*(\d{1,18})\s*", text or "")
     if match is None:
-        raise RecordError(f"`{text[:40]}` is not a game number: use the number shown in `/6nimmt history`, "
-                          "e.g. `game:12`.")
+        raise RecordError(N_("`{text}` is not a game number: use the number shown in `/6nimmt history`, "
+                             "e.g. `game:12`."), text=text[:40])
     return int(match[1])
 
 
@@ -74,11 +79,12 @@ async def game_log_in(store: "Store", guild_id: int | None, game_id: int) -> Gam
     try:
         log = await store.game_log(game_id)
     except GameNotFound:
-        raise RecordError(f"There is no game #{game_id}. `/6nimmt history` lists this server's games.") from None
+        raise RecordError(N_("There is no game #{game}. `/6nimmt history` lists this server's games."),
+                          game=game_id) from None
     if guild_id is None or log.game.guild_id != guild_id:
-        raise RecordError(f"Game #{game_id} was not played in this server.")
+        raise RecordError(N_("Game #{game} was not played in this server."), game=game_id)
     if log.game.status in UNFINISHED_STATUSES:
-        raise RecordError(f"Game #{game_id} is still open; its log can be exported once it has ended.")
+        raise RecordError(N_("Game #{game} is still open; its log can be exported once it has ended."), game=game_id)
     return log
 
 

@@ -26,6 +26,7 @@ from .lobby import LobbyOps
 from .play import PlayOps
 from .specials import SpecialOps
 from .table import Table, TableOptions, TableStatus
+from .text import N_, Text
 from .timers import Scheduler
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class TableUpdate:
     table: Table
     kind: str  # lobby, started, picked, turn, expired, cancelled, finished, restored, replaced
     events: list = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
+    notices: list[Text] = field(default_factory=list)  # rendered in the channel's language
 
 
 Listener = Callable[[TableUpdate], None]
@@ -155,7 +156,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise NoTable("That table has ended. Start a new one with `/6nimmt start`.")
+            raise NoTable(N_("That table has ended. Start a new one with `/6nimmt start`."))
         return table
 
     def get_finished(self, table_id: int) -> Table | None:

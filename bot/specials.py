@@ -15,6 +15,7 @@ from engine.anniversary import PlacementPreview
 
 from .errors import TableError
 from .table import PROMPT_PREFERENCES, Table
+from .text import N_
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -23,9 +24,10 @@ SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
 class NotYourDecision(TableError):
     def __init__(self, waiting_for: str | None) -> None:
         if waiting_for is None:
-            super().__init__("Nobody is deciding on a special card right now.")
+            super().__init__(N_("Nobody is deciding on a special card right now."))
         else:
-            super().__init__(f"This decision is not yours: the game is waiting for **{waiting_for}**.")
+            super().__init__(N_("This decision is not yours: the game is waiting for **{name}**."),
+                             name=waiting_for)
 
 
 @dataclass(frozen=True)
@@ -97,12 +99,12 @@ class SpecialOps:
     async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
         """Change when ``user_id`` is asked about special cards; a pending prompt may be answered now."""
         if preference not in PROMPT_PREFERENCES:
-            raise TableError(f"Choose one of: {', '.join(PROMPT_PREFERENCES)}.")
+            raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
         table = self.get(table_id)
         async with table.lock:
             seat = self._seat(table, user_id)
             if table.options.variant is not Variant.ANNIVERSARY:
-                raise TableError("Special-card prompts are only for the Anniversary variant.")
+                raise TableError(N_("Special-card prompts are only for the Anniversary variant."))
             table.seats[seat].prompts = preference
             game = table.game
             action = declined_for(table, seat) if game is not None and seat in game.waiting_for else None

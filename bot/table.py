@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from engine import PLAYER_LIMITS, Game, GameConfig, Variant
 from engine.config import ANNIVERSARY_ROUNDS
 
+from .errors import OptionError
+from .text import N_
+
 AILevel = Literal["easy", "medium", "hard"]
 
 #: Bounds of a table's timers; the settings' defaults (TURN_SECONDS, CHOICE_SECONDS,
@@ -64,10 +67,10 @@ class TableOptions(BaseModel):
     def _fits_the_variant(self) -> "TableOptions":
         low, high = PLAYER_LIMITS[self.variant]
         if self.ai_seats > high - 1:
-            raise ValueError(f"the {self.variant.value} variant seats at most {high} players, "
-                             f"so at most {high - 1} AI seats beside you")
+            raise OptionError(N_("this variant seats at most {players} players, so at most {seats} AI seats "
+                                 "beside you"), players=high, seats=high - 1)
         if self.target is None and self.rounds is None:
-            raise ValueError("choose a target score or a number of rounds")
+            raise OptionError(N_("choose a target score or a number of rounds"))
         return self
 
     @property

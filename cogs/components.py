@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import TableError
+from bot.i18n import N_, error_text, tr, user_locale
 from engine import BULLHEADS, IllegalAction
 
 from .render import card_label, row_cost
@@ -52,30 +53,32 @@ class TableItem:
         try:
             await self.act(interaction, service_of(interaction))
         except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, str(exc))
+            await answer_error(interaction, error_text(user_locale(interaction), exc))
         except Exception:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
             log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
-            await answer_error(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+            await answer_error(interaction, tr(
+                user_locale(interaction), "Something went wrong on our side; nothing was changed. Please try again."))
 
     async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
         raise NotImplementedError
 
 
 LOBBY_LABELS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "ai": ("Add AI", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+    "start": (N_("Start"), discord.ButtonStyle.primary),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 
 
 class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})"):
-    def __init__(self, action: str, table_id: int) -> None:
+    def __init__(self, action: str, table_id: int, locale=None) -> None:
         label, style = LOBBY_LABELS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6n:l:{action}:{table_id}"))
+        super().__init__(discord.ui.Button(label=tr(locale, label), style=style,
+                                           custom_id=f"6n:l:{action}:{table_id}"))
         self.action = action
         self.table_id = table_id
 
@@ -102,9 +105,9 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
     """"Play a card" on the public table: opens a fresh ephemeral hand on every click."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Play a card", emoji="🃏", style=discord.ButtonStyle.primary,
-                                           custom_id=f"6n:h:{table_id}"))
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Play a card"), emoji="🃏",
+                                           style=discord.ButtonStyle.primary, custom_id=f"6n:h:{table_id}"))
         self.table_id = table_id
 
     @classmethod
@@ -117,41 +120,47 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
 
 async def send_hand(interaction: discord.Interaction, service: "TableService", table_id: int) -> None:
     table, seat, view = service.hand(table_id, interaction.user.id)
+    locale = user_locale(interaction)
     if view.phase != "pick":
-        await answer_error(interaction, "There is nothing to pick right now: " + waiting_reason(view.phase))
+        await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
+                                           reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
         return
-    await interaction.response.send_message(hand_text(view), view=hand_view(table, view), ephemeral=True)
+    await interaction.response.send_message(hand_text(view, locale), view=hand_view(table, view, locale),
+                                            ephemeral=True)
 
 
-def waiting_reason(phase: str) -> str:
-    return {"choose_row": "a player is choosing a row.", "draft": "the cards are being drafted.",
-            "special": "a player is deciding on a special card.",
-            "swap": "a player who took a row may swap a special card."}.get(phase, "wait for the next turn.")
+NEXT_TURN = N_("wait for the next turn.")
+WAITING_REASONS = {
+    "choose_row": N_("a player is choosing a row."), "draft": N_("the cards are being drafted."),
+    "special": N_("a player is deciding on a special card."),
+    "swap": N_("a player who took a row may swap a special card."),
+}
 
 
-def hand_text(view) -> str:
+def hand_text(view, locale) -> str:
     """The ephemeral hand's words; an Anniversary hand lists its special cards too (only here)."""
     if view.my_pick:
-        text = f"You play **{view.my_pick}** face down — you can change it until everyone has picked."
+        text = tr(locale, "You play **{card}** face down — you can change it until everyone has picked.",
+                  card=view.my_pick)
     else:
-        text = "**Your hand** — pick a card to play face down. Only you can see this."
+        text = tr(locale, "**Your hand** — pick a card to play face down. Only you can see this.")
     specials = getattr(view, "specials", None)
     if specials is None:
         return text
     from .special_text import new_round_text, specials_text
 
-    return (f"{text}{new_round_text(view)}\n\n{specials_text(specials)}\n"
-            "The buttons below the cards set when I ask you about them.")
+    return (f"{text}{new_round_text(view, locale)}\n\n{specials_text(specials, locale)}\n"
+            + tr(locale, "The buttons below the cards set when I ask you about them."))
 
 
-def hand_view(table, view) -> discord.ui.View:
+def hand_view(table, view, locale) -> discord.ui.View:
     buttons = discord.ui.View(timeout=None)
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
     if getattr(view, "specials", None) is not None:
         from .special_items import preference_view
 
-        preference_view(table.id, table.seats[view.player].prompts, buttons)
+        preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
     return buttons
 
 
@@ -176,20 +185,22 @@ class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
     async def act(self, interaction, service):
         result = await service.pick(self.table_id, interaction.user.id, self.card, self.step)
+        locale = user_locale(interaction)
         if result.revealed:
-            await interaction.response.edit_message(
-                content=f"You played **{self.card}**. Everyone has picked: see the reveal in the channel.", view=None)
+            await interaction.response.edit_message(view=None, content=tr(
+                locale, "You played **{card}**. Everyone has picked: see the reveal in the channel.", card=self.card))
             return
         table, seat, view = service.hand(self.table_id, interaction.user.id)
-        await interaction.response.edit_message(content=hand_text(view), view=hand_view(table, view))
+        await interaction.response.edit_message(content=hand_text(view, locale), view=hand_view(table, view, locale))
 
 
 class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                 template=r"6n:r:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<row>\d)"):
     """Public row choice for a low card; only the chooser may press it."""
 
-    def __init__(self, table_id: int, step: int, row: int, cost: int = 0) -> None:
-        super().__init__(discord.ui.Button(label=f"Row {row + 1} · {cost}🐮", style=discord.ButtonStyle.secondary,
+    def __init__(self, table_id: int, step: int, row: int, cost: int = 0, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Row {row}", row=row + 1) + f" · {cost}🐮",
+                                           style=discord.ButtonStyle.secondary,
                                            custom_id=f"6n:r:{table_id}:{step}:{row}"))
         self.table_id, self.step, self.row = table_id, step, row
 
@@ -217,13 +228,13 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
                   template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
     """Pro draft: the face-up cards (public) in selects of at most 25 options."""
 
-    def __init__(self, table_id: int, step: int, page: int, cards: list[int] | None = None) -> None:
+    def __init__(self, table_id: int, step: int, page: int, cards: list[int] | None = None, locale=None) -> None:
         cards = cards or []
         options = [discord.SelectOption(label=card_label(c), value=str(c)) for c in cards] or [
             discord.SelectOption(label="—", value="0")]
         low, high = (cards[0], cards[-1]) if cards else (0, 0)
-        super().__init__(discord.ui.Select(placeholder=f"Draft a card ({low}–{high})", options=options,
-                                           custom_id=f"6n:d:{table_id}:{step}:{page}"))
+        super().__init__(discord.ui.Select(placeholder=tr(locale, "Draft a card ({low}–{high})", low=low, high=high),
+                                           options=options, custom_id=f"6n:d:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
 
     async def act(self, interaction, service):
@@ -233,8 +244,8 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
 
 
 class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:m:(?P<table>\d{1,18})"):
-    def __init__(self, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success,
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Rematch"), emoji="🔁", style=discord.ButtonStyle.success,
                                            custom_id=f"6n:m:{table_id}"))
         self.table_id = table_id
 
@@ -252,37 +263,37 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
 TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton)
 
 
-def lobby_view(table) -> discord.ui.View:
+def lobby_view(table, locale) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in LOBBY_LABELS:
-        view.add_item(LobbyButton(action, table.id))
+        view.add_item(LobbyButton(action, table.id, locale))
     return view
 
 
-def table_view(table) -> discord.ui.View | None:
+def table_view(table, locale) -> discord.ui.View | None:
     """The buttons of the current table message: Play a card, the row choice, or the draft."""
     game = table.game
     view = discord.ui.View(timeout=None)
     phase = game.phase.value
     if phase == "pick":
-        view.add_item(HandButton(table.id))
+        view.add_item(HandButton(table.id, locale))
     elif phase == "choose_row":
         for action in game.legal_actions(game.chooser):  # Anniversary: not a row behind a Stop
-            view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row])))
+            view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row]), locale))
     elif phase in ("special", "swap"):
         from .special_items import DecideButton  # it imports this module's TableItem
 
-        view.add_item(DecideButton(table.id, table.step))
+        view.add_item(DecideButton(table.id, table.step, locale))
     elif phase == "draft":
         pool = game.draft_pool
         for page in range(0, min(len(pool), 100), 25):
-            view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25]))
+            view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25], locale))
     else:
         return None
     return view
 
 
-def rematch_view(table_id: int) -> discord.ui.View:
+def rematch_view(table_id: int, locale) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(table_id))
+    view.add_item(RematchButton(table_id, locale))
     return view

@@ -17,16 +17,18 @@ encoding.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.text import N_
 from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT
 
 __all__ = [
     "CARD_COLOURS",
     "FELT",
+    "WORDS",
     "MAX_ROWS",
     "bullhead_colour",
     "card_box",
@@ -60,10 +62,13 @@ _TEXT: Colour = (236, 242, 236)
 _MUTED: Colour = (160, 196, 172)
 _BADGES: dict[str, tuple[str, Colour, Colour]] = {
     # marker: (text, background, ink)
-    "stop": ("STOP", (200, 36, 36), _LIGHT_INK),
-    "seven": ("7 nimmt!", (150, 52, 186), _LIGHT_INK),
-    "fifth": ("5th row", (32, 128, 150), _LIGHT_INK),
+    "stop": (N_("STOP"), (200, 36, 36), _LIGHT_INK),
+    "seven": (N_("7 nimmt!"), (150, 52, 186), _LIGHT_INK),
+    "fifth": (N_("5th row"), (32, 128, 150), _LIGHT_INK),
 }
+#: Every English word drawn on the image: ``render_table(words=…)`` maps them to another language.
+WORDS = (N_("Row {row}"), N_("takes"), N_("the row"), N_("bullheads"), N_("bullhead"),
+         *(text for text, _, _ in _BADGES.values()))
 _OTHER_BADGE: tuple[Colour, Colour] = ((90, 96, 110), _LIGHT_INK)
 
 
@@ -239,7 +244,7 @@ def _card_mask(scale: int) -> Image.Image:
 
 
 @lru_cache(maxsize=4 * MAX_SCALE)
-def _slot_tile(take: bool, full: bool, scale: int) -> Image.Image:
+def _slot_tile(take: bool, full: bool, scale: int, takes: str = "takes", the_row: str = "the row") -> Image.Image:
     """An empty place in a row, card-sized.
 
     ``take`` marks the place whose card takes the row; ``full`` (the row is
@@ -254,16 +259,17 @@ def _slot_tile(take: bool, full: bool, scale: int) -> Image.Image:
         tile.paste(_TAKE_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, 2 * s))
         d = ImageDraw.Draw(tile)
         tile.paste(_TAKE_LINE, (cw // 2 - 9 * s, 24 * s), _bull_mask(18 * s))
-        _text_centre(d, (cw / 2, ch * 0.64), "takes", _font(16 * s), _TAKE_LINE)
-        _text_centre(d, (cw / 2, ch * 0.80), "the row", _font(12 * s), _TAKE_LINE)
+        _text_centre(d, (cw / 2, ch * 0.64), takes, _font(16 * s), _TAKE_LINE)
+        _text_centre(d, (cw / 2, ch * 0.80), the_row, _font(12 * s), _TAKE_LINE)
     else:
         tile.paste(_SLOT_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, s))
     return tile
 
 
 @lru_cache(maxsize=64)
-def _badge(marker: str, scale: int) -> Image.Image:
+def _badge(marker: str, scale: int, words: tuple[tuple[str, str], ...] = ()) -> Image.Image:
     text, bg, ink = _BADGES.get(marker, (marker[:12], *_OTHER_BADGE))
+    text = dict(words).get(text, text) if marker in _BADGES else text
     s = scale
     font = _font(12 * s)
     left, _, right, _ = font.getbbox(text)
@@ -299,6 +305,7 @@ def render_table(
     markers: Sequence[Sequence[str]] | None = None,
     highlight: set[int] | None = None,
     scale: int = 1,
+    words: Mapping[str, str] | None = None,
 ) -> bytes:
     """The rows of cards as PNG bytes.
 
@@ -307,9 +314,16 @@ def render_table(
     takes it), ``"fifth"`` (the Anniversary 5th Row); other strings are shown
     as plain badges. ``highlight`` holds the cards placed this turn, drawn
     with a glowing border. ``scale`` multiplies every dimension (2 for
-    sharper images on high-density screens).
+    sharper images on high-density screens). ``words`` maps the English
+    ``WORDS`` to the reader's language.
     """
     marks = _validate(rows, markers, scale)
+    words = words or {}
+    badge_words = tuple(sorted(words.items()))  # hashable, for the cached badges
+
+    def word(text: str) -> str:
+        return words.get(text, text)
+
     hl = highlight or set()
     s = scale
     slots = [_slots(r, m) for r, m in zip(rows, marks)]
@@ -327,10 +341,10 @@ def render_table(
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s
-        draw.text((lx, y0 + 6 * s), f"Row {i + 1}", font=label_font, fill=_TEXT, anchor="lt")
+        draw.text((lx, y0 + 6 * s), word("Row {row}").format(row=i + 1), font=label_font, fill=_TEXT, anchor="lt")
         by = y0 + 36 * s
         for marker in m:
-            badge = _badge(marker, s)
+            badge = _badge(marker, s, badge_words)
             img.paste(badge, (lx, by))
             by += badge.height + 5 * s
         # cards (a glow behind those just placed), the empty places, the place that takes it
@@ -342,7 +356,8 @@ def render_table(
                     img.paste(_GLOW, (bx - pad, by_ - pad), glow)
                 img.paste(_card_tile(row[k], s), (bx, by_), card_mask)
             else:
-                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s), (bx, by_))
+                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row")),
+                          (bx, by_))
         # the row's bullhead total
         total = sum(BULLHEADS[c] for c in row)
         cy = (y0 + y1) // 2
@@ -350,7 +365,7 @@ def render_table(
         bull = 22 * s
         img.paste(colour, (total_x - bull // 2, cy - 36 * s), _bull_mask(bull))
         draw.text((total_x, cy + 4 * s), str(total), font=total_font, fill=colour, anchor="mm")
-        draw.text((total_x, cy + 30 * s), "bullheads" if total != 1 else "bullhead",
+        draw.text((total_x, cy + 30 * s), word("bullheads") if total != 1 else word("bullhead"),
                   font=small_font, fill=_MUTED, anchor="mm")
         # a faint rule between the cards and the total
         rx = total_x - _TOTAL_W * s // 2 + 2 * s

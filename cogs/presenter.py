@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import public_locale, render, tr
 from bot.table import Table, TableStatus
 from bot.workers import worker_pool
 from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
-from .images import render_table
+from .images import WORDS, render_table
 from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
 from .special_text import IMAGE_MARKERS, waiting_line
 
@@ -36,7 +37,8 @@ log = logging.getLogger(__name__)
 
 async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
     """Answer the interaction with the public lobby and remember its message."""
-    await interaction.response.send_message(embed=lobby_embed(table), view=lobby_view(table))
+    locale = public_locale(interaction)
+    await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale))
     message = await interaction.original_response()
     await service.set_message(table.id, message.id)
 
@@ -91,14 +93,14 @@ class Presenter:
             finally:
                 queue.task_done()
 
-    async def _image(self, table: Table, events: list) -> bytes:
+    async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
         markers = getattr(table.game.view(None), "row_markers", None)  # Anniversary only
         if markers is not None:
             markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
         loop = asyncio.get_running_loop()
         render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers)
+                                   markers=markers, words={word: tr(locale, word) for word in WORDS})
         return await loop.run_in_executor(self._images, render)
 
     def _channel(self, table: Table):
@@ -108,47 +110,55 @@ class Presenter:
         if message_id is not None:
             await self._channel(table).get_partial_message(message_id).edit(**fields)
 
+    def _locale(self, table: Table):
+        """Public table messages speak the server's language (English when unknown)."""
+        guild = self.client.get_guild(table.guild_id)
+        return guild.preferred_locale if guild is not None else None
+
     async def _show(self, update: "TableUpdate") -> None:
         table = update.table
         kind = update.kind
-        if table.status is TableStatus.LOBBY:
-            if kind == "cancelled":
-                await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
-                await self._channel(table).send("\n".join(update.notices) or "The table was closed.")
-            else:
-                await self._edit(table, table.message_id, embed=lobby_embed(table), view=lobby_view(table))
-            return
+        locale = self._locale(table)
+        notices = [render(locale, notice) for notice in update.notices]
         if kind == "cancelled":
-            await self._edit(table, table.message_id, view=None)
-            await self._channel(table).send("\n".join(update.notices) or "The table was closed.")
+            closed = "\n".join(notices) or tr(locale, "The table was closed.")
+            if table.status is TableStatus.LOBBY:
+                await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=None)
+            else:
+                await self._edit(table, table.message_id, view=None)
+            await self._channel(table).send(closed)
+            return
+        if table.status is TableStatus.LOBBY:
+            await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=lobby_view(table, locale))
             return
         if kind == "picked" or (kind in ("notice", "restored") and table.status is TableStatus.PLAYING):
-            embed = table_embed(table, update.notices)
+            embed = table_embed(table, locale, notices)
             if table.game.rows:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
-            await self._edit(table, table.message_id, embed=embed, view=table_view(table))
+            await self._edit(table, table.message_id, embed=embed, view=table_view(table, locale))
             return
         if kind == "started":
-            await self._edit(table, table.message_id, embed=lobby_embed(table), view=None)
-        text = reveal_text(table, update.events)
-        nudge = waiting_line(table, lambda seat: seat_name(table, seat))  # pings a special-card decider
+            await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=None)
+        text = reveal_text(table, update.events, locale)
+        # pings a special-card decider
+        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)
         text = "\n".join(t for t in (text, nudge) if t)
         if kind == "finished":
-            message = await self._channel(table).send(clip(text or "The game is over."),
-                                                      view=rematch_view(table.id))
+            message = await self._channel(table).send(clip(text or tr(locale, "The game is over.")),
+                                                      view=rematch_view(table.id, locale))
             await self._edit(table, table.message_id, view=None)
             return
         # A new decision point: post the reveal with the fresh table, retire the old message.
         previous = table.message_id
-        embed = table_embed(table, update.notices)
+        embed = table_embed(table, locale, notices)
         files = []
         if table.game.rows:
-            image = await self._image(table, update.events)
+            image = await self._image(table, update.events, locale)
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
-                                      description="The rows; the text above says the same"))
+                                      description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
         message = await self._channel(table).send(
-            content=clip(text) if text else None, embed=embed, view=table_view(table), files=files,
+            content=clip(text) if text else None, embed=embed, view=table_view(table, locale), files=files,
         )
         if kind != "started":
             await self._edit(table, previous, view=None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, tr
 from bot.table import Table, TableStatus
 from engine import (
     BULLHEADS, CardPlaced, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
@@ -21,10 +22,11 @@ BULL = "🐮"
 GREEN = discord.Colour(0x2E7D32)
 
 VARIANT_NAMES = {
-    Variant.CLASSIC: "Classic",
-    Variant.PRO: "Pro (drafted hands)",
-    Variant.ANNIVERSARY: "Anniversary (special cards)",
+    Variant.CLASSIC: N_("Classic"),
+    Variant.PRO: N_("Pro (drafted hands)"),
+    Variant.ANNIVERSARY: N_("Anniversary (special cards)"),
 }
+AI_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
 def card_label(card: int) -> str:
@@ -36,69 +38,80 @@ def row_cost(cards) -> int:
     return sum(BULLHEADS[c] for c in cards)
 
 
-def seat_name(table: Table, seat: int) -> str:
+def seat_name(table: Table, seat: int, locale) -> str:
     s = table.seats[seat]
     if s.user_id is not None and not s.is_ai:
         return f"<@{s.user_id}>"
-    return s.name if s.user_id is None else f"{s.name} (AI)"
+    return s.name if s.user_id is None else tr(locale, "{name} (AI)", name=s.name)
 
 
 def plain_name(table: Table, seat: int) -> str:
     return table.seats[seat].name
 
 
-def limits_text(table: Table) -> str:
+def limits_text(table: Table, locale) -> str:
     o = table.options
     goal = []
     if o.target is not None:
-        goal.append(f"first to {o.target} points ends it")
+        goal.append(tr(locale, "first to {target} points ends it", target=o.target))
     if o.rounds is not None:
-        goal.append(f"{o.rounds} round{'s' if o.rounds != 1 else ''}")
-    return (f"{VARIANT_NAMES[o.variant]} · {o.min_players}–{o.max_players} players · "
-            f"{' or '.join(goal)} · {o.turn_seconds}s per turn"
-            + (f", {o.special_seconds}s for a special card" if o.variant is Variant.ANNIVERSARY else ""))
+        goal.append(tr(locale, "1 round") if o.rounds == 1 else tr(locale, "{rounds} rounds", rounds=o.rounds))
+    if len(goal) == 2:
+        goal = [tr(locale, "{first} or {second}", first=goal[0], second=goal[1])]
+    text = tr(locale, "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
+              variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
+              goal="".join(goal), seconds=o.turn_seconds)
+    if o.variant is Variant.ANNIVERSARY:
+        text += tr(locale, ", {seconds}s for a special card", seconds=o.special_seconds)
+    return text
 
 
-def lobby_embed(table: Table) -> discord.Embed:
+def lobby_embed(table: Table, locale) -> discord.Embed:
     seats = "\n".join(
-        f"{i + 1}. {seat_name(table, i)}{' 👑' if s.user_id == table.host_id and not s.is_ai else ''}"
-        + (f" · {s.ai_level}" if s.is_ai else "")
+        f"{i + 1}. {seat_name(table, i, locale)}{' 👑' if s.user_id == table.host_id and not s.is_ai else ''}"
+        + (f" · {tr(locale, AI_LEVELS.get(s.ai_level, s.ai_level))}" if s.is_ai else "")
         for i, s in enumerate(table.seats)
     )
-    embed = discord.Embed(title="6 nimmt! — table open", colour=GREEN, description=limits_text(table))
-    embed.add_field(name=f"Players ({len(table.seats)}/{table.options.max_players})", value=seats or "—", inline=False)
+    embed = discord.Embed(title=tr(locale, "6 nimmt! — table open"), colour=GREEN,
+                          description=limits_text(table, locale))
+    embed.add_field(name=tr(locale, "Players ({count}/{most})", count=len(table.seats),
+                            most=table.options.max_players), value=seats or "—", inline=False)
     if table.status is TableStatus.LOBBY and table.deadline:
-        embed.add_field(name="Closes", value=f"<t:{int(table.deadline)}:R> unless the host starts", inline=False)
+        embed.add_field(name=tr(locale, "Closes"), inline=False,
+                        value=tr(locale, "{when} unless the host starts", when=f"<t:{int(table.deadline)}:R>"))
     elif table.status is TableStatus.PLAYING:
-        embed.set_footer(text="The game has started.")
+        embed.set_footer(text=tr(locale, "The game has started."))
     elif table.status is TableStatus.CANCELLED:
-        embed.set_footer(text="This table is closed.")
+        embed.set_footer(text=tr(locale, "This table is closed."))
     return embed
 
 
-def rows_lines(rows, markers=None) -> list[str]:
+def rows_lines(rows, markers, locale) -> list[str]:
     """One line per row; ``markers[i]``: the Anniversary markers on row ``i`` (view names)."""
     lines = []
     for i, row in enumerate(rows):
-        shown = [MARKER_LABELS.get(m, m) for m in markers[i]] if markers else []
+        shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers[i]] if markers else []
         mark = f" [{', '.join(shown)}]" if shown else ""
         cards = " ".join(f"{c:>3}" for c in row)
-        lines.append(f"Row {i + 1} · {row_cost(row):>2}{BULL}{mark} │{cards}")
+        lines.append(tr(locale, "Row {row}", row=i + 1) + f" · {row_cost(row):>2}{BULL}{mark} │{cards}")
     return lines
 
 
-def table_embed(table: Table, notices: list[str] | None = None) -> discord.Embed:
+def table_embed(table: Table, locale, notices: list[str] | None = None) -> discord.Embed:
+    """The live table; ``notices`` are already in ``locale``."""
     game = table.game
     view = game.view(None)
-    title = f"6 nimmt! — round {view.round}"
-    if view.phase != "draft":
-        title += f", turn {view.turn}"
+    if view.phase == "draft":
+        title = tr(locale, "6 nimmt! — round {round}", round=view.round)
+    else:
+        title = tr(locale, "6 nimmt! — round {round}, turn {turn}", round=view.round, turn=view.turn)
     embed = discord.Embed(title=title, colour=GREEN)
     markers = getattr(view, "row_markers", None)  # the Anniversary view's
     if view.rows:
-        embed.description = "```\n" + "\n".join(rows_lines([r.cards for r in view.rows], markers)) + "\n```"
+        lines = rows_lines([r.cards for r in view.rows], markers, locale)
+        embed.description = "```\n" + "\n".join(lines) + "\n```"
     else:
-        embed.description = "The rows are laid when the draft is over."
+        embed.description = tr(locale, "The rows are laid when the draft is over.")
     players = []
     for i, seat in enumerate(table.seats):
         if view.phase == "pick":
@@ -108,45 +121,54 @@ def table_embed(table: Table, notices: list[str] | None = None) -> discord.Embed
         else:
             status = "·"
         held = f" · 🎴×{view.special_counts[i]}" if markers is not None else ""
-        players.append(f"{status} {seat_name(table, i)} — **{view.scores[i]}**{BULL}{held}")
-    embed.add_field(name="Players (points)", value="\n".join(players), inline=False)
+        players.append(f"{status} {seat_name(table, i, locale)} — **{view.scores[i]}**{BULL}{held}")
+    embed.add_field(name=tr(locale, "Players (points)"), value="\n".join(players), inline=False)
     if markers is not None:
-        discard = ", ".join(label(s) for s in view.special_discard) or "empty"
-        embed.add_field(name="Special cards",
-                        value=f"Deck: {view.special_deck_size} · discard pile: {discard}"[:1024], inline=False)
-    embed.add_field(name="Now", value=phase_text(table), inline=False)
+        discard = ", ".join(label(s, locale) for s in view.special_discard) or tr(locale, "empty")
+        embed.add_field(name=tr(locale, "Special cards"), inline=False,
+                        value=tr(locale, "Deck: {deck} · discard pile: {discard}", deck=view.special_deck_size,
+                                 discard=discard)[:1024])
+    embed.add_field(name=tr(locale, "Now"), value=phase_text(table, locale), inline=False)
     if notices:
-        embed.add_field(name="News", value="\n".join(notices)[:1024], inline=False)
-    embed.set_footer(text=limits_text(table))
+        embed.add_field(name=tr(locale, "News"), value="\n".join(notices)[:1024], inline=False)
+    embed.set_footer(text=limits_text(table, locale))
     return embed
 
 
-def phase_text(table: Table) -> str:
+def phase_text(table: Table, locale) -> str:
+    text = _phase_only(table, locale)
+    if table.deadline:
+        return tr(locale, "{now} — time runs out {when}", now=text, when=f"<t:{int(table.deadline)}:R>")
+    return text
+
+
+def _phase_only(table: Table, locale) -> str:
     game = table.game
-    when = f" — time runs out <t:{int(table.deadline)}:R>" if table.deadline else ""
-    if game.phase.value == "pick":
-        return "Everyone picks a card face down: press **Play a card**" + when
-    if game.phase.value == "choose_row":
-        card = game.pending[-1][0]
-        return f"{seat_name(table, game.chooser)}'s **{card}** fits no row: they choose a row to take" + when
-    if game.phase.value == "draft":
-        left = len(game.draft_pool)
-        return f"Draft: {seat_name(table, game.drafter)} takes a face-up card ({left} left)" + when
-    if game.phase.value == "special":
-        return (f"{seat_name(table, game.decider)} may play a special card on their **{game.special_card}**: "
-                "they press **Decide**" + when)
-    if game.phase.value == "swap":
-        return f"{seat_name(table, game.decider)} took a row and may swap a special card: they press **Decide**" + when
-    return "Waiting" + when
+    phase = game.phase.value
+    if phase == "pick":
+        return tr(locale, "Everyone picks a card face down: press **Play a card**")
+    if phase == "choose_row":
+        return tr(locale, "{name}'s **{card}** fits no row: they choose a row to take",
+                  name=seat_name(table, game.chooser, locale), card=game.pending[-1][0])
+    if phase == "draft":
+        return tr(locale, "Draft: {name} takes a face-up card ({left} left)",
+                  name=seat_name(table, game.drafter, locale), left=len(game.draft_pool))
+    if phase == "special":
+        return tr(locale, "{name} may play a special card on their **{card}**: they press **Decide**",
+                  name=seat_name(table, game.decider, locale), card=game.special_card)
+    if phase == "swap":
+        return tr(locale, "{name} took a row and may swap a special card: they press **Decide**",
+                  name=seat_name(table, game.decider, locale))
+    return tr(locale, "Waiting")
 
 
-def reveal_text(table: Table, events: list) -> str:
+def reveal_text(table: Table, events: list, locale) -> str:
     """One message's worth of what happened: reveal, placements, takes, round and game ends."""
     lines: list[str] = []
     i = 0
     while i < len(events):
         event = events[i]
-        special, used = narrate_special(events, i, lambda p: plain_name(table, p))
+        special, used = narrate_special(events, i, lambda p: plain_name(table, p), locale)
         if used:
             if special:
                 lines.append(special)
@@ -155,39 +177,43 @@ def reveal_text(table: Table, events: list) -> str:
         i += 1
         if isinstance(event, CardsRevealed):
             shown = ", ".join(f"**{c}** {plain_name(table, p)}" for c, p in event.cards)
-            lines.append(f"🃏 Revealed: {shown}")
+            lines.append(tr(locale, "🃏 Revealed: {cards}", cards=shown))
         elif isinstance(event, RowTaken):
             # A 7 nimmt! row is taken by its seventh card: "full row" fits every variant.
-            why = "full row" if event.reason is TakeReason.FULL_ROW else "low card"
-            cards = " ".join(str(c) for c in event.cards)
-            lines.append(f"🐂 {plain_name(table, event.player)} takes row {event.row + 1} ({why}): "
-                         f"{cards} — **{event.bullheads}**{BULL}")
+            why = tr(locale, "full row") if event.reason is TakeReason.FULL_ROW else tr(locale, "low card")
+            lines.append(tr(locale, "🐂 {name} takes row {row} ({why}): {cards} — **{points}**{bull}",
+                            name=plain_name(table, event.player), row=event.row + 1, why=why,
+                            cards=" ".join(str(c) for c in event.cards), points=event.bullheads, bull=BULL))
         elif isinstance(event, CardPlaced):
-            lines.append(f"  {event.card} → row {event.row + 1}")
+            lines.append("  " + tr(locale, "{card} → row {row}", card=event.card, row=event.row + 1))
         elif isinstance(event, RowChoiceRequired):
-            lines.append(f"⚠️ {seat_name(table, event.player)}'s **{event.card}** is lower than every row: "
-                         "they choose a row to take.")
+            lines.append(tr(locale, "⚠️ {name}'s **{card}** is lower than every row: they choose a row to take.",
+                            name=seat_name(table, event.player, locale), card=event.card))
         elif isinstance(event, RoundEnded):
-            lines.append(round_summary(table, event))
+            lines.append(round_summary(table, event, locale))
         elif isinstance(event, GameEnded):
-            lines.append(final_standings(table, event))
+            lines.append(final_standings(table, event, locale))
     return "\n".join(lines)
 
 
-def round_summary(table: Table, event: RoundEnded) -> str:
+def round_summary(table: Table, event: RoundEnded, locale) -> str:
     order = sorted(range(len(event.totals)), key=lambda p: event.totals[p])
-    lines = [f"📋 **Round {event.round} is over.**"]
+    lines = [tr(locale, "📋 **Round {round} is over.**", round=event.round)]
     for p in order:
         lines.append(f"  {plain_name(table, p)}: +{event.points[p]} → **{event.totals[p]}**")
     return "\n".join(lines)
 
 
-def final_standings(table: Table, event: GameEnded) -> str:
+def final_standings(table: Table, event: GameEnded, locale) -> str:
     outcome = event.outcome
     order = sorted(range(len(outcome.scores)), key=lambda p: outcome.scores[p])
-    winners = " and ".join(seat_name(table, p) for p in outcome.winners)
-    lines = [f"🏆 **Game over!** {winners} win{'s' if len(outcome.winners) == 1 else ''} "
-             f"with {outcome.scores[outcome.winners[0]]}{BULL}."]
+    names = [seat_name(table, p, locale) for p in outcome.winners]
+    points = f"{outcome.scores[outcome.winners[0]]}{BULL}"
+    if len(names) == 1:
+        lines = [tr(locale, "🏆 **Game over!** {winner} wins with {points}.", winner=names[0], points=points)]
+    else:
+        winners = tr(locale, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+        lines = [tr(locale, "🏆 **Game over!** {winners} win with {points}.", winners=winners, points=points)]
     rank = 0
     for i, p in enumerate(order):
         if i == 0 or outcome.scores[p] != outcome.scores[order[i - 1]]:
@@ -203,8 +229,9 @@ def clip(text: str, limit: int = 2000) -> str:
     return "…\n" + text[-(limit - 2):]
 
 
+#: Shown with ``tr`` in the reader's language.
 RULES = {
-    Variant.CLASSIC: (
+    Variant.CLASSIC: N_(
         "**6 nimmt! — classic rules**\n"
         "• Everyone picks a card face down; cards are revealed together and placed lowest first.\n"
         "• A card goes after the row end closest below it.\n"
@@ -213,12 +240,12 @@ RULES = {
         "• Every card you take costs its bullheads (55 → 7; 11, 22 … → 5; 10, 20 … → 3; 5, 15 … → 2; "
         "others → 1). Fewest points win."
     ),
-    Variant.PRO: (
+    Variant.PRO: N_(
         "**6 nimmt! — Pro variant**\nAll classic rules, plus: only cards 1 … 10·players+4 are used, "
         "laid face up; players draft them one at a time until each holds ten, and the four left over "
         "start the rows. You know every card in the game."
     ),
-    Variant.ANNIVERSARY: (
+    Variant.ANNIVERSARY: N_(
         "**6 nimmt! — Anniversary variant**\nAll classic rules, two rounds, twelve cards each and three "
         "special cards (5th Row, 7 nimmt!, Insert, Replace, Shift, Stop, Negative = Positive): just "
         "before your card is placed you may play one, and after taking a row you may swap one. When "

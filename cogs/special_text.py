@@ -7,6 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
+from bot.i18n import N_, tr
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
@@ -21,127 +22,149 @@ EMOJI = {
     Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
 }
 
+#: The names printed on the cards (German: the AMIGO edition's style, see bot/locale_de.py).
+NAMES = {
+    Special.FIFTH_ROW: N_("5th Row"),
+    Special.SEVEN_NIMMT: N_("7 nimmt!"),
+    Special.INSERT: N_("Insert"),
+    Special.REPLACE: N_("Replace"),
+    Special.SHIFT: N_("Shift"),
+    Special.STOP: N_("Stop"),
+    Special.NEGATIVE_POSITIVE: N_("Negative = Positive"),
+}
+
 REMINDERS = {
-    Special.FIFTH_ROW: "your card starts a fifth row (until the next row is taken)",
-    Special.SEVEN_NIMMT: "your card's row holds six cards: the seventh takes it",
-    Special.INSERT: "put your card anywhere a row stays in ascending order",
-    Special.REPLACE: "place another card from your hand instead",
-    Special.SHIFT: "first move one card of the table to another row",
-    Special.STOP: "block a row: nothing goes in or out until a row is taken",
-    Special.NEGATIVE_POSITIVE: "when you take a row, one card's bullheads cancel others in your pile",
+    Special.FIFTH_ROW: N_("your card starts a fifth row (until the next row is taken)"),
+    Special.SEVEN_NIMMT: N_("your card's row holds six cards: the seventh takes it"),
+    Special.INSERT: N_("put your card anywhere a row stays in ascending order"),
+    Special.REPLACE: N_("place another card from your hand instead"),
+    Special.SHIFT: N_("first move one card of the table to another row"),
+    Special.STOP: N_("block a row: nothing goes in or out until a row is taken"),
+    Special.NEGATIVE_POSITIVE: N_("when you take a row, one card's bullheads cancel others in your pile"),
 }
 
 #: Row markers as the engine's view names them → how the table shows them.
-MARKER_LABELS = {"stop": "Stop", "seven_nimmt": "7 nimmt!", "fifth_row": "5th Row"}
+MARKER_LABELS = {"stop": NAMES[Special.STOP], "seven_nimmt": NAMES[Special.SEVEN_NIMMT],
+                 "fifth_row": NAMES[Special.FIFTH_ROW]}
 #: … and as ``cogs.images`` draws them.
 IMAGE_MARKERS = {"stop": "stop", "seven_nimmt": "seven", "fifth_row": "fifth"}
 
 
-def label(special) -> str:
-    return Special(special).label
+def label(special, locale) -> str:
+    """A special card's name in ``locale``."""
+    return tr(locale, NAMES[Special(special)])
 
 
-def specials_text(specials) -> str:
+def specials_text(specials, locale) -> str:
     """The owner's special cards with a one-line reminder each (ephemeral only)."""
     if not specials:
-        return "You hold no special cards."
-    lines = ["**Your special cards** (played when your card is about to be placed):"]
+        return tr(locale, "You hold no special cards.")
+    lines = [tr(locale, "**Your special cards** (played when your card is about to be placed):")]
     for s in specials:
         s = Special(s)
-        lines.append(f"{EMOJI[s]} **{s.label}** — {REMINDERS[s]}")
+        lines.append(f"{EMOJI[s]} **{label(s, locale)}** — {tr(locale, REMINDERS[s])}")
     return "\n".join(lines)
 
 
-def new_round_text(view) -> str:
+def new_round_text(view, locale) -> str:
     """Round 2's first hand says that new special cards came (which ones only the hand shows)."""
     if view.round > 1 and view.turn == 1:
-        return (f"\n🎴 **Round {view.round}**: new number cards, and you drew new special cards "
-                "to go with the ones you kept.")
+        return "\n" + tr(locale, "🎴 **Round {round}**: new number cards, and you drew new special cards "
+                               "to go with the ones you kept.", round=view.round)
     return ""
 
 
-def preview_text(preview) -> str:
+def preview_text(preview, locale) -> str:
     """``Without a special card your 23 goes to row 4 and you take it: 9🐮.``"""
     card = preview.card
     if preview.row is None:
-        return (f"Without a special card your **{card}** is lower than every open row: you choose a row "
-                f"to take (the cheapest costs {preview.bullheads}{BULL}).")
+        return tr(locale, "Without a special card your **{card}** is lower than every open row: you choose a row "
+                          "to take (the cheapest costs {points}{bull}).", card=card, points=preview.bullheads,
+                  bull=BULL)
     if preview.takes:
-        return (f"Without a special card your **{card}** goes to row {preview.row + 1} and you take it: "
-                f"**{preview.bullheads}**{BULL}.")
-    return f"Without a special card your **{card}** goes to row {preview.row + 1}."
+        return tr(locale, "Without a special card your **{card}** goes to row {row} and you take it: "
+                          "**{points}**{bull}.", card=card, row=preview.row + 1, points=preview.bullheads, bull=BULL)
+    return tr(locale, "Without a special card your **{card}** goes to row {row}.", card=card, row=preview.row + 1)
 
 
-def prompt_text(prompt, deadline: float | None) -> str:
+def prompt_text(prompt, deadline: float | None, locale) -> str:
     """The decider's ephemeral prompt: what happens without a special card, then the choice."""
-    when = f" Time runs out <t:{int(deadline)}:R>: then no special card is played." if deadline else ""
+    when = ""
+    if deadline:
+        when = " " + tr(locale, "Time runs out {when}: then no special card is played.",
+                        when=f"<t:{int(deadline)}:R>")
     if prompt.phase is Phase.SWAP:
-        return ("**You took a row**: you may swap one special card for the top card of the special deck."
-                f"{when}\n\n{specials_text(prompt.view.specials)}")
-    return (f"{preview_text(prompt.preview)}\n"
-            f"Play a special card on it, or press **No special card**.{when}\n\n"
-            f"{specials_text(prompt.view.specials)}")
+        return (tr(locale, "**You took a row**: you may swap one special card for the top card of the special "
+                           "deck.") + f"{when}\n\n{specials_text(prompt.view.specials, locale)}")
+    return (f"{preview_text(prompt.preview, locale)}\n"
+            + tr(locale, "Play a special card on it, or press **No special card**.")
+            + f"{when}\n\n{specials_text(prompt.view.specials, locale)}")
 
 
-def _place(row: tuple[int, ...], position: int) -> str:
+def _place(row: tuple[int, ...], position: int, locale) -> str:
     if position == 0:
-        return "at the start"
+        return tr(locale, "at the start")
     if position >= len(row):
-        return "at the end"
-    return f"between {row[position - 1]} and {row[position]}"
+        return tr(locale, "at the end")
+    return tr(locale, "between {low} and {high}", low=row[position - 1], high=row[position])
 
 
-def play_label(play, rows, card: int) -> str:
+def play_label(play, rows, card: int, locale) -> str:
     """A button label for one fully chosen special play (``rows``: the rows' cards now)."""
     kind = Special(play.special)
     if kind is Special.FIFTH_ROW:
-        return f"5th Row: {card} starts row {len(rows) + 1}"
+        return tr(locale, "5th Row: {card} starts row {row}", card=card, row=len(rows) + 1)
     if kind is Special.SEVEN_NIMMT:
-        return f"7 nimmt! on row {play.row + 1}"
+        return tr(locale, "7 nimmt! on row {row}", row=play.row + 1)
     if kind is Special.INSERT:
-        return f"Insert into row {play.row + 1} {_place(rows[play.row], play.position)}"
+        return tr(locale, "Insert into row {row} {place}", row=play.row + 1,
+                  place=_place(rows[play.row], play.position, locale))
     if kind is Special.REPLACE:
-        return f"Place {play.card} instead"
+        return tr(locale, "Place {card} instead", card=play.card)
     if kind is Special.SHIFT:
-        return f"Move {play.card} to row {play.target_row + 1}"
+        return tr(locale, "Move {card} to row {row}", card=play.card, row=play.target_row + 1)
     if kind is Special.STOP:
-        return f"Stop on row {play.row + 1}"
-    return f"Take row {play.row + 1}, cancel with {play.card}"
+        return tr(locale, "Stop on row {row}", row=play.row + 1)
+    return tr(locale, "Take row {row}, cancel with {card}", row=play.row + 1, card=play.card)
 
 
-def shift_source_label(row: int, card: int) -> str:
-    return f"Move {card} (row {row + 1})"
+def shift_source_label(row: int, card: int, locale) -> str:
+    return tr(locale, "Move {card} (row {row})", card=card, row=row + 1)
 
 
-def kind_prompt_text(kind: Special, shifted: int | None = None) -> str:
+def kind_prompt_text(kind: Special, locale, shifted: int | None = None) -> str:
     if shifted is not None:
-        return f"**Shift**: where does the **{shifted}** go?"
+        return tr(locale, "**{name}**: where does the **{card}** go?", name=label(kind, locale), card=shifted)
     if kind is Special.SHIFT:
-        return "**Shift**: which card do you move first?"
-    return f"**{kind.label}**: {REMINDERS[kind]}. Choose:"
+        return tr(locale, "**{name}**: which card do you move first?", name=label(kind, locale))
+    return tr(locale, "**{name}**: {reminder}. Choose:", name=label(kind, locale),
+              reminder=tr(locale, REMINDERS[kind]))
 
 
 # -- narration of the reveal (public) ---------------------------------------------------
 
 
-def _effect(event) -> str | None:
+def _effect(event, locale) -> str | None:
     """How a special card's effect event finishes the sentence ``X plays **Card**…``."""
     if isinstance(event, StopPlaced):
-        return f" on row {event.row + 1}"
+        return tr(locale, " on row {row}", row=event.row + 1)
     if isinstance(event, SevenNimmtPlaced):
-        return f" on row {event.row + 1}: it now holds six cards"
+        return tr(locale, " on row {row}: it now holds six cards", row=event.row + 1)
     if isinstance(event, FifthRowOpened):
-        return f": {event.card} starts row {event.row + 1}"
+        return tr(locale, ": {card} starts row {row}", card=event.card, row=event.row + 1)
     if isinstance(event, CardInserted):
-        return f": {event.card} goes into row {event.row + 1} at place {event.position + 1}"
+        return tr(locale, ": {card} goes into row {row} at place {place}", card=event.card, row=event.row + 1,
+                  place=event.position + 1)
     if isinstance(event, CardReplaced):
-        return f": {event.card} goes back to the hand, {event.replacement} is placed instead"
+        return tr(locale, ": {card} goes back to the hand, {replacement} is placed instead", card=event.card,
+                  replacement=event.replacement)
     if isinstance(event, CardShifted):
-        return f": {event.card} moves from row {event.from_row + 1} to row {event.to_row + 1}"
+        return tr(locale, ": {card} moves from row {source} to row {target}", card=event.card,
+                  source=event.from_row + 1, target=event.to_row + 1)
     return None
 
 
-def narrate_special(events: list, i: int, name) -> tuple[str | None, int]:
+def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int]:
     """The line for ``events[i]`` if it is an Anniversary event, and how many events it used.
 
     ``name(seat)`` gives a player's name. ``SpecialPlayed`` is told together with
@@ -151,52 +174,62 @@ def narrate_special(events: list, i: int, name) -> tuple[str | None, int]:
     """
     event = events[i]
     if isinstance(event, SpecialPlayed):
-        text = f"✨ {name(event.player)} plays **{label(event.special)}**"
+        text = tr(locale, "✨ {name} plays **{card}**", name=name(event.player),
+                  card=label(event.special, locale))
         used = 1
-        effect = _effect(events[i + 1]) if i + 1 < len(events) else None
+        effect = _effect(events[i + 1], locale) if i + 1 < len(events) else None
         if effect is None:
-            text += f" with {event.card}"
+            text += tr(locale, " with {card}", card=event.card)
         else:
             text += effect
             used = 2
             after = events[i + 2] if i + 2 < len(events) else None
             if isinstance(after, CardPlaced) and after.player == event.player:
-                text += f", then places {after.card} in row {after.row + 1}"
+                text += tr(locale, ", then places {card} in row {row}", card=after.card, row=after.row + 1)
                 used = 3
         return text + ".", used
     if isinstance(event, BullheadsCancelled):
-        cancelled = ", ".join(str(c) for c in event.cancelled_cards) or "nothing"
-        return (f"➖ {name(event.player)}'s {event.card} cancels {cancelled} from their pile "
-                f"(−{event.points}{BULL}, and the {event.card} itself is set aside)."), 1
+        cancelled = ", ".join(str(c) for c in event.cancelled_cards) or tr(locale, "nothing")
+        return tr(locale, "➖ {name}'s {card} cancels {cancelled} from their pile (−{points}{bull}, and the "
+                          "{card} itself is set aside).", name=name(event.player), card=event.card,
+                  cancelled=cancelled, points=event.points, bull=BULL), 1
     if isinstance(event, FifthRowClosed):
-        return (f"🧹 {name(event.player)} also takes the {event.card} and row {event.row + 1} is gone: "
-                "four rows again, the 5th Row card is discarded."), 1
+        return tr(locale, "🧹 {name} also takes the {card} and row {row} is gone: four rows again, the "
+                          "5th Row card is discarded.", name=name(event.player), card=event.card,
+                  row=event.row + 1), 1
     if isinstance(event, StopsRemoved):
         rows = ", ".join(str(r + 1) for r in event.rows)
-        return f"  The Stop{'s' if len(event.rows) > 1 else ''} on row {rows} {'are' if len(event.rows) > 1 else 'is'} discarded.", 1
+        if len(event.rows) > 1:
+            return "  " + tr(locale, "The Stops on rows {rows} are discarded.", rows=rows), 1
+        return "  " + tr(locale, "The Stop on row {rows} is discarded.", rows=rows), 1
     if isinstance(event, SevenNimmtRemoved):
-        return f"  The 7 nimmt! on row {event.row + 1} is discarded.", 1
+        return "  " + tr(locale, "The 7 nimmt! on row {row} is discarded.", row=event.row + 1), 1
     if isinstance(event, SpecialSwapped):
-        return f"🔄 {name(event.player)} swaps a **{label(event.special)}** for the top card of the deck.", 1
+        return tr(locale, "🔄 {name} swaps a **{card}** for the top card of the deck.", name=name(event.player),
+                  card=label(event.special, locale)), 1
     if isinstance(event, SpecialsDealt):
         count = max(event.counts) if event.counts else 0
-        return (f"🎴 Everyone draws {count} special card{'s' if count != 1 else ''} "
-                "(press **Play a card** to see yours)."), 1
+        if count == 1:
+            return tr(locale, "🎴 Everyone draws 1 special card (press **Play a card** to see yours)."), 1
+        return tr(locale, "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).",
+                  count=count), 1
     if isinstance(event, SpecialDeckReshuffled):
-        return f"🔀 The special discard pile is shuffled into a new deck ({event.size} cards).", 1
+        return tr(locale, "🔀 The special discard pile is shuffled into a new deck ({size} cards).",
+                  size=event.size), 1
     if isinstance(event, (StopPlaced, SevenNimmtPlaced, FifthRowOpened, CardInserted, CardReplaced,
                           CardShifted)):
         return None, 1  # told with its SpecialPlayed
     return None, 0
 
 
-def waiting_line(table, mention) -> str | None:
+def waiting_line(table, mention, locale) -> str | None:
     """The public nudge for the player a special-card or swap decision waits on (it pings them)."""
     game = table.game
     if game is None or game.phase not in (Phase.SPECIAL, Phase.SWAP):
         return None
     who = mention(game.decider)
     if game.phase is Phase.SWAP:
-        return f"🔄 {who}: you took a row — press **Decide** to swap a special card or keep yours."
-    return (f"✨ {who}: your **{game.special_card}** is next — press **Decide** to play a special card "
-            "or not.")
+        return tr(locale, "🔄 {name}: you took a row — press **Decide** to swap a special card or keep yours.",
+                  name=who)
+    return tr(locale, "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
+              name=who, card=game.special_card)

@@ -336,7 +336,7 @@ class Stats(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", metric: str = "rating",
                           min_games: app_commands.Range[int, 1, 1000] = 1) -> None:
         if scope == "server" and interaction.guild_id is None:
-            raise RecordError(tr(user_locale(interaction), "There is no server here: use `scope: All servers`."))
+            raise RecordError(N_("There is no server here: use `scope: All servers`."))  # worded by the tree
         embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 

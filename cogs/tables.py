@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.errors import NoTable, TableExists
+from bot.errors import NoTable, OptionError, TableExists
+from bot.i18n import render, tr, user_locale
 from bot.table import TableOptions, TableStatus
 from engine import Variant
 
@@ -24,14 +25,18 @@ if TYPE_CHECKING:
     from bot.app import SixNimmtBot
 
 
-def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+def _message_link(guild_id: int, channel_id: int, message_id: int | None, locale) -> str:
     if message_id is None:
-        return "above"
+        return tr(locale, "above")
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
-def first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError, locale) -> str:
+    """The first problem: ours in ``locale``; pydantic's own (a limit the command allows) in its English."""
     error = exc.errors()[0]
+    ours = (error.get("ctx") or {}).get("error")
+    if isinstance(ours, OptionError):
+        return render(locale, ours.text)
     field = ".".join(str(p) for p in error["loc"])
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}" if field else message
@@ -82,14 +87,17 @@ class Tables(commands.Cog):
                 ai_level=ai_level or settings.default_ai_level,
             )
         except ValidationError as exc:
-            await answer_error(interaction, f"That table cannot be set up — {first_error(exc)}.")
+            locale = user_locale(interaction)
+            await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
+                                               problem=first_error(exc, locale)))
             return
         try:
             table = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                   interaction.user.display_name, options)
         except TableExists as exc:
-            await answer_error(interaction, "This channel already has a 6 nimmt! table: "
-                               + _message_link(interaction.guild_id, interaction.channel_id, exc.message_id))
+            locale = user_locale(interaction)
+            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
+            await answer_error(interaction, tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
             return
         await post_lobby(interaction, self.service, table)
 
@@ -97,32 +105,33 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         await self.service.join(table.id, interaction.user.id, interaction.user.display_name)
-        await interaction.response.send_message("You joined the table.", ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), "You joined the table."), ephemeral=True)
 
     @game.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
     async def leave(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         await self.service.leave(table.id, interaction.user.id)
-        await interaction.response.send_message("You left the table.", ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), "You left the table."), ephemeral=True)
 
     @game.command(name="begin", description="Start the game (host only)")
     async def begin(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         await self.service.begin(table.id, interaction.user.id)
-        await interaction.response.send_message("The game is on!", ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), "The game is on!"), ephemeral=True)
 
     @game.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         can_manage = bool(interaction.permissions.manage_messages)
         await self.service.cancel(table.id, interaction.user.id, can_manage)
-        await interaction.response.send_message("The table is closed.", ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), "The table is closed."), ephemeral=True)
 
     @game.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         table = self._table_here(interaction)
         await self.service.kick(table.id, interaction.user.id, member.id)
-        await interaction.response.send_message(f"{member.display_name} was removed.", ephemeral=True)
+        await interaction.response.send_message(
+            tr(user_locale(interaction), "{name} was removed.", name=member.display_name), ephemeral=True)
 
     @game.command(name="hand", description="Show your hand (only you can see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -136,7 +145,8 @@ class Tables(commands.Cog):
     async def prompts(self, interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
         table = self._table_here(interaction)
         await self.service.set_prompts(table.id, interaction.user.id, when.value)
-        await interaction.response.send_message(PREFERENCES[when.value][1], ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[when.value][1]),
+                                                ephemeral=True)
 
     @game.command(name="status", description="Show this channel's table again")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -144,7 +154,7 @@ class Tables(commands.Cog):
         if table.status is TableStatus.LOBBY:
             await post_lobby(interaction, self.service, table)
             return
-        await interaction.response.send_message("Here is the table:", ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), "Here is the table:"), ephemeral=True)
         from bot.service import TableUpdate
 
         self.presenter(TableUpdate(table, "turn"))  # posts it anew at the bottom
@@ -153,7 +163,7 @@ class Tables(commands.Cog):
     async def rules(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(interaction.channel_id)
         variant = table.options.variant if table else Variant.CLASSIC
-        await interaction.response.send_message(RULES[variant], ephemeral=True)
+        await interaction.response.send_message(tr(user_locale(interaction), RULES[variant]), ephemeral=True)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -169,7 +179,8 @@ class Tables(commands.Cog):
         )
         known = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
         if not (on_message and known):
-            await answer_error(interaction, "That button is not valid. Use the newest table message.")
+            await answer_error(interaction, tr(user_locale(interaction),
+                                               "That button is not valid. Use the newest table message."))
 
 
 async def setup(bot: "SixNimmtBot") -> None:

@@ -7,7 +7,8 @@ import io
 import pytest
 from PIL import Image
 
-from cogs.images import CARD_COLOURS, FELT, bullhead_colour, card_box, image_size, render_table
+from bot.i18n import tr
+from cogs.images import CARD_COLOURS, FELT, WORDS, bullhead_colour, card_box, image_size, render_table
 
 FOUR = [[5], [17, 18], [33, 34, 35, 36], [66]]
 FIVE = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]
@@ -120,3 +121,13 @@ def test_bad_input_is_refused(rows, kwargs):
 def test_bullhead_colour_rejects_counts_no_card_has():
     with pytest.raises(ValueError):
         bullhead_colour(4)
+
+
+def test_the_words_on_the_image_follow_the_given_language():
+    english = render_table(FIVE, markers=FIVE_MARKERS)
+    assert render_table(FIVE, markers=FIVE_MARKERS, words={word: word for word in WORDS}) == english
+    german = {word: tr("de", word) for word in WORDS}
+    assert german["takes"] == "nimmt" and german["Row {row}"] == "Reihe {row}"
+    assert render_table(FIVE, markers=FIVE_MARKERS, words=german) != english
+    # Only the words differ: same size, same cards.
+    assert _open(render_table(FIVE, markers=FIVE_MARKERS, words=german)).size == _open(english).size

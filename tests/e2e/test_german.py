@@ -6,6 +6,8 @@ refused to administrators who are not owners, and a sync for an owner.
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 from bot.app import SixNimmtBot
@@ -64,4 +66,142 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
             synced = await (await standin.slash(owner, english_channel, "6nimmt-admin sync")).reply(timeout=10)
             assert synced.content == "3 Befehle an diesen Server gesendet; sie erscheinen sofort."
             assert set(standin.commands(english_guild)) == {"6nimmt", "leaderboard", "6nimmt-admin"}
+        standin.assert_no_errors()
+
+
+async def test_a_german_table_speaks_german_and_an_english_player_reads_english_in_private(tmp_path):
+    """Lobby, hand, pick, reveal, refusals and an Anniversary prompt on a German server.
+
+    alice hosts and carol looks on, both in German; bob plays in English. Public messages are
+    German for everyone; what only bob sees stays English.
+    """
+    from engine import Phase, Special
+    from tests.e2e.conftest import World
+    from tests.e2e.test_anniversary import seat_position
+    from tests.e2e.test_table_play import click_ok
+
+    async with DiscordStandin() as standin:
+        world = World(standin, tmp_path, locale="de", bob_locale="en-US")
+        alice, bob, carol = world.alice, world.bob, world.carol
+        async with world.running_bot():
+            # A set-up that does not fit is refused in the host's German.
+            refused = await (await standin.slash(alice, world.channel, "6nimmt start", variant="pro",
+                                                 ai_players=9)).reply()
+            assert refused.ephemeral_to.id == alice.id and refused.content == (
+                "Dieser Tisch lässt sich so nicht eröffnen — diese Variante hat höchstens 6 Plätze, "
+                "also höchstens 5 KI-Spieler neben dir.")
+            refused = await (await standin.slash(alice, world.channel, "6nimmt history", game="abc")).reply()
+            assert refused.content == "`abc` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, " \
+                                      "z. B. `partie:12`."
+            # The lobby, in the server's German.
+            lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
+            assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
+            assert "Jubiläum (Sonderkarten)" in lobby.embed["description"]
+            assert "s pro Zug" in lobby.embed["description"]
+            assert lobby.embed["fields"][0]["name"] == "Spieler (1/8)"
+            assert {b["label"] for b in lobby.buttons} == {"Beitreten", "Verlassen", "KI hinzufügen", "Beginnen",
+                                                          "Abbrechen"}
+            await click_ok(world, bob, lobby, lobby.button("Beitreten")["custom_id"])
+            # Refusals speak the language of whoever clicked.
+            refused = await (await standin.click(carol, lobby, lobby.button("Beginnen")["custom_id"])).reply()
+            assert refused.ephemeral_to.id == carol.id
+            assert refused.content == "Nur der Gastgeber kann die Partie beginnen."
+            refused = await (await standin.click(bob, lobby, lobby.button("Beginnen")["custom_id"])).reply()
+            assert refused.content == "Only the host can start the game."
+            await click_ok(world, alice, lobby, lobby.button("Beginnen")["custom_id"])
+            await world.settle()
+
+            table = world.bot.service.table_in(world.channel.id)
+            message = world.table_message()
+            assert message.embed["title"] == "6 nimmt! — Runde 1, Zug 1"
+            assert "Reihe 1 ·" in message.embed["description"]
+            assert [f["name"] for f in message.embed["fields"]][:3] == ["Spieler (Hornochsen)", "Sonderkarten", "Jetzt"]
+            assert "drücke **Karte spielen**" in str(message.embed)
+
+            # A Stop for alice before anyone plays (as in tests/e2e/test_anniversary.py).
+            seat_position(table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
+                          [Special.STOP])
+            play = world.table_message().button("Karte spielen")["custom_id"]
+            hand = await (await standin.click(alice, world.table_message(), play)).reply()
+            assert hand.ephemeral_to.id == alice.id
+            assert hand.content.startswith("**Deine Hand** — wähle eine Karte")
+            assert "⛔ **Stopp** — sperre eine Reihe" in hand.content
+            assert hand.button("Immer fragen") and hand.button("Nie fragen")
+            await click_ok(world, alice, hand, hand.button("22 · 5🐮")["custom_id"])
+            assert standin.message(hand.id).content.startswith("Du spielst verdeckt die **22**")
+
+            english_hand = await (await standin.click(bob, world.table_message(), play)).reply()
+            assert english_hand.content.startswith("**Your hand** — pick a card")
+            assert "You hold no special cards." in english_hand.content
+            assert english_hand.button("Always ask me") and english_hand.button("Never ask me")
+            await click_ok(world, bob, english_hand, english_hand.button("90 · 3🐮")["custom_id"])
+            assert standin.message(english_hand.id).content == (
+                "You played **90**. Everyone has picked: see the reveal in the channel.")
+            await world.settle()
+
+            # The reveal and the nudge, in German.
+            assert table.game.phase is Phase.SPECIAL
+            reveal = world.public()[-1]
+            assert reveal.content.startswith("🃏 Aufgedeckt: **22** alice, **90** bob")
+            assert f"✨ <@{alice.id}>: deine **22** ist dran — drücke **Entscheiden**" in reveal.content
+            decide = reveal.button("Entscheiden")["custom_id"]
+            # An intruder's click and the wrong player's click are refused, each in their language.
+            refused = await (await standin.click(carol, reveal, decide)).reply()
+            assert refused.content == "Du sitzt nicht an diesem Tisch."
+            refused = await (await standin.click(bob, reveal, decide)).reply()
+            assert refused.content == "This decision is not yours: the game is waiting for **alice**."
+
+            # The Anniversary prompt, in alice's German.
+            prompt = await (await standin.click(alice, reveal, decide)).reply()
+            assert prompt.ephemeral_to.id == alice.id
+            assert prompt.content.startswith(
+                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮.")
+            assert "drücke **Keine Sonderkarte**" in prompt.content and prompt.button("Keine Sonderkarte")
+            choices = await (await standin.click(alice, prompt, prompt.button("Stopp…")["custom_id"])).reply()
+            assert standin.message(prompt.id).content.startswith("**Stopp**: sperre eine Reihe")
+            await click_ok(world, alice, choices, standin.message(prompt.id).button("Stopp auf Reihe 1")["custom_id"])
+            assert standin.message(prompt.id).content == "Du hast **Stopp** gespielt. Was passiert, steht im Kanal."
+            await world.settle()
+            assert "✨ alice spielt **Stopp** auf Reihe 1, dann kommt 22 in Reihe 2." in world.public()[-1].content
+            assert "[Stopp]" in world.table_message().embed["description"]
+
+            # bob leaves: his confirmation in English, the channel's news in German.
+            left = await (await standin.slash(bob, world.channel, "6nimmt leave")).reply()
+            assert left.content == "You left the table."
+            await world.settle()
+            news = {f["name"]: f["value"] for f in world.table_message().embed["fields"]}["Neuigkeiten"]
+            assert news == "**bob** hat den Tisch verlassen. Eine KI spielt ab jetzt auf diesem Platz."
+        standin.assert_no_errors()
+
+
+async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path):
+    from tests.e2e.conftest import World
+
+    async with DiscordStandin() as standin:
+        world = World(standin, tmp_path, locale="de")
+        async with world.running_bot():
+            lobby = await (await standin.slash(world.alice, world.channel, "6nimmt start", rounds=1,
+                                               ai_players=1)).reply()
+            assert "1 Runde" in lobby.embed["description"] and "🤖 Ada · mittel" in str(lobby.embed)
+            interaction = await standin.click(world.alice, lobby, lobby.button("Beginnen")["custom_id"])
+            await interaction.ack()
+            for _ in range(40):  # ten turns, each maybe with a row choice
+                await world.settle()
+                table = world.table_message()
+                if table is None:
+                    break
+                rows = [cid for cid in table.custom_ids if cid.startswith("6n:r:")]
+                if rows:
+                    assert table.button(custom_id=rows[0])["label"].startswith("Reihe ")
+                    await (await standin.click(world.alice, table, rows[0])).ack()
+                    continue
+                hand = await (await standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
+                              ).reply()
+                await (await standin.click(world.alice, hand, hand.custom_ids[0])).ack()
+            await world.settle()
+            assert world.table_message() is None, "the game did not end"
+            final = world.public()[-1]
+            assert "📋 **Runde 1 ist vorbei.**" in final.content
+            assert re.search(r"🏆 \*\*Partie vorbei!\*\* .+ (gewinnt|gewinnen) mit \d+🐮\.", final.content)
+            assert final.button("Revanche")
         standin.assert_no_errors()

@@ -15,8 +15,11 @@ from pathlib import Path
 import discord
 from discord import app_commands
 
-from bot.i18n import CATALOGS, CatalogTranslator, fields_of, tr
+import engine
+from bot.errors import LobbyError
+from bot.i18n import CATALOGS, CatalogTranslator, error_text, fields_of, render, tr
 from bot.locale_de import MESSAGES, NAMES
+from bot.text import Text
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = discord.Locale.german
@@ -152,3 +155,29 @@ def test_tr_formats_in_german_and_falls_back_to_english(caplog):
     assert tr(GERMAN, "Not in any catalog") == "Not in any catalog"
     assert "no de translation for 'Not in any catalog'" in caplog.text
     assert set(CATALOGS) == {"de"}
+
+
+def test_table_errors_and_notices_are_worded_in_the_readers_language():
+    full = LobbyError("The table is full ({players} players).", players=4)
+    assert str(full) == "The table is full (4 players)."  # logs and tests read English
+    assert error_text(GERMAN, full) == "Der Tisch ist voll (4 Spieler)."
+    assert error_text(discord.Locale.british_english, full) == "The table is full (4 players)."
+    left = Text("**{name}** left the table.", name="bob") + Text("An AI plays their seat from now on.")
+    assert str(left) == "**bob** left the table. An AI plays their seat from now on."
+    assert render(GERMAN, left) == "**bob** hat den Tisch verlassen. Eine KI spielt ab jetzt auf diesem Platz."
+
+
+def test_every_engine_refusal_has_german_by_kind_and_english_keeps_the_detail():
+    kinds, todo = [], [engine.IllegalAction]
+    while todo:
+        kind = todo.pop()
+        kinds.append(kind)
+        todo += kind.__subclasses__()
+    assert {engine.CardNotInHand, engine.RowBlocked, engine.WrongPhase} <= set(kinds)
+    for kind in kinds:
+        german = error_text(GERMAN, kind("58 is not in your hand"))
+        assert german != "58 is not in your hand" and german in MESSAGES.values(), kind
+    assert error_text(GERMAN, engine.CardNotInHand("58 is not in your hand")) == "Diese Karte kannst du nicht spielen."
+    assert error_text(GERMAN, engine.RowBlocked("row 2 is blocked")) == "Auf dieser Reihe liegt ein Stopp."
+    assert error_text(discord.Locale.american_english, engine.CardNotInHand("58 is not in your hand")) == \
+        "58 is not in your hand"

@@ -1,0 +1,46 @@
+"""Texts the service hands up untranslated: English templates with their fields.
+
+``bot/`` speaks no language of its own: an error or a notice carries the
+English template (marked with ``N_`` for the catalog) and its fields, and the
+Discord face renders it in the reader's language (``bot.i18n.render``).
+``str()`` of a ``Text`` is its English, for logs and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog (tests/ops/test_i18n.py); it is returned unchanged."""
+    return text
+
+
+class Text:
+    """One or more sentences, each an English template and its ``str.format`` fields."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, template: str, /, **fields) -> None:
+        self.parts: tuple[tuple[str, dict], ...] = ((template, fields),)
+
+    def __add__(self, other: "Text") -> "Text":
+        joined = Text("")
+        joined.parts = self.parts + other.parts
+        return joined
+
+    def render(self, translate: Callable[[str, dict], str]) -> str:
+        """The sentences as ``translate(template, fields)`` words them, joined by spaces."""
+        return " ".join(translate(template, fields) for template, fields in self.parts)
+
+    def __str__(self) -> str:
+        # Formatted only with fields, as ``bot.i18n.tr`` does: a template without any may hold braces.
+        return self.render(lambda template, fields: template.format(**fields) if fields else template)
+
+    def __repr__(self) -> str:
+        return f"Text({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and self.parts == other.parts
+
+    __hash__ = None  # fields are dicts
