@@ -33,6 +33,17 @@ EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.admin")  # sta
 TOKEN_REFUSED = "Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)"
 
 
+async def answer_error(interaction: discord.Interaction, message: str) -> None:
+    """Tell only the user what went wrong, whether or not the interaction was answered yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s what went wrong", interaction.user.id)
+
+
 class SixNimmtTree(app_commands.CommandTree):
     """Every app-command error reaches the user as a short ephemeral message."""
 
@@ -49,13 +60,7 @@ class SixNimmtTree(app_commands.CommandTree):
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=original)
             message = tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report an error to user %s", interaction.user.id)
+        await answer_error(interaction, message)
 
 
 class SixNimmtBot(commands.Bot):

@@ -12,10 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import answer_error
 from bot.i18n import N_, tr, user_locale
 from bot.sync import sync_commands
-
-from .components import answer_error
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot

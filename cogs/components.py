@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.app import answer_error
 from bot.errors import TableError
 from bot.i18n import N_, error_text, tr, user_locale
 from engine import BULLHEADS, IllegalAction
@@ -26,17 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PREFIX = "6n:"
-
-
-async def answer_error(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong, whether or not the interaction was answered yet."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell user %s: %s", interaction.user.id, message)
 
 
 def service_of(interaction: discord.Interaction) -> "TableService":

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.app import answer_error
 from bot.i18n import N_, tr, user_locale
 from bot.specials import SpecialPrompt
 from engine import Phase, Special
 
-from .components import PagedSelect, TableItem, answer_error
+from .components import PagedSelect, TableItem
 from .special_text import EMOJI, kind_prompt_text, label, play_label, prompt_text, shift_source_label
 
 if TYPE_CHECKING:

@@ -21,14 +21,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import answer_error
+from bot.i18n import N_, public_locale, tr, user_locale
 from bot.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
 )
 from data.models import LeaderboardEntry, PlayerStats
 
-from bot.i18n import N_, public_locale, tr, user_locale
-
-from .components import TableItem, answer_error
+from .components import TableItem
 from .render import BULL, GREEN
 
 if TYPE_CHECKING:
