@@ -46,7 +46,6 @@ NAMES: dict[str, str] = {
 
 #: Descriptions, choices and messages.
 MESSAGES: dict[str, str] = {
-    "…": "…",
     # /6nimmt (cogs/tables.py)
     "Play 6 nimmt! in this channel": "6 nimmt! in diesem Kanal spielen",
     "Open a table in this channel": "Einen Tisch in diesem Kanal eröffnen",
@@ -79,6 +78,8 @@ MESSAGES: dict[str, str] = {
         "Den Tisch dieses Kanals schließen (Gastgeber oder „Nachrichten verwalten“)",
     "Remove a player (host only); an AI takes over their seat mid-game":
         "Einen Spieler entfernen (nur Gastgeber); in einer laufenden Partie übernimmt eine KI",
+    "The player to remove": "Wer den Tisch verlassen muss",
+    "**This table:** {limits}": "**Dieser Tisch:** {limits}",
     "Show your hand (only you can see it)": "Deine Handkarten zeigen (nur du siehst sie)",
     "Show this channel's table again": "Den Tisch dieses Kanals noch einmal zeigen",
     "A short summary of this table's rules": "Die Regeln dieses Tisches in Kürze",

@@ -9,14 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.app import answer_error
 from bot.errors import NoTable, OptionError, TableExists
 from bot.i18n import render, tr, user_locale
 from bot.table import TableOptions, TableStatus
 from engine import Variant
 
-from .components import PREFIX, TABLE_ITEMS, answer_error, send_hand
+from .components import PREFIX, TABLE_ITEMS, send_hand
 from .presenter import Presenter, post_lobby
-from .render import RULES
+from .render import RULES, limits_text
 from .special_items import PREFERENCES, SPECIAL_ITEMS
 
 DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
@@ -127,6 +128,7 @@ class Tables(commands.Cog):
         await interaction.response.send_message(tr(user_locale(interaction), "The table is closed."), ephemeral=True)
 
     @game.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
+    @app_commands.describe(member="The player to remove")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         table = self._table_here(interaction)
         await self.service.kick(table.id, interaction.user.id, member.id)
@@ -162,8 +164,11 @@ class Tables(commands.Cog):
     @game.command(name="rules", description="A short summary of this table's rules")
     async def rules(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(interaction.channel_id)
-        variant = table.options.variant if table else Variant.CLASSIC
-        await interaction.response.send_message(tr(user_locale(interaction), RULES[variant]), ephemeral=True)
+        locale = user_locale(interaction)
+        text = tr(locale, RULES[table.options.variant if table else Variant.CLASSIC])
+        if table is not None:  # and how this table plays: its goal and timers
+            text += "\n" + tr(locale, "**This table:** {limits}", limits=limits_text(table, locale))
+        await interaction.response.send_message(text, ephemeral=True)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

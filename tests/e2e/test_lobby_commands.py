@@ -64,6 +64,7 @@ async def test_lobby_buttons_and_commands_with_their_refusals(world):
 
         rules = await reply(world, world.carol, "6nimmt rules")
         assert rules.ephemeral_to.id == world.carol.id and "classic rules" in rules.content
+        assert "This table:" in rules.content and "1 round" in rules.content and "60s per turn" in rules.content
 
         began = await reply(world, world.alice, "6nimmt begin")
         assert began.ephemeral and "game is on" in began.content
