@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -29,6 +30,11 @@ if TYPE_CHECKING:
     from .service import TableService
 
 EXPORT_FORMAT = "6nimmt-game-log/1"
+
+#: ``(events, i, name) -> (line or None, events used)``: how the Discord face tells a
+#: variant's own events (the Anniversary special cards), so the log tells them in the
+#: same words; ``used == 0`` means the event is one of the classic ones below.
+Narrator = Callable[[list, int, Callable[[int], str]], tuple["str | None", int]]
 
 
 class RecordError(TableError):
@@ -95,17 +101,17 @@ class GameExport:
     text: str
 
 
-def export_game(log: GameLog, now: datetime | None = None) -> GameExport:
+def export_game(log: GameLog, now: datetime | None = None, narrate: Narrator | None = None) -> GameExport:
     data = {"format": EXPORT_FORMAT,
             "exported_at": (now or datetime.now(timezone.utc)).isoformat(),
             **log.model_dump(mode="json")}
-    return GameExport(log.game.game_id, json.dumps(data, indent=2, ensure_ascii=False), log_text(log))
+    return GameExport(log.game.game_id, json.dumps(data, indent=2, ensure_ascii=False), log_text(log, narrate))
 
 
 # --------------------------------------------------------------------------- readable log
 
 
-def log_text(log: GameLog) -> str:
+def log_text(log: GameLog, narrate: Narrator | None = None) -> str:
     """A readable account of the game, replayed through the engine from its seed and action log."""
     game = log.game
     names = {s.seat: s.display_name for s in log.seats}
@@ -118,7 +124,7 @@ def log_text(log: GameLog) -> str:
         "",
     ]
     try:
-        lines += _replay(log, names)
+        lines += _replay(log, names, narrate)
     except Exception as exc:  # an old or damaged log: still give the raw actions
         lines += [f"(The game could not be replayed: {exc}. Raw actions follow.)"]
         lines += [f"{a.seq:4d}  {json.dumps(a.action)}" for a in log.actions]
@@ -133,7 +139,7 @@ def _rows(rows) -> str:
     return " | ".join(" ".join(str(c) for c in row) for row in rows)
 
 
-def _replay(log: GameLog, names: dict[int, str]) -> list[str]:
+def _replay(log: GameLog, names: dict[int, str], narrate: Narrator | None) -> list[str]:
     game_record = log.game
     if game_record.seed is None:
         raise ValueError("no seed was stored")
@@ -142,7 +148,17 @@ def _replay(log: GameLog, names: dict[int, str]) -> list[str]:
     name = lambda seat: names.get(seat, f"seat {seat + 1}")  # noqa: E731
     lines = [f"Round {game.round}" + (f" — rows: {_rows(game.rows)}" if game.rows else " — draft")]
     for logged in log.actions:
-        for event in game.apply(action_from_dict(logged.action)):
+        events = game.apply(action_from_dict(logged.action))
+        i = 0
+        while i < len(events):
+            line, used = narrate(events, i, name) if narrate is not None else (None, 0)
+            if used:
+                if line:
+                    lines.append("  " + line.strip().replace("**", ""))  # plain text, not Markdown
+                i += used
+                continue
+            event = events[i]
+            i += 1
             if isinstance(event, RoundStarted):
                 lines += ["", f"Round {event.round}" + (f" — rows: {_rows(event.rows)}" if event.rows else " — draft")]
             elif isinstance(event, CardDrafted):
@@ -154,7 +170,7 @@ def _replay(log: GameLog, names: dict[int, str]) -> list[str]:
             elif isinstance(event, RowChoiceRequired):
                 lines.append(f"  {name(event.player)}'s {event.card} is lower than every row: they choose a row")
             elif isinstance(event, RowTaken):
-                why = "sixth card" if event.reason is TakeReason.FULL_ROW else "low card"
+                why = "full row" if event.reason is TakeReason.FULL_ROW else "low card"
                 lines.append(f"  {name(event.player)} takes row {event.row + 1} "
                              f"({' '.join(map(str, event.cards))}: {event.bullheads} bullheads, {why})")
             elif isinstance(event, CardPlaced):

@@ -30,6 +30,7 @@ from data.models import LeaderboardEntry, PlayerStats
 
 from .components import TableItem
 from .render import BULL, GREEN
+from .special_text import narrate_special
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot
@@ -262,13 +263,18 @@ async def stats_command(interaction: discord.Interaction, member: discord.Member
         embed=stats_embed(locale, stats, target.display_name, where_text(locale, scope)))
 
 
+def narrate_for_log(events: list, i: int, name) -> tuple[str | None, int]:
+    """The exported log tells special cards as the table did (in English: it is a record)."""
+    return narrate_special(events, i, name, None)
+
+
 @app_commands.command(name="history", description="The last games in this server, or one game's log as files")
 @app_commands.describe(game="A game number from the list: export its log as JSON and text files")
 async def history_command(interaction: discord.Interaction, game: str | None = None) -> None:
     store = store_of(interaction)
     if game is not None:
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
-        export = export_game(log_)
+        export = export_game(log_, narrate=narrate_for_log)
         files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
                  discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
         standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)

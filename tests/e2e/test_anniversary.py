@@ -335,4 +335,11 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         ai_plays = [line for line in news.splitlines() if line.startswith(f"✨ {table.seats[ai_seat].name} plays **")]
         assert ai_plays, "the AI seat plays special cards through the AI interface"
         assert_private_stays_private(world)
+
+        # The exported log tells the special cards as the channel did (plain text, no Markdown).
+        export = await (await world.standin.slash(world.bob, world.channel, "6nimmt history", game=str(table.id))).reply()
+        log_text = next(a.data.decode() for a in export.attachments if a.filename.endswith(".txt"))
+        played = [line.replace("**", "") for line in news.splitlines()
+                  if line.startswith("✨ ") and " plays " in line]
+        assert played and all(line in log_text for line in played), (played, log_text)
         world.standin.assert_no_errors()
