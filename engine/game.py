@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import random
+from bisect import insort
 
 from .actions import ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
@@ -210,6 +211,8 @@ class Game:
             return [_PICKED[player]]
         self.picks = [0] * n
         self.n_picked = 0
+        for hand, card in zip(self.hands, picks):
+            hand.remove(card)
         return self._reveal(picks)
 
     def play_turn(self, cards) -> list:
@@ -223,11 +226,17 @@ class Game:
         hands = self.hands
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
-        p = 0
-        for card in cards:
-            if type(card) is not int or card not in hands[p]:
-                raise CardNotInHand(f"{card} is not in the hand of seat {p}")
-            p += 1
+        taken = 0
+        try:
+            for hand, card in zip(hands, cards):
+                if type(card) is not int:
+                    raise ValueError
+                hand.remove(card)  # the check and the take in one scan of the hand
+                taken += 1
+        except ValueError:
+            for hand, card in zip(hands[:taken], cards):
+                insort(hand, card)  # hands are sorted: an illegal turn changes nothing
+            raise CardNotInHand(f"{cards[taken]} is not in the hand of seat {taken}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
@@ -285,11 +294,8 @@ class Game:
     # -- the rules ----------------------------------------------------------------
 
     def _reveal(self, cards) -> list:
-        """Take everyone's checked card (``cards[p]`` for seat ``p``) from their hand and place them."""
-        hands = self.hands
+        """Place everyone's card (``cards[p]`` for seat ``p``), already taken from their hand."""
         order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
-        for card, player in order:
-            hands[player].remove(card)
         events: list = [_new(CardsRevealed, (tuple(order),))]
         order.reverse()  # so the next card to place is popped from the end
         self.pending = order
