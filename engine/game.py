@@ -211,9 +211,7 @@ class Game:
             return [_PICKED[player]]
         self.picks = [0] * n
         self.n_picked = 0
-        for hand, card in zip(self.hands, picks):
-            hand.remove(card)
-        return self._reveal(picks)
+        return self.play_turn(picks)
 
     def play_turn(self, cards) -> list:
         """Everyone's face-down cards at once (``cards[p]`` for seat ``p``), then the reveal.
@@ -226,21 +224,24 @@ class Game:
         hands = self.hands
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
-        taken = 0
         try:
-            for hand, card in zip(hands, cards):
+            for seat, hand, card in zip(_SEATS, hands, cards):
                 if type(card) is not int:
                     raise ValueError
                 hand.remove(card)  # the check and the take in one scan of the hand
-                taken += 1
         except ValueError:
-            for hand, card in zip(hands[:taken], cards):
+            for hand, card in zip(hands[:seat], cards):
                 insort(hand, card)  # hands are sorted: an illegal turn changes nothing
-            raise CardNotInHand(f"{cards[taken]} is not in the hand of seat {taken}") from None
+            raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
-        return self._reveal(cards)
+        order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
+        events: list = [_new(CardsRevealed, (tuple(order),))]
+        order.reverse()  # so the next card to place is popped from the end
+        self.pending = order
+        self._resolve(events)
+        return events
 
     def choose_row(self, player: int, row: int) -> list:
         """Take ``row`` for the low card that fits nowhere (Rule 4)."""
@@ -292,15 +293,6 @@ class Game:
         return events
 
     # -- the rules ----------------------------------------------------------------
-
-    def _reveal(self, cards) -> list:
-        """Place everyone's card (``cards[p]`` for seat ``p``), already taken from their hand."""
-        order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
-        events: list = [_new(CardsRevealed, (tuple(order),))]
-        order.reverse()  # so the next card to place is popped from the end
-        self.pending = order
-        self._resolve(events)
-        return events
 
     def _resolve(self, events: list) -> None:
         """Place revealed cards lowest first until done or a low card needs its player."""
