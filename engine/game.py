@@ -391,10 +391,10 @@ class Game:
             hand = deck[end - size:end]
             hand.sort()  # in place: half the cost of sorted() on a slice
             hands.append(hand)
-        starts = deck[top:]
-        self.rows = [[c] for c in starts]
+        first, second, third, fourth = deck[top:]  # displays, not comprehensions: no function calls
+        self.rows = [[first], [second], [third], [fourth]]
         self.phase = Phase.PICK
-        events.append(_new(RoundStarted, (self.round, tuple([(c,) for c in starts]), None)))
+        events.append(_new(RoundStarted, (self.round, ((first,), (second,), (third,), (fourth,)), None)))
 
     # -- helpers ------------------------------------------------------------------
 
