@@ -225,14 +225,15 @@ class Game:
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
         try:
-            for seat, hand, card in zip(_SEATS, hands, cards):
+            for hand, card in zip(hands, cards):
                 if type(card) is not int:
                     raise ValueError
                 hand.remove(card)  # the check and the take in one scan of the hand
         except ValueError:
+            seat = next(p for p, h in enumerate(hands) if h is hand)  # found only now: off the hot path
             for hand, card in zip(hands[:seat], cards):
                 insort(hand, card)  # hands are sorted: an illegal turn changes nothing
-            raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
+            raise CardNotInHand(f"{cards[seat]} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
