@@ -300,8 +300,12 @@ class Game:
         """Place revealed cards lowest first until done or a low card needs its player."""
         rows = self.rows
         pending = self.pending
-        first, second, third, fourth = rows  # classic and Pro play on four rows
-        ends = [first[-1], second[-1], third[-1], fourth[-1]]  # a display: no comprehension call
+        # The row ends as they are now decide every card of this call, never updated:
+        # cards come lowest first and a placed card stays below the next end up, so
+        # the rows' order by end never changes and each card's row is the one whose
+        # end was closest below it at the start (and only the lowest card can be low).
+        first, second, third, fourth = rows  # classic and Pro play on four rows …
+        first, second, third, fourth = first[-1], second[-1], third[-1], fourth[-1]  # … by their ends
         limit = ROW_LIMIT
         # events.append(...) each time, not a cached bound method: Python 3.11
         # specialises the method-call form of list.append (~120 instructions less a call)
@@ -310,7 +314,6 @@ class Game:
             # Rules 1 and 2: the row whose end is closest below the card (the four
             # rows unrolled: ~40% cheaper than a loop over the ends; two plain
             # comparisons cost fewer bytecodes than a chained one)
-            first, second, third, fourth = ends
             top = best = 0
             if first < card:
                 top = first
@@ -326,7 +329,6 @@ class Game:
                 self.chooser = player
                 events.append(_LOW[player][card])
                 return
-            ends[best] = card
             row = rows[best]
             if len(row) < limit:
                 row.append(card)
