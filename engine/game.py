@@ -34,6 +34,7 @@ from .setup import deal, game_at_position
 _SEATS = range(max(high for _, high in PLAYER_LIMITS.values()))
 _CARDS = range(HIGHEST_CARD + 1)
 _PICKED = tuple(CardPicked(p) for p in _SEATS)
+_PAIRS = tuple(tuple((c, p) for c in _CARDS) for p in _SEATS)  # (card, seat) as CardsRevealed lists them
 _PLACED = tuple(tuple(tuple(CardPlaced(p, c, r) for r in range(ROW_COUNT)) for c in _CARDS) for p in _SEATS)
 _LOW = tuple(tuple(RowChoiceRequired(p, c) for c in _CARDS) for p in _SEATS)
 _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple wrapper
@@ -225,20 +226,23 @@ class Game:
         hands = self.hands
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
+        order = []
+        seat = 0  # a counter, not zip/enumerate: creating either costs more than the loop
         try:
-            for hand, card in zip(hands, cards):
+            for card in cards:
                 if type(card) is not int:
                     raise ValueError
-                hand.remove(card)  # the check and the take in one scan of the hand
+                hands[seat].remove(card)  # the check and the take in one scan of the hand
+                order.append(_PAIRS[seat][card])
+                seat += 1
         except ValueError:
-            seat = next(p for p, h in enumerate(hands) if h is hand)  # found only now: off the hot path
-            for hand, card in zip(hands[:seat], cards):
-                insort(hand, card)  # hands are sorted: an illegal turn changes nothing
-            raise CardNotInHand(f"{cards[seat]} is not in the hand of seat {seat}") from None
+            for hand, taken in zip(hands[:seat], cards):
+                insort(hand, taken)  # hands are sorted: an illegal turn changes nothing
+            raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
-        order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
+        order.sort()  # lowest card first
         events: list = [_new(CardsRevealed, (tuple(order),))]
         order.reverse()  # so the next card to place is popped from the end
         self.pending = order
