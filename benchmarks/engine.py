@@ -44,7 +44,10 @@ def play_rounds(players: int, seconds: float, seed: int, joint: bool) -> tuple[i
             if phase is pick_phase:
                 hands = game.hands  # a new round deals new hands
                 if joint:
-                    play_turn([hand[floor(uniform() * len(hand))] for hand in hands])
+                    cards = []  # a plain loop: a list comprehension is a function call in 3.11
+                    for hand in hands:
+                        cards.append(hand[floor(uniform() * len(hand))])
+                    play_turn(cards)
                 else:
                     for p in seats:
                         hand = hands[p]
