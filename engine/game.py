@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import random
 from bisect import insort
+from operator import add
 
 from .actions import ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
@@ -352,7 +353,7 @@ class Game:
 
     def _end_round(self, events: list) -> None:
         points = tuple(self.round_points)
-        self.totals = [t + p for t, p in zip(self.totals, points)]
+        self.totals = list(map(add, self.totals, points))  # no comprehension call, no zip
         self.history.append(list(points))
         totals = tuple(self.totals)
         events.append(_new(RoundEnded, (self.round, points, totals)))
