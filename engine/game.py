@@ -212,9 +212,7 @@ class Game:
         picks[player] = card
         if self.n_picked < n:
             return [_PICKED[player]]
-        self.picks = [0] * n
-        self.n_picked = 0
-        return self.play_turn(picks)
+        return self.play_turn(picks)  # which clears the picks once it has checked them
 
     def play_turn(self, cards) -> list:
         """Everyone's face-down cards at once (``cards[p]`` for seat ``p``), then the reveal.
