@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import enum
 import random
+from bisect import insort
+from operator import add
 
 from .actions import ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
@@ -33,6 +35,7 @@ from .setup import deal, game_at_position
 _SEATS = range(max(high for _, high in PLAYER_LIMITS.values()))
 _CARDS = range(HIGHEST_CARD + 1)
 _PICKED = tuple(CardPicked(p) for p in _SEATS)
+_PAIRS = tuple(tuple((c, p) for c in _CARDS) for p in _SEATS)  # (card, seat) as CardsRevealed lists them
 _PLACED = tuple(tuple(tuple(CardPlaced(p, c, r) for r in range(ROW_COUNT)) for c in _CARDS) for p in _SEATS)
 _LOW = tuple(tuple(RowChoiceRequired(p, c) for c in _CARDS) for p in _SEATS)
 _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple wrapper
@@ -48,7 +51,8 @@ class Phase(str, enum.Enum):
     GAME_OVER = "game_over"
 
 
-_PICK, _CHOOSE_ROW = Phase.PICK, Phase.CHOOSE_ROW  # module constants: no attribute lookups per use
+_PICK, _CHOOSE_ROW = Phase.PICK, Phase.CHOOSE_ROW  # module constants: an enum class attribute costs ~1k instructions
+_PRO = Variant.PRO
 
 
 class Game:
@@ -208,9 +212,7 @@ class Game:
         picks[player] = card
         if self.n_picked < n:
             return [_PICKED[player]]
-        self.picks = [0] * n
-        self.n_picked = 0
-        return self._reveal(picks)
+        return self.play_turn(picks)  # which clears the picks once it has checked them
 
     def play_turn(self, cards) -> list:
         """Everyone's face-down cards at once (``cards[p]`` for seat ``p``), then the reveal.
@@ -223,15 +225,28 @@ class Game:
         hands = self.hands
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
-        p = 0
-        for card in cards:
-            if type(card) is not int or card not in hands[p]:
-                raise CardNotInHand(f"{card} is not in the hand of seat {p}")
-            p += 1
+        order = []
+        seat = 0  # a counter, not zip/enumerate: creating either costs more than the loop
+        try:
+            for card in cards:
+                if type(card) is not int:
+                    raise ValueError
+                hands[seat].remove(card)  # the check and the take in one scan of the hand
+                order.append(_PAIRS[seat][card])
+                seat += 1
+        except ValueError:
+            for hand, taken in zip(hands[:seat], cards):
+                insort(hand, taken)  # hands are sorted: an illegal turn changes nothing
+            raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
-        return self._reveal(cards)
+        order.sort()  # lowest card first
+        events: list = [_new(CardsRevealed, (tuple(order),))]
+        order.reverse()  # so the next card to place is popped from the end
+        self.pending = order
+        self._resolve(events)
+        return events
 
     def choose_row(self, player: int, row: int) -> list:
         """Take ``row`` for the low card that fits nowhere (Rule 4)."""
@@ -284,47 +299,39 @@ class Game:
 
     # -- the rules ----------------------------------------------------------------
 
-    def _reveal(self, cards) -> list:
-        """Take everyone's checked card (``cards[p]`` for seat ``p``) from their hand and place them."""
-        hands = self.hands
-        order = sorted(zip(cards, _SEATS))  # lowest card first (zip stops at the last seat)
-        for card, player in order:
-            hands[player].remove(card)
-        events: list = [_new(CardsRevealed, (tuple(order),))]
-        order.reverse()  # so the next card to place is popped from the end
-        self.pending = order
-        self._resolve(events)
-        return events
-
     def _resolve(self, events: list) -> None:
         """Place revealed cards lowest first until done or a low card needs its player."""
         rows = self.rows
         pending = self.pending
-        add = events.append
-        first, second, third, fourth = rows  # classic and Pro play on four rows
-        ends = [first[-1], second[-1], third[-1], fourth[-1]]  # a display: no comprehension call
+        # The row ends as they are now decide every card of this call, never updated:
+        # cards come lowest first and a placed card stays below the next end up, so
+        # the rows' order by end never changes and each card's row is the one whose
+        # end was closest below it at the start (and only the lowest card can be low).
+        first, second, third, fourth = rows  # classic and Pro play on four rows …
+        first, second, third, fourth = first[-1], second[-1], third[-1], fourth[-1]  # … by their ends
         limit = ROW_LIMIT
+        # events.append(...) each time, not a cached bound method: Python 3.11
+        # specialises the method-call form of list.append (~120 instructions less a call)
         while pending:
             card, player = pending.pop()
             # Rules 1 and 2: the row whose end is closest below the card (the four
-            # rows unrolled: ~40% cheaper than a loop over the ends)
-            first, second, third, fourth = ends
+            # rows unrolled: ~40% cheaper than a loop over the ends; two plain
+            # comparisons cost fewer bytecodes than a chained one)
             top = best = 0
             if first < card:
                 top = first
-            if top < second < card:
+            if second < card and second > top:
                 top, best = second, 1
-            if top < third < card:
+            if third < card and third > top:
                 top, best = third, 2
-            if top < fourth < card:
+            if fourth < card and fourth > top:
                 top, best = fourth, 3
             if not top:  # Rule 4: the player chooses; the engine never does it for them
                 pending.append((card, player))
                 self.phase = _CHOOSE_ROW
                 self.chooser = player
-                add(_LOW[player][card])
+                events.append(_LOW[player][card])
                 return
-            ends[best] = card
             row = rows[best]
             if len(row) < limit:
                 row.append(card)
@@ -335,8 +342,8 @@ class Game:
                 for c in row:
                     points += BULLHEADS[c]
                 self.round_points[player] += points
-                add(_new(RowTaken, (player, best, tuple(row), points, _FULL_ROW)))
-            add(_PLACED[player][card][best])
+                events.append(_new(RowTaken, (player, best, tuple(row), points, _FULL_ROW)))
+            events.append(_PLACED[player][card][best])
         if self.hands[0]:
             self.turn += 1
         else:
@@ -344,7 +351,7 @@ class Game:
 
     def _end_round(self, events: list) -> None:
         points = tuple(self.round_points)
-        self.totals = [t + p for t, p in zip(self.totals, points)]
+        self.totals = list(map(add, self.totals, points))  # no comprehension call, no zip
         self.history.append(list(points))
         totals = tuple(self.totals)
         events.append(_new(RoundEnded, (self.round, points, totals)))
@@ -370,7 +377,7 @@ class Game:
         self.round_points = [0] * n
         self.pending = []
         self.chooser = None
-        if config.variant is Variant.PRO:
+        if config.variant is _PRO:
             if self.first_drafter is None:
                 self.first_drafter = self.rng.randrange(n)  # drawn by the seed in round 1 …
             else:
@@ -392,10 +399,10 @@ class Game:
             hand = deck[end - size:end]
             hand.sort()  # in place: half the cost of sorted() on a slice
             hands.append(hand)
-        starts = deck[top:]
-        self.rows = [[c] for c in starts]
-        self.phase = Phase.PICK
-        events.append(_new(RoundStarted, (self.round, tuple([(c,) for c in starts]), None)))
+        first, second, third, fourth = deck[top:]  # displays, not comprehensions: no function calls
+        self.rows = [[first], [second], [third], [fourth]]
+        self.phase = _PICK
+        events.append(_new(RoundStarted, (self.round, ((first,), (second,), (third,), (fourth,)), None)))
 
     # -- helpers ------------------------------------------------------------------
 

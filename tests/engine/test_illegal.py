@@ -75,6 +75,31 @@ def test_play_turn_checks_every_card_before_changing_anything():
     assert game.to_dict() == before
 
 
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("wrong", ["taken", "missing", True, 5.0, "7"])
+def test_play_turn_puts_back_the_cards_it_took_before_a_bad_one(seat, wrong):
+    """play_turn takes each card as it checks it: a bad card at any seat undoes the seats before."""
+    game = fresh_game()
+    before = game.to_dict()
+    cards = [h[-1] for h in game.hands]
+    if wrong == "taken":  # a card of another seat's hand
+        wrong = game.hands[(seat + 1) % 4][0]
+    elif wrong == "missing":  # a card in no hand (set aside this round)
+        wrong = game.set_aside[0]
+    elif wrong is True or wrong == 5.0:  # equal to a card, but not an int card
+        held = 1 if wrong is True else 5
+        game = Game.from_position(
+            GameConfig(4), rows=[[20], [30], [40], [50]],
+            hands=[[held if p == seat else 60 + p, 70 + p] for p in range(4)],
+        )
+        before = game.to_dict()
+        cards = [h[0] for h in game.hands]
+    cards[seat] = wrong
+    with pytest.raises(CardNotInHand, match=f"seat {seat}"):
+        game.play_turn(cards)
+    assert game.to_dict() == before
+
+
 def test_a_pick_can_change_until_the_last_player_picks():
     game = fresh_game()
     first, second = game.hands[0][:2]
