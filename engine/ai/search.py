@@ -8,8 +8,9 @@ repeatedly
    own hand, the rows, every card revealed this round; in the Pro variant every
    hand is known and only the opponents' choices are uncertain;
 2. lets the opponents choose their face-down cards as sensible heuristic
-   players do (the danger table of ``kernel``, with a small chance of a random
-   card), and
+   players do (the danger table of ``kernel``), mixed half and half with a
+   random card (``EPS_CLASSIC``: the tables it meets range from careful to
+   careless, and the mixture measured best against both), and
 3. plays every remaining candidate against that same determinization and the
    same random numbers (common random numbers: the comparison between two
    candidates is paired), finishing the round with every seat playing the
@@ -40,7 +41,7 @@ from . import heuristics, kernel
 from .info import InfoSet
 
 BH = BULLHEADS
-EPS_CLASSIC = 0.3  # chance a simulated player plays a random card (robust vs weak and strong tables)
+EPS_CLASSIC = 0.5  # chance a simulated opponent plays a random card (robust vs weak and strong tables)
 EPS_PRO = 0.3  # the same when every hand is known
 CHECK_EVERY = 6  # determinizations between two pruning checks
 MIN_SAMPLES = 12  # determinizations before a candidate may be dropped
