@@ -65,16 +65,20 @@ def card_danger(info: InfoSet, rows, pts, card: int, caps=None) -> float:
 def medium_pick(info: InfoSet, rng: random.Random, rows=None, pts=None, caps=None) -> int:
     """The card with the fewest expected bullheads now (the smaller gap on a near tie);
     ``rows``/``pts``/``caps`` override the table (Anniversary: only the open rows)."""
+    keys = pick_keys(info, rows, pts, caps)
+    return min(info.hand, key=keys.__getitem__)
+
+
+def pick_keys(info: InfoSet, rows=None, pts=None, caps=None) -> dict[int, float]:
+    """Medium's key for every card in hand (lower is better; the search uses it as a prior)."""
     if rows is None:
         rows, pts = info.rows, info.row_points
-    best, best_key = None, None
+    keys = {}
     for c in info.hand:
         r = kernel.row_for(rows, c)
         gap = c - rows[r][-1] if r >= 0 else 0
-        key = card_danger(info, rows, pts, c, caps) + 0.002 * gap
-        if best_key is None or key < best_key:
-            best, best_key = c, key
-    return best
+        keys[c] = card_danger(info, rows, pts, c, caps) + 0.002 * gap
+    return keys
 
 
 def _after_row(info: InfoSet, row: int) -> tuple[list[list[int]], list[int], list[int]]:
@@ -94,7 +98,13 @@ def _after_row(info: InfoSet, row: int) -> tuple[list[list[int]], list[int], lis
 
 def medium_row(info: InfoSet, rng: random.Random) -> int:
     """Take the row that costs least now plus what it leaves for the cards in my hand."""
-    best, best_cost = 0, None
+    costs = row_costs(info)
+    return costs.index(min(costs))  # the first on a tie
+
+
+def row_costs(info: InfoSet) -> list[float]:
+    """Medium's cost of taking each row for the pending low card (the search's prior)."""
+    costs = []
     for r in range(len(info.rows)):
         rows, pts, pen = _after_row(info, r)
         cost = float(pen[info.player])
@@ -102,9 +112,8 @@ def medium_row(info: InfoSet, rng: random.Random) -> int:
             dangers = sorted(card_danger(info, rows, pts, c) for c in info.hand)
             half = dangers[: max(1, len(dangers) // 2)]
             cost += 0.5 * sum(half) / len(half)
-        if best_cost is None or cost < best_cost - 1e-9:
-            best, best_cost = r, cost
-    return best
+        costs.append(cost)
+    return costs
 
 
 # -- easy: the quick glance of a casual player -------------------------------------------------

@@ -148,22 +148,25 @@ def heuristic_picks(rows, pts, hands, ctab) -> list[int]:
     return [min(h, key=key) for h in hands]
 
 
-def play_out(rows, pts, hands, pen, ctab, rng=None, eps: float = 0.0) -> None:
+def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
     """Play the rest of the round: every seat plays by the danger table
-    (a random card with chance ``eps``), low cards take the cheapest row.
-    Mutates ``rows``, ``pts``, ``hands`` and ``pen``."""
+    (a random card with chance ``eps``, a number or one per seat), low cards take
+    the cheapest row. Mutates ``rows``, ``pts``, ``hands`` and ``pen``."""
     n = len(hands)
     seats = range(n)
     bh = BH
+    if not isinstance(eps, (list, tuple)):
+        eps = [eps] * n
+    noisy = any(eps) and rng is not None
     while hands[0]:
         tbl = danger_table(rows, pts, ctab)
         key = tbl.__getitem__
         order = []
-        if eps and rng is not None:
+        if noisy:
             rnd = rng.random
             for p in seats:
                 h = hands[p]
-                if rnd() < eps:
+                if rnd() < eps[p]:
                     c = h[int(rnd() * len(h))]
                 else:
                     c = min(h, key=key)

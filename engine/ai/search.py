@@ -8,15 +8,21 @@ repeatedly
    own hand, the rows, every card revealed this round; in the Pro variant every
    hand is known and only the opponents' choices are uncertain;
 2. lets the opponents choose their face-down cards as sensible heuristic
-   players do (the danger table of ``kernel``, with a small chance of a random
-   card), and
+   players do (the danger table of ``kernel``), mixed half and half with a
+   random card (``EPS_CLASSIC``: the tables it meets range from careful to
+   careless, and the mixture measured best against both), and
 3. plays every remaining candidate against that same determinization and the
    same random numbers (common random numbers: the comparison between two
    candidates is paired), finishing the round with every seat playing the
    heuristic in the fast kernel.
 
-Candidates whose paired mean is clearly worse than the best one's are dropped
-as evidence accumulates, so the simulations go to the close calls. The score
+Only the ``TOPK`` candidates the medium heuristic rates best are searched (a
+decision gets a few hundred simulated rounds: spread over ten cards they are
+noise), and the search leaves medium's own choice only when its best is ahead
+by ``DEFER`` standard errors. The player's own later turns are simulated
+without random cards (it knows it plays sensibly). Candidates whose paired
+mean is clearly worse than the best one's are dropped as evidence
+accumulates, so the simulations go to the close calls. The score
 of a simulation is the player's bullheads this round, minus a share of the
 opponents' mean in the last round of a game (where the ranking is what counts).
 
@@ -35,11 +41,14 @@ from . import heuristics, kernel
 from .info import InfoSet
 
 BH = BULLHEADS
-EPS_CLASSIC = 0.3  # chance a simulated player plays a random card (robust vs weak and strong tables)
+EPS_CLASSIC = 0.5  # chance a simulated opponent plays a random card (robust vs weak and strong tables)
 EPS_PRO = 0.3  # the same when every hand is known
 CHECK_EVERY = 6  # determinizations between two pruning checks
 MIN_SAMPLES = 12  # determinizations before a candidate may be dropped
 Z = 2.2  # how many standard errors worse a candidate must be to go
+TOPK = 4  # candidates searched: the best by the medium heuristic's prior (focus the few simulations)
+DEFER = 1.0  # standard errors by which the search's best must beat the prior's choice
+EPS_SELF = 0.0  # the player plays its own later turns sensibly in the simulations
 
 
 class Budget:
@@ -120,7 +129,22 @@ def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budge
                 break
     # ties go to the earliest candidate (a stable, deterministic order)
     best = min(alive, key=lambda c: (sum(scores[c][: rounds]) / max(1, rounds), candidates.index(c)))
+    prior = candidates[0]
+    if best != prior and prior in alive and rounds > 1:
+        # leave the prior's choice only on evidence: the search's noise costs more than it finds
+        mean, se = _paired(scores[best], scores[prior])
+        if mean > -DEFER * se:
+            return prior
     return best
+
+
+def _paired(a: list, b: list) -> tuple[float, float]:
+    """Mean and standard error of the paired differences a − b."""
+    k = len(a)
+    d = [a[i] - b[i] for i in range(k)]
+    mean = sum(d) / k
+    var = sum((x - mean) ** 2 for x in d) / max(1, k - 1)
+    return mean, math.sqrt(var / k)
 
 
 def _prune(alive: list, scores: dict, rounds: int) -> list:
@@ -132,12 +156,7 @@ def _prune(alive: list, scores: dict, rounds: int) -> list:
         if c == best:
             keep.append(c)
             continue
-        s = scores[c]
-        k = len(s)
-        d = [s[i] - b[i] for i in range(k)]
-        mean = sum(d) / k
-        var = sum((x - mean) ** 2 for x in d) / max(1, k - 1)
-        se = math.sqrt(var / k)
+        mean, se = _paired(scores[c], b)
         if mean <= Z * se + 0.02:
             keep.append(c)
     return keep
@@ -148,6 +167,7 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     w = _weight(info)
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
@@ -185,16 +205,19 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         pen = [0] * n
         kernel.resolve(rows, pts, order, pen)
         if hands[0]:
-            kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed + 1), eps)
+            kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed + 1), seat_eps)
         return _score(pen, me, w)
 
-    return _search(info, rng, sorted(hand), simulate, budget)
+    keys = heuristics.pick_keys(info)
+    cands = sorted(hand, key=lambda c: (keys[c], c))[: max(1, int(TOPK))]
+    return _search(info, rng, cands, simulate, budget)
 
 
 def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     w = _weight(info)
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
     if not info.hand:  # the last card of the round: nothing left to simulate
@@ -207,10 +230,12 @@ def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         pts = list(pts0)
         pen = list(pen0)
         hands = [list(det[p]) if p != me else list(info.hand) for p in range(n)]
-        kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed), eps)
+        kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed), seat_eps)
         return _score(pen, me, w)
 
-    return _search(info, rng, list(range(len(info.rows))), simulate, budget)
+    prior = heuristics.row_costs(info)
+    cands = sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
+    return _search(info, rng, cands, simulate, budget)
 
 
 def _score(pen: list[int], me: int, w: float) -> float:
