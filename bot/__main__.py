@@ -13,7 +13,10 @@ from pathlib import Path
 
 from .config import ConfigError, Settings, load_settings, read_environment, unknown_names
 from .health import check, heartbeat_path
-from .sync import SyncTargetError, describe_sync, parse_sync_target
+
+# discord.py (through .sync and .app) is imported only where it is used: the bot's worker
+# processes (table images, the searching AI) are spawned, and a spawned process imports
+# this main module again; it should not load discord for nothing.
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             fail(problem, 2)
         return 2
     if args.sync is not None:
+        from .sync import SyncTargetError, parse_sync_target
+
         try:
             guild_ids = parse_sync_target(args.sync, settings.dev_guild_ids)
         except SyncTargetError as exc:
@@ -65,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def sync_main(settings, guild_ids: list[int] | None) -> int:
     from .app import startup_problem, sync_once
+    from .sync import describe_sync
 
     try:
         results = asyncio.run(sync_once(settings, guild_ids))

@@ -34,7 +34,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.standin import apply_env_overrides  # noqa: E402  (light: no aiohttp server)
 
 CRASH_AT = os.environ.get("SIXNIMMT_CRASH_AT", "")
 
@@ -86,6 +85,10 @@ async def main() -> None:
     from bot.config import Settings
     from bot.service import TableService
     from data import open_store
+
+    # Imported here, not at the top: the bot's spawned workers import this main module
+    # again, and should load no more of the stand-in than the real bot's workers do.
+    from tests.standin import apply_env_overrides
 
     apply_env_overrides()
     seed = os.environ.get("SIXNIMMT_TEST_SEED")
