@@ -188,6 +188,15 @@ async def main() -> None:
               f"stand-in errors: {len(standin.errors)}")
         print(f"  acknowledgement latency: p50 {percentile(acks, 0.5) * 1000:.1f} ms, "
               f"p99 {percentile(acks, 0.99) * 1000:.1f} ms, max {max(acks) * 1000:.1f} ms")
+        # The same, split at the end of the ramp: while tables open (lobbies, first deals) and after.
+        ramp_end = started + args.ramp
+        timed = [(i.dispatched_at, i.ack_latency) for i in standin.world.interactions.values()
+                 if i.ack_latency is not None]
+        for label, part in (("while tables open", [a for t, a in timed if t < ramp_end]),
+                            ("after the ramp", [a for t, a in timed if t >= ramp_end])):
+            if part:
+                print(f"    {label}: n={len(part)} p50 {percentile(part, 0.5) * 1000:.1f} ms, "
+                      f"p99 {percentile(part, 0.99) * 1000:.1f} ms")
         print(f"  turn resolution (last pick -> next table message): p50 {percentile(resolutions, 0.5) * 1000:.0f} ms, "
               f"p99 {percentile(resolutions, 0.99) * 1000:.0f} ms")
         print(f"  CPU: bot process {bot_cpu:.1f} s ({1000 * bot_cpu / max(1, len(acks)):.1f} ms per interaction), "
