@@ -10,13 +10,12 @@ thinks in a worker process, on another core, while the bot goes on.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 
 from engine import Game, action_from_dict, action_to_dict
 
-from .workers import worker_pool
+from .workers import WorkerPool
 
 #: (game, seat, level, rng) -> an engine action that is legal for that seat now.
 AIDecider = Callable[[Game, int, str, random.Random], object]
@@ -46,20 +45,14 @@ class AISeats:
 
     def __init__(self, decider: AIDecider | None = None) -> None:
         self._decider = decider
-        self._pool = None  # started on the first searching decision
+        self.pool = WorkerPool()  # its process starts with the first searching decision
 
     async def decide(self, game: Game, seat: int, level: str, seed: str):
         if self._decider is not None:
             return self._decider(game, seat, level, random.Random(seed))
         if level not in SEARCHING_LEVELS:
             return default_decider(game, seat, level, random.Random(seed))
-        if self._pool is None:
-            self._pool = worker_pool()
-        loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._pool, decide_from_state, game.to_dict(), seat, level, seed)
-        return action_from_dict(action)
+        return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.pool.close()

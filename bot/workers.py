@@ -9,11 +9,15 @@ nothing heavy, so a worker loads only what its own job needs.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import logging
 import multiprocessing
 import os
 import threading
 import time
+
+log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 1.0
 
@@ -29,8 +33,38 @@ def exit_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def worker_pool() -> concurrent.futures.ProcessPoolExecutor:
-    """One worker process (spawned: no copy of the bot's event loop or sockets) that ends with us."""
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-        initializer=exit_with_parent, initargs=(os.getpid(),))
+class WorkerPool:
+    """One worker process (spawned: no copy of the bot's event loop or sockets) that ends with us.
+
+    Started on first use. A worker that dies (the OOM killer, a crash in a C
+    library) breaks a ``ProcessPoolExecutor`` for good; the pool then starts a
+    new worker and runs the job once more, so one lost process does not stop
+    every later image or AI decision.
+    """
+
+    def __init__(self) -> None:
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _start(self) -> concurrent.futures.ProcessPoolExecutor:
+        self._executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent, initargs=(os.getpid(),))
+        return self._executor
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    async def run(self, fn, *args):
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor or self._start(), fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            log.warning("a worker process died; starting a new one")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._start(), fn, *args)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

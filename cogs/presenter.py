@@ -19,7 +19,7 @@ import discord
 
 from bot.i18n import public_locale, render, tr
 from bot.table import Table, TableStatus
-from bot.workers import worker_pool
+from bot.workers import WorkerPool
 from engine import CardPlaced
 
 from .components import lobby_view, rematch_view, table_view
@@ -53,10 +53,11 @@ class Presenter:
         self.service = service
         self._queues: dict[int, asyncio.Queue] = {}
         self._workers: dict[int, asyncio.Task] = {}
+        self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self.pick_edit_delay = PICK_EDIT_DELAY
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
-        self._images = worker_pool()
+        self._images = WorkerPool()
 
     def __call__(self, update: "TableUpdate") -> None:
         table_id = update.table.id
@@ -75,7 +76,7 @@ class Presenter:
         for task in self._workers.values():
             task.cancel()
         await asyncio.gather(*self._workers.values(), return_exceptions=True)
-        self._images.shutdown(wait=False, cancel_futures=True)
+        self._images.close()
 
     async def _work(self, table_id: int, queue: asyncio.Queue) -> None:
         while True:
@@ -98,10 +99,9 @@ class Presenter:
         markers = getattr(table.game.view(None), "row_markers", None)  # Anniversary only
         if markers is not None:
             markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
-        loop = asyncio.get_running_loop()
         render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
                                    markers=markers, words={word: tr(locale, word) for word in WORDS})
-        return await loop.run_in_executor(self._images, render)
+        return await self._images.run(render)
 
     def _channel(self, table: Table):
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -133,7 +133,7 @@ class Presenter:
             return
         if kind == "picked" or (kind in ("notice", "restored") and table.status is TableStatus.PLAYING):
             embed = table_embed(table, locale, notices)
-            if table.game.rows:
+            if table.game.rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             await self._edit(table, table.message_id, embed=embed, view=table_view(table, locale))
             return
@@ -152,8 +152,16 @@ class Presenter:
         previous = table.message_id
         embed = table_embed(table, locale, notices)
         files = []
+        image = None
         if table.game.rows:
-            image = await self._image(table, update.events, locale)
+            try:
+                image = await self._image(table, update.events, locale)
+            except Exception:  # the picture only repeats the rows in the text: post the table without it
+                log.exception("table %s: the table picture could not be drawn", table.id)
+        if image is None:
+            self._without_picture.add(table.id)
+        else:
+            self._without_picture.discard(table.id)
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
                                       description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")

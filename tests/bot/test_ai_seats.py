@@ -51,7 +51,7 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
         ticker.cancel()
         await service.close()
     assert table.status.value == "finished"
-    assert service.ai._pool is None  # closed with the service
+    assert not service.ai.pool.started  # closed with the service
     assert len(game.history) == 1 and sum(game.history[0]) > 0
     assert max(gaps) < 0.08, f"the event loop stalled for {max(gaps) * 1000:.0f} ms"
 
@@ -63,5 +63,23 @@ async def test_heuristic_levels_decide_inline_without_a_worker(store, clock):
                                      TableOptions(rounds=1, target=None, ai_seats=3, ai_level="medium"))
     await service.begin(table.id, 100)
     assert all(table.game.picks[seat] for seat in (1, 2, 3))  # the AI seats picked at once
-    assert service.ai._pool is None
+    assert not service.ai.pool.started  # no worker for heuristic levels
     await service.close()
+
+
+async def test_a_dead_worker_is_replaced_and_the_job_runs_again():
+    import os
+    import signal
+
+    from bot.workers import WorkerPool
+
+    pool = WorkerPool()
+    try:
+        first = await pool.run(os.getpid)
+        os.kill(first, signal.SIGKILL)  # as the OOM killer would
+        await asyncio.sleep(0.2)
+        second = await pool.run(os.getpid)
+        assert second != first and second != os.getpid()
+    finally:
+        pool.close()
+    assert not pool.started

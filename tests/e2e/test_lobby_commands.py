@@ -149,3 +149,29 @@ async def test_rematch_seats_the_same_players_in_a_new_lobby(world):
         await world.settle()
         assert world.table_message() is not None and world.table_message().id != final.id
         world.standin.assert_no_errors()
+
+
+async def test_a_table_whose_picture_cannot_be_drawn_is_posted_without_it(world):
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+
+        async def broken(*args):
+            raise RuntimeError("the renderer is gone")
+
+        presenter._images.run = broken
+        opened = await reply(world, world.alice, "6nimmt start", rounds=1)
+        await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
+        await world.settle()
+        table = world.table_message()
+        assert table is not None and table.button("Play a card") and not table.attachments
+        assert "Row 1 ·" in table.embed["description"] and "image" not in table.embed
+        # Alice's pick edits the same message (✅ for her): it must not point at a missing picture.
+        hand = await (await world.standin.click(world.alice, table, table.button("Play a card")["custom_id"])).reply()
+        card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
+        await (await world.standin.click(world.alice, hand, card)).reply()
+        await world.settle()
+        edited = world.standin.message(table.id)
+        assert edited.button("Play a card") and "✅" in str(edited.embed)
+        assert "image" not in edited.embed
+        world.standin.assert_no_errors()
