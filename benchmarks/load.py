@@ -25,11 +25,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from tests.e2e.looplag import LoopLag  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
 
 
@@ -96,11 +96,33 @@ async def think(rng, pace) -> None:
     await asyncio.sleep(rng.uniform(*pace))
 
 
+def channel_story(standin, channel) -> str:
+    """The channel's messages with their edits, oldest first: what a failed table saw."""
+    lines = []
+    for message in standin.channel_messages(channel):
+        states = [(s.embeds, s.components) for s in message.history] + [(message.embeds, message.components)]
+        shown = [f"{(embeds[0] if embeds else {}).get('title', '')!r} "
+                 f"{[c.get('custom_id') for row in rows for c in row.get('components', [])]}"
+                 for embeds, rows in states]
+        lines.append(f"    {message.id} (interaction {message.interaction_id}) {message.content[:40]!r}: "
+                     + " -> ".join(shown))
+    return "\n".join(lines)
+
+
 async def play_table(standin, channel, host, guest, resolutions: list[float], rng, pace, delay) -> None:
+    try:
+        await _play_table(standin, channel, host, guest, resolutions, rng, pace, delay)
+    except Exception as exc:
+        raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, channel)}") from exc
+
+
+async def _play_table(standin, channel, host, guest, resolutions: list[float], rng, pace, delay) -> None:
     await asyncio.sleep(delay)  # tables open over the ramp-up, as a server's evening fills up
     lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600)).reply(timeout=30)
-    await (await standin.click(guest, lobby, lobby.button("Join")["custom_id"])).ack(30)
-    await (await standin.click(host, lobby, lobby.button("Start")["custom_id"])).ack(30)
+    for user, label in ((guest, "Join"), (host, "Start")):
+        click = await standin.click(user, lobby, lobby.button(label)["custom_id"])
+        if await click.ack(30) != 6:  # a lobby button that worked defers; a refusal explains itself
+            raise RuntimeError(f"{label} was refused: {(await click.reply(30)).content!r}")
     current = await wait_until(lambda: table_message(standin, channel))
     while True:
         if any(cid.startswith("6n:r:") for cid in current.custom_ids):
@@ -151,7 +173,7 @@ async def main() -> None:
             seats.append((channel, standin.add_member(guild, f"host{i}"), standin.add_member(guild, f"guest{i}")))
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
-                       SIXNIMMT_SYNC="1")  # the stand-in starts with no commands
+                       SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1")  # the stand-in starts with no commands
             command = [sys.executable, "-m", "tests.e2e.bot_process"]
             if args.profile:  # sample the bot process with py-spy (pip install py-spy)
                 command = ["py-spy", "record", "--gil", "-o", args.profile, "-f", "raw", "--"] + command
@@ -160,6 +182,7 @@ async def main() -> None:
                 await standin.wait_until_connected(timeout=30)
                 await standin.wait_for_commands("6nimmt", timeout=30)
                 idle_rss = rss_mb(bot.pid)[0]
+                driver_lag = LoopLag().start()
                 resolutions: list[float] = []
                 started = time.monotonic()
                 rng = random.Random(2026)
@@ -170,6 +193,7 @@ async def main() -> None:
                       for i, (c, h, g) in enumerate(seats)),
                     return_exceptions=True)
                 elapsed = time.monotonic() - started
+                driver_lag.stop()
                 rss, peak, processes = rss_mb(bot.pid)
                 bot_cpu = cpu_seconds(bot.pid)
                 driver_cpu = time.process_time()
@@ -203,9 +227,9 @@ async def main() -> None:
               f"stand-in and players {driver_cpu:.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
         print(f"  bot resident memory ({processes} processes: the bot and its workers): "
               f"idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB (sum of each one's peak)")
+        print(f"  stand-in's event loop lag: {driver_lag.summary()}")
         for failure in failures[:3]:
-            print(f"  failure: {failure!r}")
-            traceback.print_exception(failure, limit=-3)
+            print(f"  failure: {failure}")
 
 
 if __name__ == "__main__":

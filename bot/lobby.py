@@ -48,15 +48,24 @@ class LobbyOps:
         self._notify(TableUpdate(table, "lobby"))  # its message is the caller's answer, still to come
         return table
 
-    async def set_message(self, table_id: int, message_id: int) -> None:
-        """Remember the public message that shows the table (for restarts)."""
+    async def set_message(self, table_id: int, message_id: int, *, lobby: bool = False) -> bool:
+        """Remember the public message that shows the table (for restarts).
+
+        ``lobby``: the message is the lobby that answered ``start``. Its id may
+        arrive only after the host started the game and the table message took
+        its place; then it is not the table's message any more, and False tells
+        the caller to retire it.
+        """
         table = self.get(table_id)
         async with table.lock:
+            if lobby and table.status is not TableStatus.LOBBY:
+                return False
             table.message_id = message_id
             await self.store.update_game(table.id, message_ids={"table": message_id})
             await self._save(table)
             if table.lobby_unshown and table.status is TableStatus.LOBBY:
                 self._notify_lobby(table)  # someone joined before the lobby's message id was known
+        return True
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         table = self.get(table_id)

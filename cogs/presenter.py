@@ -38,9 +38,13 @@ log = logging.getLogger(__name__)
 async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
     """Answer the interaction with the public lobby and remember its message."""
     locale = public_locale(interaction)
-    await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale))
-    message = await interaction.original_response()
-    await service.set_message(table.id, message.id)
+    response = await interaction.response.send_message(embed=lobby_embed(table, locale),
+                                                       view=lobby_view(table, locale))
+    message_id = response.message_id or (await interaction.original_response()).id
+    if not await service.set_message(table.id, message_id, lobby=True):
+        # The game began (or the lobby closed) before Discord told us this message's id,
+        # so nothing else knows to take its buttons away.
+        await interaction.edit_original_response(embed=lobby_embed(table, locale), view=None)
 
 
 #: How long a "someone picked" edit waits for the next pick, so a turn edits the table once or twice.
@@ -131,7 +135,11 @@ class Presenter:
         if table.status is TableStatus.LOBBY:
             await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=lobby_view(table, locale))
             return
-        if kind == "picked" or (kind in ("notice", "restored") and table.status is TableStatus.PLAYING):
+        # An update reads the live table: one queued before the game began, or one that is
+        # no news after it ended, must not post a table message of its own.
+        if kind == "lobby" or (kind in ("picked", "notice", "restored") and table.status is not TableStatus.PLAYING):
+            return
+        if kind in ("picked", "notice", "restored"):
             embed = table_embed(table, locale, notices)
             if table.game.rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached

@@ -11,6 +11,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     sync the command tree at start-up (the first process of a test).
 ``SIXNIMMT_TEST_SEED=<int>``
     every new table is dealt from this seed, so a test knows the cards.
+``SIXNIMMT_LOOP_LAG=1``
+    print how late the bot's event loop ran and how long it took to answer interactions
+    (``looplag.py``) when the process stops.
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -30,6 +33,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -48,13 +52,22 @@ class CrashingStore:
 
     def __init__(self, inner) -> None:
         self._inner = inner
+        self.timings: dict[str, list[float]] = {}  # for SIXNIMMT_LOOP_LAG's report
         self._last: dict[int, tuple] = {}
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
 
+    async def update_game(self, *args, **kwargs):
+        started = time.perf_counter()
+        result = await self._inner.update_game(*args, **kwargs)
+        self.timings.setdefault("update_game", []).append(time.perf_counter() - started)
+        return result
+
     async def checkpoint(self, game_id, state, meta, action=None, *, actions=()):
+        started = time.perf_counter()
         result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions)
+        self.timings.setdefault("checkpoint", []).append(time.perf_counter() - started)
         kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
         point = (state.get("round"), state.get("turn"), state.get("phase"))
         before = self._last.get(game_id)
@@ -106,7 +119,18 @@ async def main() -> None:
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
+    lag = None
+    if os.environ.get("SIXNIMMT_LOOP_LAG"):
+        from tests.e2e.looplag import InteractionTimer, LoopLag, percentiles
+
+        lag = LoopLag().start()
+        timer = InteractionTimer().install()
     await serve(Bot(settings, store=store))  # the bot's own run loop, SIGTERM handling included
+    if lag is not None:
+        print(f"LOOP LAG bot: {lag.summary()}", file=sys.stderr, flush=True)
+        print(f"INTERACTIONS bot: {timer.summary()}", file=sys.stderr, flush=True)
+        for name, values in store.timings.items():
+            print(f"STORE {name}: {percentiles(values)}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ rules, status, kick and cancel, each with its refusals, through the real bot."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.test_table_play import click_ok, play_until_over
 
 
@@ -174,4 +176,66 @@ async def test_a_table_whose_picture_cannot_be_drawn_is_posted_without_it(world)
         edited = world.standin.message(table.id)
         assert edited.button("Play a card") and "✅" in str(edited.embed)
         assert "image" not in edited.embed
+        world.standin.assert_no_errors()
+
+
+def table_messages(world):
+    """Public messages that show the game (the lobby has lobby buttons, or none once it closed)."""
+    return [m for m in world.public() if m.embed and "turn" in m.embed.get("title", "")]
+
+
+async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table(world):
+    """Join and Start in quick succession while the presenter lags behind: the join's lobby
+    update is shown after the game began, and must not post a table message of its own."""
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        opened = await reply(world, world.alice, "6nimmt start", rounds=1)
+        await world.settle()
+        gate = asyncio.Event()
+        show = presenter._show
+
+        async def lagging(update):
+            await gate.wait()
+            await show(update)
+
+        presenter._show = lagging
+        await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
+        gate.set()
+        await world.settle()
+        shown = table_messages(world)
+        assert len(shown) == 1, [m.embed["title"] for m in shown]
+        assert shown[0].button("Play a card") and world.standin.message(opened.id).custom_ids == []
+        world.standin.assert_no_errors()
+
+
+async def test_a_lobby_whose_id_arrives_after_the_start_loses_its_buttons(world):
+    """Discord may answer the start command after the host already pressed Start: the lobby
+    message is then not the table's message, and its buttons are taken away."""
+    async with world.running_bot():
+        service = world.bot.service
+        gate = asyncio.Event()
+        set_message = service.set_message
+
+        calls = []
+
+        async def late(table_id, message_id, **kwargs):
+            calls.append(message_id)
+            if len(calls) == 1:  # the lobby's: Discord is slow to tell its id
+                await gate.wait()
+            return await set_message(table_id, message_id, **kwargs)
+
+        service.set_message = late
+        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
+        opened = await start.reply()
+        await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
+        await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
+        await world.settle()
+        gate.set()
+        await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
+                                             "the lobby kept its buttons")
+        await world.settle()
+        table = world.table_message()
+        assert table is not None and service.table_in(world.channel.id).message_id == table.id
+        assert "table open" in world.standin.message(opened.id).embed["title"]
         world.standin.assert_no_errors()

@@ -1,0 +1,88 @@
+"""How late an event loop runs a callback: a ticker that sleeps 10 ms and notes the overshoot.
+
+A late tick means the loop was busy (or the process was not scheduled); the load
+benchmark reports it for the bot process and for the stand-in's own loop, so a
+slow acknowledgement can be told apart from a slow measurer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+TICK = 0.010
+
+
+def percentiles(values: list[float]) -> str:
+    ordered = sorted(values) or [0.0]
+    at = lambda share: ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000  # noqa: E731
+    return f"p50 {at(0.5):.1f} ms, p99 {at(0.99):.1f} ms, max {ordered[-1] * 1000:.1f} ms (n={len(values)})"
+
+
+class LoopLag:
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> "LoopLag":
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            self.lags.append(time.perf_counter() - before - TICK)
+
+    def summary(self) -> str:
+        if not self.lags:
+            return "no ticks"
+        ordered = sorted(self.lags)
+        at = lambda share: ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000  # noqa: E731
+        return (f"p50 {at(0.5):.1f} ms, p99 {at(0.99):.1f} ms, p99.9 {at(0.999):.1f} ms, "
+                f"max {ordered[-1] * 1000:.1f} ms over {len(ordered)} ticks")
+
+
+class InteractionTimer:
+    """Inside the bot process: time from discord.py parsing INTERACTION_CREATE to the callback
+    request going out (the bot's own work, lock waits included), and the callback's HTTP round trip."""
+
+    def __init__(self) -> None:
+        self.received: dict[int, float] = {}
+        self.handling: list[float] = []
+        self.sending: list[float] = []
+
+    def install(self) -> "InteractionTimer":
+        import discord.state
+        import discord.webhook.async_ as webhooks
+
+        timer = self
+        parse = discord.state.ConnectionState.parse_interaction_create
+        request = webhooks.AsyncWebhookAdapter.request
+
+        def parse_interaction_create(state, data):
+            timer.received[int(data["id"])] = time.perf_counter()
+            return parse(state, data)
+
+        async def timed_request(adapter, route, *args, **kwargs):
+            received = timer.received.pop(int(route.webhook_id), None) if route.path.endswith("/callback") else None
+            if received is None:
+                return await request(adapter, route, *args, **kwargs)
+            start = time.perf_counter()
+            timer.handling.append(start - received)
+            try:
+                return await request(adapter, route, *args, **kwargs)
+            finally:
+                timer.sending.append(time.perf_counter() - start)
+
+        discord.state.ConnectionState.parse_interaction_create = parse_interaction_create
+        webhooks.AsyncWebhookAdapter.request = timed_request
+        return self
+
+    def summary(self) -> str:
+        return (f"received -> callback sent: {percentiles(self.handling)}; "
+                f"callback round trip: {percentiles(self.sending)} (n={len(self.handling)})")
