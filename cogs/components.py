@@ -33,6 +33,20 @@ def service_of(interaction: discord.Interaction) -> "TableService":
     return interaction.client.service  # type: ignore[attr-defined]
 
 
+def item_view() -> discord.ui.View:
+    """A view to send whose items are all ``DynamicItem``s.
+
+    discord.py finds those by their custom id's template, so it has no use for
+    the view once it is sent. Left running, it would keep it anyway, and for an
+    ephemeral message (a hand, a prompt) with a 15-minute timer task: at a busy
+    hour thousands of views that the collector walks again and again. A
+    stopped view is sent just the same and then let go.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 class TableItem:
     """Shared callback shell: run ``act``, answer rules and table errors to the user."""
 
@@ -144,7 +158,7 @@ def hand_text(view, locale) -> str:
 
 
 def hand_view(table, view, locale) -> discord.ui.View:
-    buttons = discord.ui.View(timeout=None)
+    buttons = item_view()
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
     if getattr(view, "specials", None) is not None:
@@ -254,7 +268,7 @@ TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, Rema
 
 
 def lobby_view(table, locale) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     for action in LOBBY_LABELS:
         view.add_item(LobbyButton(action, table.id, locale))
     return view
@@ -263,7 +277,7 @@ def lobby_view(table, locale) -> discord.ui.View:
 def table_view(table, locale) -> discord.ui.View | None:
     """The buttons of the current table message: Play a card, the row choice, or the draft."""
     game = table.game
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     phase = game.phase.value
     if phase == "pick":
         view.add_item(HandButton(table.id, locale))
@@ -284,6 +298,6 @@ def table_view(table, locale) -> discord.ui.View | None:
 
 
 def rematch_view(table_id: int, locale) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     view.add_item(RematchButton(table_id, locale))
     return view

@@ -25,7 +25,7 @@ from bot.i18n import N_, tr, user_locale
 from bot.specials import SpecialPrompt
 from engine import Phase, Special
 
-from .components import PagedSelect, TableItem
+from .components import PagedSelect, TableItem, item_view
 from .special_text import EMOJI, kind_prompt_text, label, play_label, prompt_text, shift_source_label
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def _add_preferences(view: discord.ui.View, table_id: int, current: str, row: in
 def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
     """The top of the prompt: one button per special card that can be played, the decline, the preference."""
     table_id, step = prompt.table.id, prompt.table.step
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     if prompt.phase is Phase.SWAP:
         for i, play in enumerate(prompt.plays):
             view.add_item(SwapButton(table_id, step, play.special.value, row=i // 5, locale=locale))
@@ -272,7 +272,7 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
 def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) -> discord.ui.View:
     """One special card's choices (buttons, or selects when there are many), then Back / decline."""
     table_id, step = prompt.table.id, prompt.table.step
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     if len(choices) <= MAX_CHOICE_BUTTONS:
         for i, (text, code) in enumerate(choices):
             view.add_item(ChoiceButton(table_id, step, code, text, row=i // 5))
@@ -287,6 +287,6 @@ def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) 
 
 def preference_view(table_id: int, current: str, locale, view: discord.ui.View | None = None) -> discord.ui.View:
     """Adds the preference buttons to ``view`` (an Anniversary hand) on its last row."""
-    view = view or discord.ui.View(timeout=None)
+    view = view or item_view()
     _add_preferences(view, table_id, current, 4, locale)
     return view

@@ -28,7 +28,7 @@ from bot.records import (
 )
 from data.models import LeaderboardEntry, PlayerStats
 
-from .components import TableItem
+from .components import TableItem, item_view
 from .render import BULL, GREEN
 from .special_text import narrate_special
 
@@ -139,7 +139,7 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
                              games=games_text(locale, min_games)))
     if pages == 1:
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label=tr(locale, "◀ Previous"),
                                   disabled=page == 0))
     view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label=tr(locale, "Next ▶"),
@@ -241,7 +241,7 @@ DYNAMIC_ITEMS = (LeaderboardPage, ForgetButton)
 
 
 def forget_view(user_id: int, locale) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = item_view()
     view.add_item(ForgetButton(user_id, "yes", locale))
     view.add_item(ForgetButton(user_id, "no", locale))
     return view

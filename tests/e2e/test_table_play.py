@@ -118,3 +118,25 @@ async def test_a_whole_game_through_the_real_bot(world):
 
         board = await (await world.standin.slash(world.bob, world.channel, "leaderboard", metric="wins")).reply()
         assert "alice" in str(board.embed) and "bob" in str(board.embed)
+
+
+async def test_sent_views_are_let_go(world):
+    """Every click on Play a card sends a fresh ephemeral hand. discord.py would keep each
+    hand's view with a 15-minute timer task; the buttons work by their custom ids alone,
+    so nothing may be kept."""
+    import asyncio
+
+    async with world.running_bot():
+        lobby = await open_table(world, rounds=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table = world.table_message()
+        hands = [await (await world.standin.click(world.alice, table, table.button("Play a card")["custom_id"])).reply()
+                 for _ in range(3)]
+        card = next(cid for cid in hands[0].custom_ids if cid.startswith("6n:p:"))
+        picked = await (await world.standin.click(world.alice, hands[0], card)).reply()
+        assert "face down" in picked.content  # the oldest hand's button still works
+        timers = [t for t in asyncio.all_tasks() if "timeout_task_impl" in repr(t.get_coro())]
+        assert timers == [], f"{len(timers)} view timers are running"
+        world.standin.assert_no_errors()
