@@ -5,8 +5,8 @@ transaction per call would serialise hundreds of tables behind each other's
 BEGIN/INSERT/UPDATE/COMMIT round trips to the SQLite thread, so a burst of
 300 moves would wait ~300 commits for the last one. Instead callers enqueue
 their checkpoint and await a future; a single flusher task takes everything
-queued so far and writes it in ONE transaction with a constant number of
-round trips (one SELECT, two executemany, BEGIN, COMMIT).
+queued so far and writes it in ONE transaction, handed to the SQLite thread
+as one call (see ``tx.run_transaction``).
 
 Each checkpoint is still atomic (its action and its state land together or
 not at all), and sequence numbers stay gap-free because they are computed
@@ -16,6 +16,7 @@ under SQLite's write lock from the stored ``last_seq``.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ import aiosqlite
 
 from .errors import GameNotActive, GameNotFound, StoreError
 from .models import UNFINISHED_STATUSES
-from .tx import transaction
+from .tx import run_transaction
 
 MAX_BATCH = 64  # bounds one transaction's duration, so early callers return sooner
 
@@ -104,42 +105,46 @@ class CheckpointWriter:
 
     async def _write_batch(self, batch: list[_Pending]) -> list[int | None | Exception]:
         """Write one batch in a single transaction; per-item problems become outcomes."""
-        game_ids = sorted({p.game_id for p in batch})
-        placeholders = ",".join("?" * len(game_ids))
-        async with transaction(self._conn, self._lock) as conn:
-            now = self._clock()
-            rows = await conn.execute_fetchall(
-                "SELECT g.game_id, g.status, coalesce(c.last_seq, 0) "
-                "FROM games g LEFT JOIN checkpoints c ON c.game_id = g.game_id "
-                f"WHERE g.game_id IN ({placeholders})",
-                game_ids,
-            )
-            status = {row[0]: row[1] for row in rows}
-            last_seq = {row[0]: row[2] for row in rows}
-            outcomes: list[int | None | Exception] = []
-            actions: list[tuple[int, int, str, float]] = []
-            latest: dict[int, _Pending] = {}
-            for pending in batch:
-                gid = pending.game_id
-                if gid not in status:
-                    outcomes.append(GameNotFound(gid))
-                    continue
-                if pending.actions and status[gid] not in UNFINISHED_STATUSES:
-                    # The log of an ended game is its replay record: keep it closed.
-                    outcomes.append(GameNotActive(f"game {gid} is {status[gid]}; "
-                                                  "its action log is closed"))
-                    continue
-                seq = None
-                for action in pending.actions:
-                    seq = last_seq[gid] = last_seq[gid] + 1
-                    actions.append((gid, seq, action, now))
-                latest[gid] = pending  # later checkpoints of a game replace earlier ones
-                outcomes.append(seq)
-            if actions:
-                await conn.executemany(_INSERT_ACTION, actions)
-            if latest:
-                await conn.executemany(
-                    _UPSERT_CHECKPOINT,
-                    [(g, last_seq[g], p.state, p.meta, now) for g, p in latest.items()],
-                )
-        return outcomes
+        now = self._clock()
+        return await run_transaction(self._conn, self._lock, lambda conn: _write_batch(conn, batch, now))
+
+
+def _write_batch(conn: sqlite3.Connection, batch: list[_Pending], now: float) -> list[int | None | Exception]:
+    """The batch's statements, in the writer's thread inside the transaction."""
+    game_ids = sorted({p.game_id for p in batch})
+    placeholders = ",".join("?" * len(game_ids))
+    rows = conn.execute(
+        "SELECT g.game_id, g.status, coalesce(c.last_seq, 0) "
+        "FROM games g LEFT JOIN checkpoints c ON c.game_id = g.game_id "
+        f"WHERE g.game_id IN ({placeholders})",
+        game_ids,
+    ).fetchall()
+    status = {row[0]: row[1] for row in rows}
+    last_seq = {row[0]: row[2] for row in rows}
+    outcomes: list[int | None | Exception] = []
+    actions: list[tuple[int, int, str, float]] = []
+    latest: dict[int, _Pending] = {}
+    for pending in batch:
+        gid = pending.game_id
+        if gid not in status:
+            outcomes.append(GameNotFound(gid))
+            continue
+        if pending.actions and status[gid] not in UNFINISHED_STATUSES:
+            # The log of an ended game is its replay record: keep it closed.
+            outcomes.append(GameNotActive(f"game {gid} is {status[gid]}; "
+                                          "its action log is closed"))
+            continue
+        seq = None
+        for action in pending.actions:
+            seq = last_seq[gid] = last_seq[gid] + 1
+            actions.append((gid, seq, action, now))
+        latest[gid] = pending  # later checkpoints of a game replace earlier ones
+        outcomes.append(seq)
+    if actions:
+        conn.executemany(_INSERT_ACTION, actions)
+    if latest:
+        conn.executemany(
+            _UPSERT_CHECKPOINT,
+            [(g, last_seq[g], p.state, p.meta, now) for g, p in latest.items()],
+        )
+    return outcomes

@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from os import PathLike
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -45,8 +45,10 @@ from .models import (
 )
 from .rows import dump_object
 from .schema import apply_migrations
-from .tx import transaction
+from .tx import run_transaction, transaction
 from .wal import WalCheckpointer
+
+T = TypeVar("T")
 
 # Status changes update_game may make; 'finished' only comes with results.
 _TRANSITIONS: dict[str, frozenset[str]] = {
@@ -137,9 +139,10 @@ class SQLiteStore:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """One write transaction; the lock keeps other coroutines out of it."""
-        return transaction(self._writer, self._write_lock, "IMMEDIATE")
+    def _write(self, body: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
+        """Run ``body`` as one write transaction, in one hand-over to the writer's thread;
+        the lock keeps other coroutines' statements out of it."""
+        return run_transaction(self._writer, self._write_lock, body)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -150,17 +153,17 @@ class SQLiteStore:
     # -- identities ------------------------------------------------------------
 
     async def upsert_player(self, user_id: int, display_name: str) -> None:
-        async with self._write() as conn:
-            await writes.upsert_players(conn, [(user_id, display_name)], self._clock())
+        now = self._clock()
+        await self._write(lambda conn: writes.upsert_players(conn, [(user_id, display_name)], now))
 
     async def upsert_guild(self, guild_id: int, name: str | None) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, "
-                "updated_at = excluded.updated_at",
-                (guild_id, name, self._clock()),
-            )
+        now = self._clock()
+        await self._write(lambda conn: conn.execute(
+            "INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, "
+            "updated_at = excluded.updated_at",
+            (guild_id, name, now),
+        ))
 
     # -- tables ----------------------------------------------------------------
 
@@ -178,14 +181,15 @@ class SQLiteStore:
     ) -> int:
         options_json = dump_object(options or {}, "options")
         messages_json = dump_object(message_ids or {}, "message_ids")
-        async with self._write() as conn:
-            now = self._clock()
+        now = self._clock()
+
+        def create(conn: sqlite3.Connection) -> int:
             # A table can open before the guild was ever upserted.
-            await conn.execute(
+            conn.execute(
                 "INSERT OR IGNORE INTO guilds (guild_id, updated_at) VALUES (?, ?)",
                 (guild_id, now),
             )
-            cursor = await conn.execute(
+            cursor = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, message_ids, host_id, variant, "
                 "options, status, seed, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
@@ -194,8 +198,10 @@ class SQLiteStore:
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            await writes.replace_seats(conn, game_id, seats, now)
-        return game_id
+            writes.replace_seats(conn, game_id, seats, now)
+            return game_id
+
+        return await self._write(create)
 
     async def update_game(
         self,
@@ -218,9 +224,10 @@ class SQLiteStore:
             changes["seed"] = seed
         if host_id is not None:
             changes["host_id"] = host_id
-        async with self._write() as conn:
-            now = self._clock()
-            current = await self._status_of(conn, game_id)
+        now = self._clock()
+
+        def update(conn: sqlite3.Connection) -> None:
+            current = self._status_of(conn, game_id)
             if status is not None and status != current:
                 if status not in _TRANSITIONS.get(current, frozenset()):
                     raise InvalidTransition(f"game {game_id}: cannot go from {current} "
@@ -233,19 +240,21 @@ class SQLiteStore:
             if seats is not None:
                 if current not in UNFINISHED_STATUSES:
                     raise InvalidTransition(f"game {game_id} is {current}; seats are final")
-                await writes.replace_seats(conn, game_id, seats, now)
+                writes.replace_seats(conn, game_id, seats, now)
             changes["updated_at"] = now
             assignments = ", ".join(f"{column} = ?" for column in changes)  # fixed names
-            await conn.execute(
+            conn.execute(
                 f"UPDATE games SET {assignments} WHERE game_id = ?",
                 (*changes.values(), game_id),
             )
 
+        await self._write(update)
+
     @staticmethod
-    async def _status_of(conn: aiosqlite.Connection, game_id: int) -> str:
-        rows = await conn.execute_fetchall(
+    def _status_of(conn: sqlite3.Connection, game_id: int) -> str:
+        rows = conn.execute(
             "SELECT status FROM games WHERE game_id = ?", (game_id,)
-        )
+        ).fetchall()
         if not rows:
             raise GameNotFound(game_id)
         return rows[0][0]
@@ -274,8 +283,9 @@ class SQLiteStore:
             return await queries.load_unfinished(conn)
 
     async def record_results(self, game_id: int, result: GameResult) -> bool:
-        async with self._write() as conn:
-            return await writes.record_results(conn, game_id, result, self._clock())
+        now = self._clock()
+        # Looked up when the write runs, so a test can replace it.
+        return await self._write(lambda conn: writes.record_results(conn, game_id, result, now))
 
     # -- queries ---------------------------------------------------------------
 
@@ -317,5 +327,4 @@ class SQLiteStore:
     # -- privacy ---------------------------------------------------------------
 
     async def forget_player(self, user_id: int) -> bool:
-        async with self._write() as conn:
-            return await writes.forget_player(conn, user_id)
+        return await self._write(lambda conn: writes.forget_player(conn, user_id))

@@ -1,25 +1,29 @@
 """Explicit SQLite transactions on an autocommit aiosqlite connection.
 
 All connections are opened with ``isolation_level=None`` so Python's sqlite3
-module never starts or commits transactions behind our back; this helper is
+module never starts or commits transactions behind our back; this module is
 the single place that issues BEGIN/COMMIT/ROLLBACK.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Literal
+from typing import Literal, TypeVar
 
 import aiosqlite
+
+T = TypeVar("T")
+Mode = Literal["DEFERRED", "IMMEDIATE"]
 
 
 @asynccontextmanager
 async def transaction(
     conn: aiosqlite.Connection,
     lock: asyncio.Lock | None = None,
-    mode: Literal["DEFERRED", "IMMEDIATE"] = "IMMEDIATE",
+    mode: Mode = "IMMEDIATE",
 ) -> AsyncIterator[aiosqlite.Connection]:
     """Run the body in one transaction; commit on success, roll back on any error.
 
@@ -40,3 +44,37 @@ async def transaction(
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             raise
+
+
+async def run_transaction(
+    conn: aiosqlite.Connection,
+    lock: asyncio.Lock,
+    body: Callable[[sqlite3.Connection], T],
+    mode: Mode = "IMMEDIATE",
+) -> T:
+    """Run ``body`` (plain sqlite3 calls) as one transaction in the connection's own thread.
+
+    Every awaited statement is a hand-over to aiosqlite's thread and back, and
+    under a busy event loop each hand-over waits for the GIL (up to the 5 ms
+    switch interval): a five-statement transaction held the write lock, and
+    every table's checkpoint behind it, for tens of milliseconds. Here the
+    whole transaction is one hand-over.
+
+    Uses aiosqlite's ``_execute`` (run a function in the connection's thread),
+    which is why pyproject pins aiosqlite's minor version.
+    """
+    async with lock:
+        return await conn._execute(_in_transaction, conn, body, mode)
+
+
+def _in_transaction(conn: aiosqlite.Connection, body: Callable[[sqlite3.Connection], T], mode: Mode) -> T:
+    raw = conn._conn
+    raw.execute(f"BEGIN {mode}")
+    try:
+        result = body(raw)
+        raw.execute("COMMIT")
+        return result
+    except BaseException:
+        if raw.in_transaction:  # some errors (e.g. SQLITE_FULL) already rolled back inside SQLite
+            raw.execute("ROLLBACK")
+        raise

@@ -53,7 +53,7 @@ async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
 
-    async def crash(*args, **kwargs):
+    def crash(*args, **kwargs):
         raise RuntimeError("process killed after results were inserted")
 
     monkeypatch.setattr(sqlite_writes, "update_ratings", crash)
