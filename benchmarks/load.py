@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import signal
@@ -29,7 +30,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.e2e.looplag import LoopLag  # noqa: E402
+from tests.e2e.looplag import GCPauses, LoopLag  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
 
 
@@ -157,6 +158,15 @@ async def _play_table(standin, channel, host, guest, resolutions: list[float], r
             return  # the game is over
 
 
+async def freeze_periodically(every: float = 2.0) -> None:
+    """The stand-in keeps every message and interaction; a full collection walking all of
+    them stalls its loop for hundreds of ms, which would show as the bot's latency.
+    Real Discord does not pause for our collector, so the stand-in's survivors are frozen."""
+    while True:
+        await asyncio.sleep(every)
+        gc.freeze()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=300)
@@ -183,6 +193,8 @@ async def main() -> None:
                 await standin.wait_for_commands("6nimmt", timeout=30)
                 idle_rss = rss_mb(bot.pid)[0]
                 driver_lag = LoopLag().start()
+                freezer = asyncio.create_task(freeze_periodically())
+                driver_gc = GCPauses().install()
                 resolutions: list[float] = []
                 started = time.monotonic()
                 rng = random.Random(2026)
@@ -194,6 +206,7 @@ async def main() -> None:
                     return_exceptions=True)
                 elapsed = time.monotonic() - started
                 driver_lag.stop()
+                freezer.cancel()
                 rss, peak, processes = rss_mb(bot.pid)
                 bot_cpu = cpu_seconds(bot.pid)
                 driver_cpu = time.process_time()
@@ -216,8 +229,15 @@ async def main() -> None:
         ramp_end = started + args.ramp
         timed = [(i.dispatched_at, i.ack_latency) for i in standin.world.interactions.values()
                  if i.ack_latency is not None]
+        kinds = {"6n:h": "Play a card", "6n:p": "card picks", "6n:r": "row choices", "6n:l": "lobby buttons"}
+        by_kind: dict[str, list[float]] = {}
+        for i in standin.world.interactions.values():
+            if i.ack_latency is not None:
+                kind = kinds.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
+                by_kind.setdefault(kind, []).append(i.ack_latency)
         for label, part in (("while tables open", [a for t, a in timed if t < ramp_end]),
-                            ("after the ramp", [a for t, a in timed if t >= ramp_end])):
+                            ("after the ramp", [a for t, a in timed if t >= ramp_end]),
+                            *sorted(by_kind.items())):
             if part:
                 print(f"    {label}: n={len(part)} p50 {percentile(part, 0.5) * 1000:.1f} ms, "
                       f"p99 {percentile(part, 0.99) * 1000:.1f} ms")
@@ -228,6 +248,7 @@ async def main() -> None:
         print(f"  bot resident memory ({processes} processes: the bot and its workers): "
               f"idle {idle_rss:.0f} MB, after {rss:.0f} MB, peak {peak:.0f} MB (sum of each one's peak)")
         print(f"  stand-in's event loop lag: {driver_lag.summary()}")
+        print(f"  stand-in's collector: {driver_gc.summary()}")
         for failure in failures[:3]:
             print(f"  failure: {failure}")
 

@@ -12,8 +12,8 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_TEST_SEED=<int>``
     every new table is dealt from this seed, so a test knows the cards.
 ``SIXNIMMT_LOOP_LAG=1``
-    print how late the bot's event loop ran and how long it took to answer interactions
-    (``looplag.py``) when the process stops.
+    print how late the bot's event loop ran, how long it took to answer interactions, its
+    collector's pauses and its checkpoint waits (``looplag.py``) when the process stops.
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -86,8 +86,8 @@ def install_results_crash() -> None:
 
     original = sqlite_writes.record_results
 
-    async def record_results(conn, *args, **kwargs):
-        await original(conn, *args, **kwargs)  # every row written, the transaction still open
+    def record_results(conn, *args, **kwargs):  # runs in the writer's thread
+        original(conn, *args, **kwargs)  # every row written, the transaction still open
         die("results")
 
     sqlite_writes.record_results = record_results
@@ -121,14 +121,31 @@ async def main() -> None:
 
     lag = None
     if os.environ.get("SIXNIMMT_LOOP_LAG"):
-        from tests.e2e.looplag import InteractionTimer, LoopLag, percentiles
+        from tests.e2e.looplag import GCPauses, InteractionTimer, LoopLag, percentiles
 
         lag = LoopLag().start()
         timer = InteractionTimer().install()
+        pauses = GCPauses().install()
+        from data import checkpoint_writer  # TEMPORARY: write-lock hold times
+
+        def timed(owner, name, key):
+            original = getattr(owner, name)
+
+            async def wrapper(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    store.timings.setdefault(key, []).append(time.perf_counter() - started)
+            setattr(owner, name, wrapper)
+
+        timed(checkpoint_writer.CheckpointWriter, "_write_batch", "hold: checkpoint batch")
     await serve(Bot(settings, store=store))  # the bot's own run loop, SIGTERM handling included
     if lag is not None:
         print(f"LOOP LAG bot: {lag.summary()}", file=sys.stderr, flush=True)
         print(f"INTERACTIONS bot: {timer.summary()}", file=sys.stderr, flush=True)
+        print(f"GC bot: {pauses.summary()}", file=sys.stderr, flush=True)
+        print(f"GC bot: {pauses.census()}", file=sys.stderr, flush=True)
         for name, values in store.timings.items():
             print(f"STORE {name}: {percentiles(values)}", file=sys.stderr, flush=True)
 

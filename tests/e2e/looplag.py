@@ -47,6 +47,42 @@ class LoopLag:
                 f"max {ordered[-1] * 1000:.1f} ms over {len(ordered)} ticks")
 
 
+class GCPauses:
+    """Collector pauses by generation (``gc.callbacks``): a full collection stops the loop."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def install(self) -> "GCPauses":
+        import gc
+
+        gc.callbacks.append(self._on_gc)
+        return self
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
+
+    @staticmethod
+    def census(top: int = 12) -> str:
+        """How many objects the collector tracks, and of which types the most."""
+        import collections
+        import gc
+
+        before = len(gc.get_objects())
+        gc.collect()
+        objects = gc.get_objects()
+        counts = collections.Counter(type(o).__qualname__ for o in objects)
+        return (f"{before} tracked objects, {len(objects)} after a full collection; most: "
+                + ", ".join(f"{n} {c}" for n, c in counts.most_common(top)))
+
+    def summary(self) -> str:
+        return "; ".join(f"gen{g}: {percentiles(v)}, total {sum(v):.2f} s" for g, v in self.pauses.items() if v)
+
+
 class InteractionTimer:
     """Inside the bot process: time from discord.py parsing INTERACTION_CREATE to the callback
     request going out (the bot's own work, lock waits included), and the callback's HTTP round trip."""

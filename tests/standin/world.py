@@ -74,6 +74,10 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        # The same messages by channel and by ephemeral owner: a load test with
+        # thousands of messages must not scan them all for every look at a channel.
+        self._public_by_channel: dict[int, list[Message]] = {}
+        self._ephemeral_by_user: dict[int, list[Message]] = {}
         self.global_commands: dict[str, Command] = {}
         self.guild_commands: dict[int, dict[str, Command]] = {}
         self.errors: list[ApiError] = []
@@ -123,18 +127,23 @@ class World:
     # --- messages ---------------------------------------------------------------------------
 
     def store(self, message: Message) -> Message:
+        if message.id not in self.messages:
+            if message.ephemeral:
+                self._ephemeral_by_user.setdefault(message.ephemeral_to.id, []).append(message)
+            else:
+                self._public_by_channel.setdefault(message.channel.id, []).append(message)
         self.messages[message.id] = message
         self.notify()
         return message
 
     def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
         return [
-            m for m in self.messages.values()
-            if m.channel is channel and not m.ephemeral and (include_deleted or not m.deleted)
+            m for m in self._public_by_channel.get(channel.id, ())
+            if m.channel is channel and (include_deleted or not m.deleted)
         ]
 
     def ephemerals(self, user: User) -> list[Message]:
-        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
+        return [m for m in self._ephemeral_by_user.get(user.id, ()) if m.ephemeral_to is user and not m.deleted]
 
     def record_error(self, error: ApiError) -> None:
         self.errors.append(error)
