@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 
+from data import checkpoint_writer
 from data.errors import GameNotActive, GameNotFound, InvalidPayload
 from data.sqlite_store import SQLiteStore
 
@@ -16,7 +17,10 @@ from .helpers import start_game
 TWO_HUMANS = [(1, 10), (2, 20)]
 
 
-async def test_concurrent_checkpoints_keep_sequences_gap_free(store: SQLiteStore, db_path):
+@pytest.mark.parametrize("rows_per_statement", [200, 7])  # 7: a batch spans many multi-row statements
+async def test_concurrent_checkpoints_keep_sequences_gap_free(store: SQLiteStore, db_path, monkeypatch,
+                                                              rows_per_statement):
+    monkeypatch.setattr(checkpoint_writer, "ROWS_PER_STATEMENT", rows_per_statement)
     games = [await start_game(store, TWO_HUMANS) for _ in range(150)]
     moves = [(gid, n) for gid in games for n in range(4)]
     random.Random(7).shuffle(moves)
