@@ -16,6 +16,7 @@ under SQLite's write lock from the stored ``last_seq``.
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ def _insert_rows(conn: sqlite3.Connection, sql: str, rows: list[tuple]) -> None:
 
     sqlite3 releases the GIL around every statement step and must win it back
     afterwards: with the event loop busy that is up to a 5 ms switch interval
-    per row, so an executemany of a 64-checkpoint batch held the write lock for
+    per row, so an executemany of a 64-checkpoint batch kept the writer busy for
     a few hundred ms. One statement of many rows is one step.
     """
     for start in range(0, len(rows), ROWS_PER_STATEMENT):
@@ -68,10 +69,9 @@ class CheckpointWriter:
     """Queues checkpoints and writes them in batched transactions."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, lock: asyncio.Lock, clock: Callable[[], float]
+        self, conn: aiosqlite.Connection, clock: Callable[[], float]
     ) -> None:
         self._conn = conn
-        self._lock = lock
         self._clock = clock
         self._queue: list[_Pending] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -123,19 +123,21 @@ class CheckpointWriter:
     async def _write_batch(self, batch: list[_Pending]) -> list[int | None | Exception]:
         """Write one batch in a single transaction; per-item problems become outcomes."""
         now = self._clock()
-        return await run_transaction(self._conn, self._lock, lambda conn: _write_batch(conn, batch, now))
+        return await run_transaction(self._conn, lambda conn: _write_batch(conn, batch, now))
 
 
 def _write_batch(conn: sqlite3.Connection, batch: list[_Pending], now: float) -> list[int | None | Exception]:
     """The batch's statements, in the writer's thread inside the transaction."""
     game_ids = sorted({p.game_id for p in batch})
     placeholders = ",".join("?" * len(game_ids))
-    rows = conn.execute(
-        "SELECT g.game_id, g.status, coalesce(c.last_seq, 0) "
+    # One row of JSON rather than a row per game: each row is a statement step (see _insert_rows).
+    found = conn.execute(
+        "SELECT json_group_array(json_array(g.game_id, g.status, coalesce(c.last_seq, 0))) "
         "FROM games g LEFT JOIN checkpoints c ON c.game_id = g.game_id "
         f"WHERE g.game_id IN ({placeholders})",
         game_ids,
-    ).fetchall()
+    ).fetchone()[0]
+    rows = json.loads(found)
     status = {row[0]: row[1] for row in rows}
     last_seq = {row[0]: row[2] for row in rows}
     outcomes: list[int | None | Exception] = []

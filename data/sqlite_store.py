@@ -2,9 +2,10 @@
 
 Connections to one WAL database:
 
-* the *writer*, guarded by one asyncio.Lock, so statements of two coroutines
-  never interleave inside a transaction; checkpoints reach it through the
-  group-committing CheckpointWriter, every other write through ``_write()``;
+* the *writer*: every write transaction is one call run in its thread, and
+  the thread runs one call at a time, so two transactions never interleave
+  (``tx.run_transaction``); checkpoints reach it through the group-committing
+  CheckpointWriter, every other write through ``_write()``;
 * the *reader* (query_only), so leaderboards and restores never see a
   writer's uncommitted rows and never queue behind a write transaction;
 
@@ -100,9 +101,8 @@ class SQLiteStore:
         self._reader = reader
         self._wal = wal
         self._clock = clock
-        self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
-        self._checkpoints = CheckpointWriter(writer, self._write_lock, clock)
+        self._checkpoints = CheckpointWriter(writer, clock)
 
     @classmethod
     async def open(
@@ -140,9 +140,9 @@ class SQLiteStore:
         await self.close()
 
     def _write(self, body: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
-        """Run ``body`` as one write transaction, in one hand-over to the writer's thread;
-        the lock keeps other coroutines' statements out of it."""
-        return run_transaction(self._writer, self._write_lock, body)
+        """Run ``body`` as one write transaction, in one hand-over to the writer's thread
+        (which runs one at a time: see ``run_transaction``)."""
+        return run_transaction(self._writer, body)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -268,7 +268,7 @@ class SQLiteStore:
         *,
         actions: Sequence[dict[str, Any]] = (),
     ) -> int | None:
-        # Serialise here, outside the write lock, so bad payloads fail fast
+        # Serialise here, outside the writer's thread, so bad payloads fail fast
         # and JSON encoding does not lengthen anybody's transaction.
         entries = ([action] if action is not None else []) + list(actions)
         return await self._checkpoints.write(

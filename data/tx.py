@@ -48,23 +48,24 @@ async def transaction(
 
 async def run_transaction(
     conn: aiosqlite.Connection,
-    lock: asyncio.Lock,
     body: Callable[[sqlite3.Connection], T],
     mode: Mode = "IMMEDIATE",
 ) -> T:
     """Run ``body`` (plain sqlite3 calls) as one transaction in the connection's own thread.
 
     Every awaited statement is a hand-over to aiosqlite's thread and back, and
-    under a busy event loop each hand-over waits for the GIL (up to the 5 ms
-    switch interval): a five-statement transaction held the write lock, and
-    every table's checkpoint behind it, for tens of milliseconds. Here the
-    whole transaction is one hand-over.
+    under a busy event loop each hand-over waits for the GIL and for the loop:
+    a transaction of five awaited statements held the write lock, and every
+    table's checkpoint behind it, for tens of milliseconds. Here the whole
+    transaction is one call. The thread runs its calls one at a time, in
+    order, so transactions made this way never interleave and need no lock:
+    they follow each other without waiting for the event loop in between.
+    (A connection used this way must not also run ``transaction()``.)
 
     Uses aiosqlite's ``_execute`` (run a function in the connection's thread),
     which is why pyproject pins aiosqlite's minor version.
     """
-    async with lock:
-        return await conn._execute(_in_transaction, conn, body, mode)
+    return await conn._execute(_in_transaction, conn, body, mode)
 
 
 def _in_transaction(conn: aiosqlite.Connection, body: Callable[[sqlite3.Connection], T], mode: Mode) -> T:
