@@ -149,9 +149,23 @@ def test_corrupt_saved_games_are_refused():
         lambda d: d.__setitem__("phase", "dancing"),
         lambda d: d["config"].__setitem__("players", 40),
         lambda d: d.__setitem__("picks", [0]),
+        lambda d: d["rng"].__setitem__(1, "not base64!"),
+        lambda d: d["rng"].__setitem__(1, d["rng"][1][:-4]),  # a word short: the generator refuses it
+        lambda d: d["rng"].__setitem__(1, "QUJD"),  # three bytes: a partial word
     ):
         data = fresh_game().to_dict()
         damage(data)
         with pytest.raises(CorruptState):
             Game.from_dict(data)
     assert Game.from_dict(good) == fresh_game()
+
+
+def test_saves_with_the_generator_state_as_a_number_list_still_load():
+    """Checkpoints written before the compact (base64) generator state keep working."""
+    game = fresh_game()
+    data = game.to_dict()
+    version, _, gauss = data["rng"]
+    old = dict(data, rng=[version, list(game.rng.getstate()[1]), gauss])
+    restored = Game.from_dict(old)
+    assert restored == game and restored.rng.getstate() == game.rng.getstate()
+    assert restored.rng.random() == game.rng.random()
