@@ -126,20 +126,6 @@ async def main() -> None:
         lag = LoopLag().start()
         timer = InteractionTimer().install()
         pauses = GCPauses().install()
-        from data import checkpoint_writer  # TEMPORARY: write-lock hold times
-
-        def timed(owner, name, key):
-            original = getattr(owner, name)
-
-            async def wrapper(*args, **kwargs):
-                started = time.perf_counter()
-                try:
-                    return await original(*args, **kwargs)
-                finally:
-                    store.timings.setdefault(key, []).append(time.perf_counter() - started)
-            setattr(owner, name, wrapper)
-
-        timed(checkpoint_writer.CheckpointWriter, "_write_batch", "hold: checkpoint batch")
     await serve(Bot(settings, store=store))  # the bot's own run loop, SIGTERM handling included
     if lag is not None:
         print(f"LOOP LAG bot: {lag.summary()}", file=sys.stderr, flush=True)
