@@ -2,13 +2,16 @@
 
 Every table has two scripted players and three AI seats and plays a one-round
 game: start, join, begin, then each turn both players open their hand and pick
-a card (the chooser of a low card takes row 1). Players think 1-4 s before a
-click, as people do (``--think 0 0`` floods the bot instead). Prints interaction
-acknowledgement latency (p50/p99, measured by the stand-in from dispatch to
-the bot's callback), turn resolution latency (last pick acknowledged → next
-table message posted) and the bot process's resident memory.
+a card (the chooser of a low card takes row 1). Players think 5-20 s before a
+click, as people weighing a card against the rows do (a run takes about nine
+minutes); ``--think 1 4 --ramp 20`` is a stress test at five times that click
+rate, and ``--think 0 0`` floods the bot. Prints interaction acknowledgement
+latency (p50/p99, measured by the stand-in from dispatch to the bot's
+callback, overall and by kind of click), turn resolution latency (last pick
+acknowledged → next table message posted), CPU, the bot's resident memory,
+and how late each side's event loop ran.
 
-    python benchmarks/load.py [--tables 300]
+    python benchmarks/load.py [--tables 300] [--think MIN MAX]
 
 Target (issue 4): 300 concurrent tables, p99 acknowledgement < 50 ms, RSS < 200 MB.
 """
@@ -171,9 +174,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
-    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"),
-                        help="seconds a player thinks before a click (default 1 4; 0 0 for a flood)")
-    parser.add_argument("--ramp", type=float, default=20.0, help="seconds over which the tables open")
+    parser.add_argument("--think", type=float, nargs=2, default=(5.0, 20.0), metavar=("MIN", "MAX"),
+                        help="seconds a player thinks before a click (default 5 20; 1 4 to stress, 0 0 to flood)")
+    parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which the tables open")
     args = parser.parse_args()
     async with DiscordStandin(ack_deadline=3.0) as standin:
         guild = standin.add_guild("Load")
