@@ -60,7 +60,8 @@ async def run_transaction(
     transaction is one call. The thread runs its calls one at a time, in
     order, so transactions made this way never interleave and need no lock:
     they follow each other without waiting for the event loop in between.
-    (A connection used this way must not also run ``transaction()``.)
+    (A connection used this way must not run ``transaction()`` meanwhile; the
+    migrations run it on the writer before anything else can write.)
 
     Uses aiosqlite's ``_execute`` (run a function in the connection's thread),
     which is why pyproject pins aiosqlite's minor version.
