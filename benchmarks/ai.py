@@ -9,7 +9,9 @@ fewest points, ties shared) and its CPU milliseconds per decision
 count; the hard level's budget itself is wall-clock). It ends with the paired
 difference hard − medium against medium opponents.
 
-Run: ``python benchmarks/ai.py [--rounds 1000] [--procs 2] [--hard-ms 45]``.
+Run: ``python benchmarks/ai.py [--rounds 1000] [--procs 2] [--hard-ms 45]``;
+``--hard-sims N`` gives hard a fixed number of simulated rounds instead (deterministic,
+immune to machine load: for tuning), ``--only hard:medium,medium:medium`` runs some figures.
 Targets: hard vs 4 random ≤ 6.0, hard vs 4 medium ≤ 11.0 and ≥ 2.5 better than a
 medium seat on the same deals, hard ≤ 50 ms per decision; medium clearly better
 than easy, easy clearly better than random.
@@ -35,7 +37,7 @@ PLAYERS = 5
 
 def play_round(args):
     """One classic round; returns (tested seat's bullheads, its win share, cpu s, decisions)."""
-    level, opponents, deal, index, hard_ms = args
+    level, opponents, deal, index, hard_ms, hard_sims = args
     seat = index % PLAYERS
     levels = [opponents] * PLAYERS
     levels[seat] = level
@@ -46,14 +48,15 @@ def play_round(args):
 
     def decide(p):
         nonlocal cpu, decisions
-        budget = hard_ms if levels[p] == "hard" else None
+        hard = levels[p] == "hard"
+        budget = {"budget_ms": hard_ms if hard else None, "budget_sims": hard_sims if hard else None}
         if p == seat:
             t = time.process_time()
-            action = choose_action(game, p, levels[p], rngs[p], budget_ms=budget)
+            action = choose_action(game, p, levels[p], rngs[p], **budget)
             cpu += time.process_time() - t
             decisions += 1
             return action
-        return choose_action(game, p, levels[p], rngs[p], budget_ms=budget)
+        return choose_action(game, p, levels[p], rngs[p], **budget)
 
     while not game.is_over:
         if game.phase is Phase.PICK:
@@ -66,8 +69,8 @@ def play_round(args):
     return points[seat], win, cpu, decisions
 
 
-def run(pool, level, opponents, rounds, seed, hard_ms):
-    jobs = [(level, opponents, seed + i, i, hard_ms) for i in range(rounds)]
+def run(pool, level, opponents, rounds, seed, hard_ms, hard_sims):
+    jobs = [(level, opponents, seed + i, i, hard_ms, hard_sims) for i in range(rounds)]
     return pool.map(play_round, jobs, chunksize=max(1, rounds // 40))
 
 
@@ -87,11 +90,18 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20260)
     parser.add_argument("--hard-ms", type=float, default=45.0, help="hard's wall-clock budget")
+    parser.add_argument("--hard-sims", type=int, default=None,
+                        help="hard's budget in simulated rounds instead (deterministic: for tuning)")
     parser.add_argument("--skip-hard", action="store_true")
+    parser.add_argument("--only", default=None,
+                        help="comma-separated level:opponents figures, e.g. hard:medium,medium:medium")
     args = parser.parse_args()
+    hard_ms = None if args.hard_sims is not None else args.hard_ms
+    budget = (f"{args.hard_sims} simulated rounds" if args.hard_sims is not None
+              else f"{args.hard_ms:g} ms wall")
     print(f"AI tournament, Python {sys.version.split()[0]}, {args.procs} processes, "
           f"{args.rounds} paired classic rounds per figure, table of {PLAYERS}, "
-          f"hard budget {args.hard_ms:g} ms wall per decision")
+          f"hard budget {budget} per decision")
     print(f"{'seat':>7} {'vs 4':>7} {'bullheads/round':>18} {'win share':>10} {'ms/decision':>12}")
     results = {}
     configs = [(lvl, opp) for opp in ("random", "medium")
@@ -100,8 +110,10 @@ def main() -> None:
         for level, opp in configs:
             if level == "hard" and args.skip_hard:
                 continue
+            if args.only is not None and f"{level}:{opp}" not in args.only.split(","):
+                continue
             started = time.perf_counter()
-            res = run(pool, level, opp, args.rounds, args.seed, args.hard_ms)
+            res = run(pool, level, opp, args.rounds, args.seed, hard_ms, args.hard_sims)
             results[level, opp] = res
             mean, se, win, ms = summary(res)
             print(f"{level:>7} {opp:>7} {mean:>10.2f} ± {se:<5.2f} {win:>10.3f} {ms:>12.2f}"

@@ -7,14 +7,18 @@ repeatedly
    player has not seen (classic), consistent with everything it observed — its
    own hand, the rows, every card revealed this round; in the Pro variant every
    hand is known and only the opponents' choices are uncertain;
-2. lets the opponents choose their face-down cards as sensible heuristic
-   players do (the danger table of ``kernel``), mixed half and half with a
-   random card (``EPS_CLASSIC``: the tables it meets range from careful to
-   careless, and the mixture measured best against both), and
+2. lets the opponents choose this turn's face-down cards as sensible players:
+   in the classic game exactly as the medium level would with that hand
+   (``medium_model``: the same expected-bullhead keys, computed fast), a random
+   card with chance ``EPS_FIRST`` (tables range from careful to careless); in
+   the Pro variant by the danger table of ``kernel`` mixed with a random card
+   (``EPS_PRO``), and
 3. plays every remaining candidate against that same determinization and the
    same random numbers (common random numbers: the comparison between two
-   candidates is paired), finishing the round with every seat playing the
-   heuristic in the fast kernel.
+   candidates is paired), finishing the round in the fast kernel with every
+   seat playing the danger table (a close, cheap stand-in for medium: they
+   agree on about 95% of picks), the opponents a random card with chance
+   ``EPS_CLASSIC``.
 
 Only the ``TOPK`` candidates the medium heuristic rates best are searched (a
 decision gets a few hundred simulated rounds: spread over ten cards they are
@@ -39,6 +43,7 @@ import time
 from ..cards import BULLHEADS
 from . import heuristics, kernel
 from .info import InfoSet
+from .medium_model import MediumModel
 
 BH = BULLHEADS
 EPS_CLASSIC = 0.5  # chance a simulated opponent plays a random card (robust vs weak and strong tables)
@@ -49,6 +54,9 @@ Z = 2.2  # how many standard errors worse a candidate must be to go
 TOPK = 4  # candidates searched: the best by the medium heuristic's prior (focus the few simulations)
 DEFER = 1.0  # standard errors by which the search's best must beat the prior's choice
 EPS_SELF = 0.0  # the player plays its own later turns sensibly in the simulations
+EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is random, not medium's
+LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
+MEDIUM_FIRST = True  # classic: simulated opponents choose this turn's card as medium does
 
 
 class Budget:
@@ -72,7 +80,7 @@ class Budget:
 
 
 def _weight(info: InfoSet) -> float:
-    return 0.3 if info.last_round else 0.0
+    return LAST_ROUND_WEIGHT if info.last_round else 0.0
 
 
 def _sampler(info: InfoSet, rng: random.Random):
@@ -171,6 +179,12 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     w = _weight(info)
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
+    model = None
+    if info.known_hands is None and MEDIUM_FIRST:
+        model = MediumModel(rows0, pts0, sorted(info.unseen + hand), n - 1, info.deck_size)
+        eps_first = EPS_FIRST
+    else:
+        eps_first = eps
 
     def opp_picks(det, seed):
         key = id(det)
@@ -178,14 +192,17 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         if got is not None and got[0] is det:
             return got[1]
         r = random.Random(seed)
-        tbl = kernel.danger_table(rows0, pts0, ptab)
-        k = tbl.__getitem__
+        if model is None:
+            k = kernel.danger_table(rows0, pts0, ptab).__getitem__
         picks = []
         for p in range(n):
             if p == me:
                 continue
             h = det[p]
-            c = h[int(r.random() * len(h))] if r.random() < eps else min(h, key=k)
+            if r.random() < eps_first:
+                c = h[int(r.random() * len(h))]
+            else:
+                c = model.pick(h) if model is not None else min(h, key=k)
             picks.append((c, p))
         cache.clear()
         cache[key] = (det, picks)
