@@ -56,7 +56,9 @@ class LobbyOps:
         its place; then it is not the table's message any more, and False tells
         the caller to retire it.
         """
-        table = self.get(table_id)
+        table = self.tables.get(table_id) if lobby else self.get(table_id)
+        if table is None:
+            return False  # the lobby closed (cancelled, expired) before its id arrived
         async with table.lock:
             if lobby and table.status is not TableStatus.LOBBY:
                 return False

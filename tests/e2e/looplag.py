@@ -121,4 +121,4 @@ class InteractionTimer:
 
     def summary(self) -> str:
         return (f"received -> callback sent: {percentiles(self.handling)}; "
-                f"callback round trip: {percentiles(self.sending)} (n={len(self.handling)})")
+                f"callback round trip: {percentiles(self.sending)}")

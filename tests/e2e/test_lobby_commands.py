@@ -239,3 +239,27 @@ async def test_a_lobby_whose_id_arrives_after_the_start_loses_its_buttons(world)
         assert table is not None and service.table_in(world.channel.id).message_id == table.id
         assert "table open" in world.standin.message(opened.id).embed["title"]
         world.standin.assert_no_errors()
+
+
+async def test_a_lobby_cancelled_before_its_id_arrives_loses_its_buttons(world):
+    async with world.running_bot():
+        service = world.bot.service
+        gate = asyncio.Event()
+        set_message = service.set_message
+
+        async def late(table_id, message_id, **kwargs):
+            await gate.wait()
+            return await set_message(table_id, message_id, **kwargs)
+
+        service.set_message = late
+        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
+        opened = await start.reply()
+        await click_ok(world, world.alice, opened, opened.button("Cancel")["custom_id"])
+        await world.settle()
+        gate.set()
+        await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
+                                             "the cancelled lobby kept its buttons")
+        await world.settle()
+        assert start.followups == []  # the host is not told that something went wrong
+        assert service.table_in(world.channel.id) is None
+        world.standin.assert_no_errors()
