@@ -209,57 +209,47 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
         world.standin.assert_no_errors()
 
 
+async def start_with_a_late_lobby_id(world, *clicks):
+    """``/6nimmt start``, then ``clicks`` ((user, label) on the lobby) before the bot learns the
+    lobby message's id, as when Discord is slow to answer; returns the start and the lobby."""
+    service = world.bot.service
+    gate = asyncio.Event()
+    set_message = service.set_message
+    calls = []
+
+    async def late(table_id, message_id, **kwargs):
+        calls.append(message_id)
+        if len(calls) == 1:  # the lobby's
+            await gate.wait()
+        return await set_message(table_id, message_id, **kwargs)
+
+    service.set_message = late
+    start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
+    opened = await start.reply()
+    for user, label in clicks:
+        await click_ok(world, user, opened, opened.button(label)["custom_id"])
+    await world.settle()
+    gate.set()
+    await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
+                                         "the lobby kept its buttons")
+    await world.settle()
+    return start, opened
+
+
 async def test_a_lobby_whose_id_arrives_after_the_start_loses_its_buttons(world):
     """Discord may answer the start command after the host already pressed Start: the lobby
     message is then not the table's message, and its buttons are taken away."""
     async with world.running_bot():
-        service = world.bot.service
-        gate = asyncio.Event()
-        set_message = service.set_message
-
-        calls = []
-
-        async def late(table_id, message_id, **kwargs):
-            calls.append(message_id)
-            if len(calls) == 1:  # the lobby's: Discord is slow to tell its id
-                await gate.wait()
-            return await set_message(table_id, message_id, **kwargs)
-
-        service.set_message = late
-        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
-        opened = await start.reply()
-        await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
-        await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
-        await world.settle()
-        gate.set()
-        await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
-                                             "the lobby kept its buttons")
-        await world.settle()
+        start, opened = await start_with_a_late_lobby_id(world, (world.bob, "Join"), (world.alice, "Start"))
         table = world.table_message()
-        assert table is not None and service.table_in(world.channel.id).message_id == table.id
+        assert table is not None and world.bot.service.table_in(world.channel.id).message_id == table.id
         assert "table open" in world.standin.message(opened.id).embed["title"]
         world.standin.assert_no_errors()
 
 
 async def test_a_lobby_cancelled_before_its_id_arrives_loses_its_buttons(world):
     async with world.running_bot():
-        service = world.bot.service
-        gate = asyncio.Event()
-        set_message = service.set_message
-
-        async def late(table_id, message_id, **kwargs):
-            await gate.wait()
-            return await set_message(table_id, message_id, **kwargs)
-
-        service.set_message = late
-        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
-        opened = await start.reply()
-        await click_ok(world, world.alice, opened, opened.button("Cancel")["custom_id"])
-        await world.settle()
-        gate.set()
-        await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
-                                             "the cancelled lobby kept its buttons")
-        await world.settle()
+        start, opened = await start_with_a_late_lobby_id(world, (world.alice, "Cancel"))
         assert start.followups == []  # the host is not told that something went wrong
-        assert service.table_in(world.channel.id) is None
+        assert world.bot.service.table_in(world.channel.id) is None
         world.standin.assert_no_errors()
