@@ -63,8 +63,7 @@ class LobbyOps:
             if lobby and table.status is not TableStatus.LOBBY:
                 return False
             table.message_id = message_id
-            await self.store.update_game(table.id, message_ids={"table": message_id})
-            await self._save(table)
+            await self._save(table)  # the checkpoint's meta is what a restart reads it from
             if table.lobby_unshown and table.status is TableStatus.LOBBY:
                 self._notify_lobby(table)  # someone joined before the lobby's message id was known
         return True
