@@ -55,7 +55,8 @@ def main() -> None:
     rng = random.Random(6)
     four = [random_table(rng, 4) for _ in range(20)]
     crowded = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]
-    crowded_kwargs = {"markers": [["stop"], [], ["seven"], ["stop"], ["fifth"]], "highlight": {55, 90, 104}}
+    crowded_kwargs = {"markers": [["stop"], [], ["seven"], ["stop"], ["fifth"]], "capacities": [5, 5, 6, 5, 5],
+                      "highlight": {55, 90, 104}}
 
     measure("four rows, random", four, {"highlight": set(t[0] for t in four[0])}, args.renders, 1)
     png = measure("five rows, 7 nimmt!, badges", [crowded], crowded_kwargs, args.renders, 1)

@@ -103,10 +103,9 @@ _ROW_GAP = 12
 _SS = 4  # supersampling for anti-aliased shapes
 
 
-def _slots(cards: Sequence[int], marks: Sequence[str]) -> int:
+def _slots(cards: Sequence[int], capacity: int) -> int:
     """Slots drawn for a row: its places plus the one that takes it."""
-    limit = ROW_LIMIT + 1 if "seven" in marks else ROW_LIMIT
-    return max(limit + 1, len(cards))
+    return max(capacity + 1, len(cards))
 
 
 def image_size(rows: int, slots: int = ROW_LIMIT + 1, scale: int = 1) -> tuple[int, int]:
@@ -303,6 +302,7 @@ def render_table(
     rows: Sequence[Sequence[int]],
     *,
     markers: Sequence[Sequence[str]] | None = None,
+    capacities: Sequence[int] | None = None,
     highlight: set[int] | None = None,
     scale: int = 1,
     words: Mapping[str, str] | None = None,
@@ -310,9 +310,10 @@ def render_table(
     """The rows of cards as PNG bytes.
 
     ``markers[i]`` lists badges for row ``i``: ``"stop"`` (a Stop card blocks
-    it), ``"seven"`` (a 7 nimmt! lies there: the row holds six, the seventh
-    takes it), ``"fifth"`` (the Anniversary 5th Row); other strings are shown
-    as plain badges. ``highlight`` holds the cards placed this turn, drawn
+    it), ``"seven"`` (a 7 nimmt! lies there), ``"fifth"`` (the Anniversary 5th
+    Row); other strings are shown as plain badges. ``capacities[i]`` is how
+    many cards row ``i`` holds before the next one takes it, as the engine
+    says (default ``ROW_LIMIT``; six under a 7 nimmt!). ``highlight`` holds the cards placed this turn, drawn
     with a glowing border. ``scale`` multiplies every dimension (2 for
     sharper images on high-density screens). ``words`` maps the English
     ``WORDS`` to the reader's language.
@@ -326,7 +327,9 @@ def render_table(
 
     hl = highlight or set()
     s = scale
-    slots = [_slots(r, m) for r, m in zip(rows, marks)]
+    if capacities is not None and len(capacities) != len(rows):
+        raise ValueError(f"capacities gives {len(capacities)} rows for a table of {len(rows)}")
+    slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows))]
     width, height = image_size(len(rows), max(slots), s)
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)

@@ -100,11 +100,13 @@ class Presenter:
 
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
-        markers = getattr(table.game.view(None), "row_markers", None)  # Anniversary only
+        view = table.game.view(None)
+        markers = getattr(view, "row_markers", None)  # Anniversary only, as are capacities
         if markers is not None:
             markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
         render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers, words={word: tr(locale, word) for word in WORDS})
+                                   markers=markers, capacities=getattr(view, "row_capacities", None),
+                                   words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
 
     def _channel(self, table: Table):

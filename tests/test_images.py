@@ -13,6 +13,7 @@ from cogs.images import CARD_COLOURS, FELT, WORDS, bullhead_colour, card_box, im
 FOUR = [[5], [17, 18], [33, 34, 35, 36], [66]]
 FIVE = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]
 FIVE_MARKERS = [["stop"], [], ["seven"], [], ["fifth"]]
+FIVE_CAPACITIES = [5, 5, 6, 5, 5]  # the engine's: the 7 nimmt! row holds six
 
 
 def _open(png: bytes) -> Image.Image:
@@ -39,7 +40,7 @@ def test_four_rows_is_a_small_png_of_the_expected_size():
 
 
 def test_five_rows_with_a_seven_nimmt_row_is_wider_and_taller():
-    four, five = _open(render_table(FOUR)), _open(render_table(FIVE, markers=FIVE_MARKERS))
+    four, five = _open(render_table(FOUR)), _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES))
     assert five.height > four.height
     assert five.width > four.width  # the 7 nimmt! row has a seventh (taking) place
     assert five.width <= 1000
@@ -47,20 +48,20 @@ def test_five_rows_with_a_seven_nimmt_row_is_wider_and_taller():
 
 @pytest.mark.parametrize("slot, card", [(0, 3), (2, 25), (3, 55), (4, 60)])
 def test_cards_are_coloured_by_bullheads(slot, card):
-    img = _open(render_table(FIVE, markers=FIVE_MARKERS))
+    img = _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES))
     bulls = {3: 1, 25: 2, 55: 7, 60: 3}[card]
     assert img.getpixel(_inside(0, slot)) == bullhead_colour(bulls)
 
 
 def test_the_55_is_purple_and_a_doublet_red():
-    img = _open(render_table(FIVE, markers=FIVE_MARKERS, highlight={55}))
+    img = _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, highlight={55}))
     assert img.getpixel(_inside(0, 3)) == CARD_COLOURS[7]
     assert img.getpixel(_inside(1, 0)) == CARD_COLOURS[5]  # 44
     assert img.getpixel(_inside(1, 3)) == FELT  # an empty place
 
 
 def test_colours_hold_at_scale_two():
-    img = _open(render_table(FIVE, markers=FIVE_MARKERS, scale=2))
+    img = _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, scale=2))
     assert img.size == image_size(5, 7, 2)
     assert img.getpixel(_inside(0, 3, 2)) == CARD_COLOURS[7]
 
@@ -82,16 +83,16 @@ def test_different_inputs_give_different_images():
         render_table([[5], [17, 18], [33, 34, 35, 36, 37], [66]]),
         render_table(FOUR, highlight={66}),
         render_table(FOUR, markers=[["stop"], [], [], []]),
-        render_table(FIVE, markers=FIVE_MARKERS),
-        render_table(FIVE, markers=[[], [], ["seven"], [], ["fifth"]]),
+        render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES),
+        render_table(FIVE, markers=[[], [], ["seven"], [], ["fifth"]], capacities=FIVE_CAPACITIES),
     }
     assert len(images) == 6
 
 
 def test_rendering_is_deterministic():
-    a = render_table(FIVE, markers=FIVE_MARKERS, highlight={55, 104})
+    a = render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, highlight={55, 104})
     render_table(FOUR, highlight={5})  # caches warmed by something else in between
-    b = render_table(FIVE, markers=FIVE_MARKERS, highlight={55, 104})
+    b = render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, highlight={55, 104})
     assert a == b
 
 
@@ -124,10 +125,10 @@ def test_bullhead_colour_rejects_counts_no_card_has():
 
 
 def test_the_words_on_the_image_follow_the_given_language():
-    english = render_table(FIVE, markers=FIVE_MARKERS)
-    assert render_table(FIVE, markers=FIVE_MARKERS, words={word: word for word in WORDS}) == english
+    english = render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES)
+    assert render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words={word: word for word in WORDS}) == english
     german = {word: tr("de", word) for word in WORDS}
     assert german["takes"] == "nimmt" and german["Row {row}"] == "Reihe {row}"
-    assert render_table(FIVE, markers=FIVE_MARKERS, words=german) != english
+    assert render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german) != english
     # Only the words differ: same size, same cards.
-    assert _open(render_table(FIVE, markers=FIVE_MARKERS, words=german)).size == _open(english).size
+    assert _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german)).size == _open(english).size
