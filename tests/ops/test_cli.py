@@ -95,8 +95,11 @@ def test_health_needs_no_token_and_reads_the_heartbeat(env, capsys, tmp_path):
     beat.write_text(json.dumps({"time": time.time() - 600, "ready": True}))
     assert main(["--health"]) == 1
     assert "s old" in capsys.readouterr().err
+    beat.write_text(json.dumps({"time": time.time(), "ready": True, "tables": 2}))
     env.setenv("HEALTH_FILE", str(tmp_path / "elsewhere"))
-    assert main(["--health"]) == 1  # HEALTH_FILE wins over the database's neighbour
+    assert main(["--health"]) == 1  # HEALTH_FILE wins over the database's (healthy) neighbour
+    (tmp_path / "elsewhere").write_text(json.dumps({"time": time.time(), "ready": True, "tables": 0}))
+    assert main(["--health"]) == 0
 
 
 def test_python_dash_m_bot_without_a_token_exits_2_with_one_line(tmp_path):
