@@ -93,6 +93,17 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
             else None, 3, "the table was not posted again")
         assert again.button("Play a card") and again.attachments
 
+        # /6nimmt hand opens the same private hand as the button; a pick from it counts.
+        hand = await reply(world, world.alice, "6nimmt hand")
+        assert hand.ephemeral_to.id == world.alice.id
+        cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
+        assert len(cards) == 10
+        picked = await (await world.standin.click(world.alice, hand, cards[0])).reply()
+        assert "face down" in picked.content
+        outsider = await reply(world, world.standin.add_member(world.guild, "dave"), "6nimmt hand")
+        assert outsider.ephemeral and "not at this table" in outsider.content
+        assert not any(cid.startswith("6n:p:") for m in world.public() for cid in m.custom_ids)
+
         # Kick: only the host, never themselves, only someone seated.
         assert "Only the host" in (await reply(world, world.alice, "6nimmt kick", member=world.carol)).content
         assert "cannot kick yourself" in (await reply(world, world.bob, "6nimmt kick", member=world.bob)).content
