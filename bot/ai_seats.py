@@ -10,12 +10,15 @@ thinks in a worker process, on another core, while the bot goes on.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 
 from engine import Game, action_from_dict, action_to_dict
 
 from .workers import WorkerPool
+
+log = logging.getLogger(__name__)
 
 #: (game, seat, level, rng) -> an engine action that is legal for that seat now.
 AIDecider = Callable[[Game, int, str, random.Random], object]
@@ -52,7 +55,13 @@ class AISeats:
             return self._decider(game, seat, level, random.Random(seed))
         if level not in SEARCHING_LEVELS:
             return default_decider(game, seat, level, random.Random(seed))
-        return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
+        try:
+            return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
+        except Exception:
+            # The player's own move is already applied: a table must not stall on its AI seat.
+            log.warning("the searching AI failed; seat %s plays the medium heuristic this once", seat,
+                        exc_info=True)
+            return default_decider(game, seat, "medium", random.Random(seed))
 
     def close(self) -> None:
         self.pool.close()

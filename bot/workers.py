@@ -57,12 +57,17 @@ class WorkerPool:
 
     async def run(self, fn, *args):
         loop = asyncio.get_running_loop()
+        executor = self._executor or self._start()
         try:
-            return await loop.run_in_executor(self._executor or self._start(), fn, *args)
+            return await loop.run_in_executor(executor, fn, *args)
         except concurrent.futures.process.BrokenProcessPool:
-            log.warning("a worker process died; starting a new one")
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._start(), fn, *args)
+            # Every call in flight learns of the death at once: only the first replaces
+            # the pool, so the others' retries do not cancel each other's.
+            if self._executor is executor:
+                log.warning("a worker process died; starting a new one")
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._start()
+            return await loop.run_in_executor(self._executor, fn, *args)
 
     def close(self) -> None:
         if self._executor is not None:

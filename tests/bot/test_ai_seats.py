@@ -18,6 +18,21 @@ async def test_a_worker_decision_is_the_same_decision_the_engine_makes():
         assert inline in game.legal_actions(2)
 
 
+async def test_a_failed_search_still_gives_a_legal_move():
+    """The player's move is already applied when the AI seat thinks: if the worker
+    fails, the seat plays the medium heuristic instead of stalling the table."""
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    seats = AISeats()
+
+    async def broken(*args):
+        raise RuntimeError("the worker is gone")
+
+    seats.pool.run = broken
+    action = await seats.decide(game, 2, "hard", "11:3:2")
+    assert action == await AISeats().decide(game, 2, "medium", "11:3:2")
+    assert action in game.legal_actions(2)
+
+
 async def test_hard_seats_think_off_the_event_loop(store, clock):
     """A round against two hard seats: every decision legal, and the loop never stalls.
 
