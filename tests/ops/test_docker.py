@@ -141,3 +141,14 @@ def test_the_install_step_installs_a_bot_that_starts_and_explains_itself(tmp_pat
     health = subprocess.run([python, "-m", "bot", "--health"], cwd=empty, env=env, capture_output=True,
                             text=True, timeout=60)
     assert health.returncode == 1 and "no heartbeat" in health.stderr
+
+
+def test_compose_gives_each_container_its_own_heartbeat():
+    """.env.example's empty HEALTH_FILE would otherwise put every container's heartbeat
+    next to the shared database, where a stale or another shard's beat looks healthy."""
+    text = (ROOT / "compose.yaml").read_text()
+    services = [line for line in text.splitlines() if "DATABASE_PATH: /data/" in line]
+    assert len(services) == 3  # the bot, and the two shards of the example
+    with_own = [line for line in services if "HEALTH_FILE: /tmp/" in line]
+    bot_env = text.split("environment:", 1)[1].split("volumes:", 1)[0]
+    assert "HEALTH_FILE: /tmp/" in bot_env and len(with_own) == 2
