@@ -104,11 +104,13 @@ class CheckpointWriter:
             try:
                 outcomes = await self._write_batch(batch)
             except BaseException as exc:
-                # Nothing of the batch was committed; every caller learns why.
+                # An error rolled the whole batch back: every caller learns why. A cancellation
+                # (shutdown) cannot stop the call already in the writer's thread, which may
+                # still commit: its callers learn that the outcome is unknown.
                 for pending in batch:
                     if not pending.future.done():
-                        pending.future.set_exception(exc if isinstance(exc, Exception)
-                                                     else StoreError("checkpoint aborted"))
+                        pending.future.set_exception(exc if isinstance(exc, Exception) else StoreError(
+                            "checkpoint interrupted: it may or may not have been written"))
                 if not isinstance(exc, Exception):
                     raise
                 continue
