@@ -46,14 +46,10 @@ def declined_for(table: Table, seat: int) -> object | None:
     """The decline the service makes for a player whose preference is not to be asked now."""
     game = table.game
     preference = table.seats[seat].prompts
-    if game.phase is Phase.SPECIAL:
-        if preference == "never" or (
-            preference == "taking" and not game.preview_placement(game.special_card).takes
-        ):
-            return DeclineSpecial(seat)
-    elif game.phase is Phase.SWAP and preference == "never":
-        return DeclineSwap(seat)
-    return None
+    # "taking": a swap offer only ever follows a take, so it is always asked.
+    asked = preference == "always" or (preference == "taking" and (
+        game.phase is not Phase.SPECIAL or game.preview_placement(game.special_card).takes))
+    return None if asked else timed_out_decline(game, seat)
 
 
 def timed_out_decline(game: Game, seat: int) -> object | None:
