@@ -24,7 +24,6 @@ import gc
 import os
 import random
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,13 +32,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.e2e.looplag import GCPauses, LoopLag  # noqa: E402
+from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def _status_kb(pid: int, key: str) -> int:

@@ -56,7 +56,6 @@ DEFER = 1.0  # standard errors by which the search's best must beat the prior's 
 EPS_SELF = 0.0  # the player plays its own later turns sensibly in the simulations
 EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is random, not medium's
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
-MEDIUM_FIRST = True  # classic: simulated opponents choose this turn's card as medium does
 
 
 class Budget:
@@ -180,7 +179,7 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
     model = None
-    if info.known_hands is None and MEDIUM_FIRST:
+    if info.known_hands is None:  # classic: opponents choose this turn's card as medium does
         model = MediumModel(rows0, pts0, sorted(info.unseen + hand), n - 1, info.deck_size)
         eps_first = EPS_FIRST
     else:

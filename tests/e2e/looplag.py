@@ -13,10 +13,14 @@ import time
 TICK = 0.010
 
 
-def percentiles(values: list[float]) -> str:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values) or [0.0]
-    at = lambda share: ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000  # noqa: E731
-    return f"p50 {at(0.5):.1f} ms, p99 {at(0.99):.1f} ms, max {ordered[-1] * 1000:.1f} ms (n={len(values)})"
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def percentiles(values: list[float]) -> str:
+    return (f"p50 {percentile(values, 0.5) * 1000:.1f} ms, p99 {percentile(values, 0.99) * 1000:.1f} ms, "
+            f"max {max(values or [0.0]) * 1000:.1f} ms (n={len(values)})")
 
 
 class LoopLag:
@@ -41,10 +45,8 @@ class LoopLag:
     def summary(self) -> str:
         if not self.lags:
             return "no ticks"
-        ordered = sorted(self.lags)
-        at = lambda share: ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000  # noqa: E731
-        return (f"p50 {at(0.5):.1f} ms, p99 {at(0.99):.1f} ms, p99.9 {at(0.999):.1f} ms, "
-                f"max {ordered[-1] * 1000:.1f} ms over {len(ordered)} ticks")
+        return (f"{percentiles(self.lags)[:-1]} ticks), "
+                f"p99.9 {percentile(self.lags, 0.999) * 1000:.1f} ms")
 
 
 class GCPauses:
