@@ -27,8 +27,6 @@ class LobbyOps:
             if seats is None:
                 seats = [Seat(host_id, host_name)]
                 seats += [self._ai_seat(seats, options.ai_level) for _ in range(options.ai_seats)]
-            await self.store.upsert_guild(guild_id, None)
-            await self.store.upsert_player(host_id, host_name)
             now = self.clock()
             table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                           options=options, seats=seats, seed=self._new_seed(), created_at=now,
