@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from data.models import RestoredTable, SeatInfo  # noqa: E402
-from data.sqlite_store import SQLiteStore  # noqa: E402
+from data.sqlite.store import SQLiteStore  # noqa: E402
 
 
 def engine_like_state(rng: random.Random, players: int) -> dict:

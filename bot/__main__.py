@@ -11,6 +11,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from data import sqlite_path
+
 from .config import ConfigError, Settings, load_settings, read_environment, unknown_names
 from .health import check, heartbeat_path
 
@@ -44,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.health:
         # The health check needs no token: it only reads the heartbeat file.
         raw = read_environment(args.env_file)
-        healthy, line = check(heartbeat_path(raw.get("DATABASE_PATH", Settings.model_fields["database_path"].default), raw.get("HEALTH_FILE")))
+        database = raw.get("DATABASE_URL") or raw.get("DATABASE_PATH") or Settings.model_fields["database_path"].default
+        healthy, line = check(heartbeat_path(sqlite_path(database) or Settings.model_fields["database_path"].default,
+                                             raw.get("HEALTH_FILE")))
         print(line, file=sys.stdout if healthy else sys.stderr)
         return 0 if healthy else 1
     for line in unknown_names(args.env_file):

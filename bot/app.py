@@ -91,7 +91,7 @@ class SixNimmtBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())  # German names and descriptions for the sync
-        store = self._store or await open_store(self.settings.database_path)
+        store = self._store or await open_store(self.settings.database, pool_size=self.settings.database_pool_size)
         self.service = TableService(
             store, clock=self._clock, ai=self._ai,
             defaults=ServiceDefaults(lobby_minutes=self.settings.lobby_minutes,
@@ -192,7 +192,7 @@ def startup_problem(exc: BaseException, settings: Settings) -> str | None:
     if isinstance(exc, discord.LoginFailure):
         return TOKEN_REFUSED
     if isinstance(exc, StoreError):
-        return f"the database {settings.database_path} cannot be used: {exc}"
+        return f"the database {settings.database_label} cannot be used: {exc}"
     if isinstance(exc, discord.Forbidden):
         return (f"Discord refused ({exc.text or exc.status}): is the bot in that guild, invited with the "
                 "applications.commands scope?")

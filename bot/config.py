@@ -15,13 +15,17 @@ from pydantic import (
     BaseModel, ConfigDict, Field, PositiveInt, SecretStr, ValidationError, field_validator, model_validator,
 )
 
+from data import sqlite_path
+
 from .health import heartbeat_path
 from .table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
     "DISCORD_TOKEN": "discord_token",
+    "DATABASE_URL": "database_url",
     "DATABASE_PATH": "database_path",
+    "DATABASE_POOL_SIZE": "database_pool_size",
     "LOG_LEVEL": "log_level",
     "LOG_FORMAT": "log_format",
     "HEALTH_FILE": "health_file",
@@ -56,7 +60,9 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     discord_token: SecretStr = Field(min_length=1)
+    database_url: str | None = None  # wins over database_path; sqlite:///path or postgresql://…
     database_path: Path = Path("sixnimmt.sqlite3")
+    database_pool_size: int = Field(10, ge=1, le=1000)
     log_level: str = "INFO"
     log_format: str = "text"
     health_file: Path | None = None  # None: next to the database (see ``health.heartbeat_path``)
@@ -85,12 +91,27 @@ class Settings(BaseModel):
     @field_validator("database_path")
     @classmethod
     def _writable_folder(cls, value: Path) -> Path:
-        folder = value.parent.resolve()
-        if not folder.is_dir():
-            raise ValueError(f"the folder {folder} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise ValueError(f"the folder {folder} is not writable (SQLite writes its journal next to the file)")
+        return _sqlite_folder_usable(value)
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        path = sqlite_path(value)  # raises ValueError for an unknown scheme
+        if path is not None:
+            _sqlite_folder_usable(Path(path))
         return value
+
+    @property
+    def database(self) -> str:
+        """What ``open_store`` opens: DATABASE_URL, else the DATABASE_PATH file."""
+        return self.database_url or str(self.database_path)
+
+    @property
+    def database_label(self) -> str:
+        """The database for a message or log line: a server's password never shows."""
+        return redacted(self.database)
 
     @field_validator("discord_token")
     @classmethod
@@ -133,7 +154,7 @@ class Settings(BaseModel):
 
     @property
     def heartbeat_path(self) -> Path:
-        return heartbeat_path(self.database_path, self.health_file)
+        return heartbeat_path(sqlite_path(self.database) or self.database_path, self.health_file)
 
     @field_validator("default_ai_level")
     @classmethod
@@ -142,6 +163,25 @@ class Settings(BaseModel):
         if level not in {"easy", "medium", "hard"}:
             raise ValueError("must be easy, medium or hard")
         return level
+
+
+def _sqlite_folder_usable(path: Path) -> Path:
+    folder = path.parent.resolve()
+    if not folder.is_dir():
+        raise ValueError(f"the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"the folder {folder} is not writable (SQLite writes its journal next to the file)")
+    return path
+
+
+def redacted(url: str) -> str:
+    """``url`` without the password of ``user:password@host``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.partition(":")[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
 
 
 def read_environment(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> dict[str, str]:

@@ -1,7 +1,9 @@
 """Persistence layer: tables, action logs, results, statistics and ratings.
 
 Callers depend on the ``Store`` protocol and get an implementation from
-``open_store``; today that is SQLite (``SQLiteStore``).
+``open_store(url)``: SQLite (``data/sqlite/``, the embedded default) for
+``sqlite:///path`` or a bare file path, PostgreSQL (``data/postgres/``) for
+``postgresql://…``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .errors import (
     ResultMismatch,
     SchemaTooNew,
     StoreError,
+    StoreUnavailable,
     UnknownMetric,
 )
 from .models import (
@@ -36,9 +39,38 @@ from .models import (
 from .store import Store
 
 
-async def open_store(path: str | PathLike[str]) -> Store:
-    """Open the database at ``path`` (created and migrated as needed)."""
-    from .sqlite_store import SQLiteStore
+SQLITE_PREFIX = "sqlite:///"
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def sqlite_path(url: str | PathLike[str]) -> str | None:
+    """The file an SQLite URL or bare path names; None for a PostgreSQL URL.
+
+    ``sqlite:///sixnimmt.sqlite3`` is relative, ``sqlite:////data/x.sqlite3``
+    absolute (the usual database-URL convention).
+    """
+    text = str(url)
+    if text.startswith(POSTGRES_PREFIXES):
+        return None
+    if text.startswith(SQLITE_PREFIX):
+        return text[len(SQLITE_PREFIX):]
+    if "://" in text:
+        raise ValueError(f"unknown database URL {text!r}: use sqlite:///path or postgresql://…")
+    return text
+
+
+async def open_store(url: str | PathLike[str], *, pool_size: int = 10) -> Store:
+    """Open the database ``url`` names (created and migrated as needed).
+
+    ``pool_size`` is PostgreSQL's connection pool; SQLite uses its own fixed
+    writer and reader connections.
+    """
+    path = sqlite_path(url)
+    if path is None:
+        from .postgres import PostgresStore  # asyncpg is loaded only by who uses it
+
+        return await PostgresStore.open(str(url), pool_size=pool_size)
+    from .sqlite import SQLiteStore
 
     return await SQLiteStore.open(path)
 
@@ -48,5 +80,6 @@ __all__ = [
     "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
     "LeaderboardEntry", "LeaderboardPage", "MigrationError", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
-    "SeatResult", "Store", "StoreError", "UnknownMetric", "open_store",
+    "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
+    "sqlite_path",
 ]

@@ -28,6 +28,13 @@ class SchemaTooNew(StoreError):
         self.code_version = code_version
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or used right now (server away, not a database file).
+
+    Nothing was written: the caller may try again later.
+    """
+
+
 class MigrationError(StoreError):
     """A migration failed; its transaction was rolled back."""
 

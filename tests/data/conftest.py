@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 from .helpers import GUILD, PlayGame, SeatSpec, TickingClock, game_result, start_game
 

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Awaitable, Callable, Sequence
 
 from data.models import GameResult, SeatInfo, SeatResult
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 GUILD = 1000
 CHANNEL = 2000

@@ -8,9 +8,9 @@ import sqlite3
 
 import pytest
 
-from data import checkpoint_writer
+from data.sqlite import checkpoint_writer
 from data.errors import GameNotActive, GameNotFound, InvalidPayload
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 from .helpers import start_game
 

@@ -6,7 +6,7 @@ import pytest
 
 from data.errors import GameNotFound, PlayerInActiveGame, UnknownMetric
 from data.models import DELETED_PLAYER_NAME
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 from .helpers import GUILD, start_game
 

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from data.models import CorruptTable, RestoredTable, SeatInfo
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 from .helpers import CHANNEL, GUILD, game_result, start_game
 

@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from data import sqlite_writes
+from data.sqlite import writes as sqlite_writes
 from data.errors import GameNotFound, InvalidTransition, ResultMismatch
 from data.models import SeatInfo
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 
 from .helpers import CHANNEL, GUILD, game_result, start_game
 

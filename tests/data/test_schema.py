@@ -8,8 +8,8 @@ import aiosqlite
 import pytest
 
 from data.errors import MigrationError, SchemaTooNew
-from data.schema import LATEST_VERSION, MIGRATIONS, Migration, apply_migrations
-from data.sqlite_store import SQLiteStore
+from data.sqlite.schema import LATEST_VERSION, MIGRATIONS, Migration, apply_migrations
+from data.sqlite.store import SQLiteStore
 
 
 def user_version(path) -> int:

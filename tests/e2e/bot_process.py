@@ -82,7 +82,7 @@ class CrashingStore:
 
 
 def install_results_crash() -> None:
-    from data import sqlite_writes
+    from data.sqlite import writes as sqlite_writes
 
     original = sqlite_writes.record_results
 

@@ -11,7 +11,7 @@ import ast
 import inspect
 from pathlib import Path
 
-from data.sqlite_store import SQLiteStore
+from data.sqlite.store import SQLiteStore
 from data.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from typing import Any, get_args
 
 import aiosqlite
 
-from .errors import CorruptRecord, GameNotFound, UnknownMetric
-from .models import (
+from ..errors import CorruptRecord, GameNotFound, UnknownMetric
+from ..models import (
     UNFINISHED_STATUSES,
     CorruptTable,
     GameLog,
@@ -25,8 +25,8 @@ from .models import (
     RatingInfo,
     RestoredTable,
 )
-from .rating import DEFAULT_ORDINAL, GLOBAL_SCOPE
-from .rows import (
+from ..rating import DEFAULT_ORDINAL, GLOBAL_SCOPE
+from ..rows import (
     GAME_COLUMNS,
     RESULT_COLUMNS,
     SEAT_COLUMNS,

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 
 import sqlite3
 
-from .errors import GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
-from .models import DELETED_PLAYER_NAME, UNFINISHED_STATUSES, GameResult, SeatInfo
-from .rating import GLOBAL_SCOPE, SkillRating, competition_ranks, rate_game
+from ..errors import GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
+from ..models import DELETED_PLAYER_NAME, UNFINISHED_STATUSES, GameResult, SeatInfo
+from ..rating import GLOBAL_SCOPE, SkillRating, competition_ranks, rate_game
 
 
 def upsert_players(

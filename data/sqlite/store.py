@@ -26,11 +26,11 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from . import sqlite_queries as queries
-from . import sqlite_writes as writes
+from . import queries
+from . import writes
 from .checkpoint_writer import CheckpointWriter
-from .errors import GameNotFound, InvalidTransition
-from .models import (
+from ..errors import GameNotFound, InvalidTransition
+from ..models import (
     UNFINISHED_STATUSES,
     CorruptTable,
     GameLog,
@@ -44,7 +44,7 @@ from .models import (
     RestoredTable,
     SeatInfo,
 )
-from .rows import dump_object
+from ..rows import dump_object
 from .schema import apply_migrations
 from .tx import run_transaction, transaction
 from .wal import WalCheckpointer

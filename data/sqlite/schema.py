@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from .errors import MigrationError, SchemaTooNew
+from ..errors import MigrationError, SchemaTooNew
 from .tx import transaction
 
 

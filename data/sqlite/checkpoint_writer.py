@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import aiosqlite
 
-from .errors import GameNotActive, GameNotFound, StoreError
-from .models import UNFINISHED_STATUSES
+from ..errors import GameNotActive, GameNotFound, StoreError
+from ..models import UNFINISHED_STATUSES
 from .tx import run_transaction
 
 MAX_BATCH = 64  # bounds one transaction's duration, so early callers return sooner

@@ -1,0 +1,5 @@
+"""The embedded SQLite backend (aiosqlite): one file, nothing to run."""
+
+from .store import SQLiteStore
+
+__all__ = ["SQLiteStore"]
