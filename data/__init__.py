@@ -17,6 +17,7 @@ from .errors import (
     InvalidPayload,
     InvalidTransition,
     MigrationError,
+    NotADatabase,
     PlayerInActiveGame,
     ResultMismatch,
     SchemaTooNew,
@@ -78,7 +79,7 @@ async def open_store(url: str | PathLike[str], *, pool_size: int = 10) -> Store:
 __all__ = [
     "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive", "GameNotFound",
     "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
-    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "PlayerInActiveGame",
+    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
     "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
     "sqlite_path",

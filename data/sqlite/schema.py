@@ -11,12 +11,14 @@ Never edit a shipped migration; append a new one instead.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import aiosqlite
 
-from ..errors import MigrationError, SchemaTooNew
+from ..errors import MigrationError, NotADatabase, SchemaTooNew
 from .tx import transaction
 
 
@@ -150,6 +152,29 @@ async def schema_version(conn: aiosqlite.Connection) -> int:
     async with conn.execute("PRAGMA user_version") as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
+
+
+def refuse_newer(path: str, latest: int = LATEST_VERSION) -> None:
+    """Raise SchemaTooNew, before anything opens ``path`` for writing, if newer code wrote it.
+
+    Read on a read-only connection: switching a newer file's journal mode to
+    WAL (the writer's first statement) would already change it. A file that is
+    not a database raises NotADatabase here too, with the same guarantee.
+    """
+    if not Path(path).is_file():
+        return
+    try:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc):
+            raise NotADatabase(path) from None
+        raise
+    if version > latest:
+        raise SchemaTooNew(version, latest)
 
 
 async def apply_migrations(

@@ -26,9 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from . import queries
-from . import writes
-from .checkpoint_writer import CheckpointWriter
+from .. import queries
 from ..errors import GameNotFound, InvalidTransition
 from ..models import (
     UNFINISHED_STATUSES,
@@ -45,7 +43,9 @@ from ..models import (
     SeatInfo,
 )
 from ..rows import dump_object
-from .schema import apply_migrations
+from . import writes
+from .checkpoint_writer import CheckpointWriter
+from .schema import apply_migrations, refuse_newer
 from .tx import run_transaction, transaction
 from .wal import WalCheckpointer
 
@@ -92,11 +92,13 @@ class SQLiteStore:
 
     def __init__(
         self,
+        path: str,
         writer: aiosqlite.Connection,
         reader: aiosqlite.Connection,
         wal: WalCheckpointer,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        self.path = path
         self._writer = writer
         self._reader = reader
         self._wal = wal
@@ -118,6 +120,7 @@ class SQLiteStore:
         MigrationError if an upgrade fails (the file keeps its old version).
         """
         path = str(path)
+        refuse_newer(path)
         writer = await _connect(path, busy_timeout_ms, reader=False)
         try:
             await apply_migrations(writer)
@@ -125,7 +128,7 @@ class SQLiteStore:
         except BaseException:
             await writer.close()
             raise
-        return cls(writer, reader, await WalCheckpointer.start(path), clock)
+        return cls(path, writer, reader, await WalCheckpointer.start(path), clock)
 
     async def close(self) -> None:
         await self._checkpoints.close()

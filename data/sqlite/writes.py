@@ -13,8 +13,10 @@ from collections.abc import Iterable, Sequence
 import sqlite3
 
 from ..errors import GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
-from ..models import DELETED_PLAYER_NAME, UNFINISHED_STATUSES, GameResult, SeatInfo
+from .. import privacy
+from ..models import GameResult, SeatInfo
 from ..rating import GLOBAL_SCOPE, SkillRating, competition_ranks, rate_game
+from ..rows import RowError, dump_object, load_object
 
 
 def upsert_players(
@@ -154,29 +156,22 @@ def forget_player(conn: sqlite3.Connection, user_id: int) -> bool:
 
     Other players' standings, ranks and ratings stay untouched, so past
     games remain consistent. Action logs refer to seats, not users, and are
-    kept as they are.
+    kept as they are; checkpoints keep the table but lose the player's id and name.
     """
-    unfinished = ",".join(f"'{s}'" for s in UNFINISHED_STATUSES)
-    active = conn.execute(
-        f"SELECT s.game_id FROM seats s JOIN games g ON g.game_id = s.game_id "
-        f"WHERE s.user_id = ? AND g.status IN ({unfinished})",
-        (user_id,),
-    ).fetchall()
+    active = conn.execute(privacy.ACTIVE_SEATS, (user_id,)).fetchall()
     if active:
         ids = ", ".join(str(row[0]) for row in active)
         raise PlayerInActiveGame(f"user {user_id} is seated at open table(s) {ids}")
     changed = 0
-    statements = (
-        ("DELETE FROM seat_stats WHERE user_id = ?", (user_id,)),
-        ("DELETE FROM ratings WHERE user_id = ?", (user_id,)),
-        ("UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ?",
-         (DELETED_PLAYER_NAME, user_id)),
-        ("UPDATE results SET user_id = NULL, display_name = ? WHERE user_id = ?",
-         (DELETED_PLAYER_NAME, user_id)),
-        ("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,)),
-        ("DELETE FROM players WHERE user_id = ?", (user_id,)),
-    )
-    for sql, params in statements:
-        cursor = conn.execute(sql, params)
+    for game_id, text in conn.execute(privacy.CHECKPOINTS_NAMING, (privacy.meta_pattern(user_id),)).fetchall():
+        try:
+            meta, scrubbed = privacy.scrub_meta(load_object(text, "meta"), user_id)
+        except RowError:  # unreadable, so it cannot be scrubbed: it goes
+            meta, scrubbed = {}, True
+        if scrubbed:
+            conn.execute(privacy.UPDATE_META, (dump_object(meta, "meta"), game_id))
+            changed += 1
+    for sql, renames in privacy.FORGET_STATEMENTS:
+        cursor = conn.execute(sql, privacy.forget_parameters(renames, user_id))
         changed += max(cursor.rowcount, 0)
     return changed > 0

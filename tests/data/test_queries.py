@@ -8,6 +8,7 @@ from data.errors import GameNotFound, PlayerInActiveGame, UnknownMetric
 from data.models import DELETED_PLAYER_NAME
 from data.sqlite.store import SQLiteStore
 
+from .backends import all_rows
 from .helpers import GUILD, start_game
 
 OTHER_GUILD = 3000
@@ -130,3 +131,27 @@ async def test_forget_player_refuses_while_seated_at_an_open_table(store: SQLite
     await start_game(store, [(7, 0), (8, 0)])
     with pytest.raises(PlayerInActiveGame):
         await store.forget_player(7)
+
+
+async def test_forget_player_leaves_neither_id_nor_name_in_any_row(store, play_game):
+    """Every table and column, checkpoints' JSON included, is searched for the player."""
+    user, name = 918273645546372819, "Zebediah Quux"
+    await store.upsert_player(user, name)
+    gid = await play_game([(user, 5), (2, 20), (None, 30)])
+    await store.update_game(gid, message_ids={"table": 1})
+    seats = [{"user_id": user, "name": name, "ai_level": None, "stats": {"rows_taken": 1}},
+             {"user_id": 2, "name": "user2", "ai_level": None},
+             {"user_id": None, "name": "bot2", "ai_level": "easy"}]
+    await store.checkpoint(gid, {"scores": [5, 20, 30]}, {"host_id": user, "seats": seats, "status": "finished"})
+    assert f"{user}" in repr(await all_rows(store)) and name in repr(await all_rows(store))
+
+    assert await store.forget_player(user) is True
+
+    rows = await all_rows(store)
+    assert rows["checkpoints"], "the scan reads the checkpoints"
+    found = [(table, row) for table, table_rows in rows.items() for row in table_rows
+             if any(f"{user}" in str(value) or name in str(value) for value in row)]
+    assert found == []
+    log = await store.game_log(gid)
+    assert [s.display_name for s in log.seats] == [DELETED_PLAYER_NAME, "user2", "bot2"]
+    assert "user2" in repr(rows["checkpoints"]), "other players keep their names"

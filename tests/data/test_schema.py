@@ -7,7 +7,7 @@ import sqlite3
 import aiosqlite
 import pytest
 
-from data.errors import MigrationError, SchemaTooNew
+from data.errors import MigrationError, NotADatabase, SchemaTooNew
 from data.sqlite.schema import LATEST_VERSION, MIGRATIONS, Migration, apply_migrations
 from data.sqlite.store import SQLiteStore
 
@@ -69,6 +69,27 @@ async def test_newer_schema_is_refused_with_both_versions(db_path):
     assert str(LATEST_VERSION + 5) in str(caught.value)
     assert str(LATEST_VERSION) in str(caught.value)
     assert user_version(db_path) == LATEST_VERSION + 5
+
+
+async def test_a_newer_rollback_journal_file_is_refused_without_a_byte_changed(db_path):
+    """Not even switched to WAL: the version is read before anything can write."""
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.execute("CREATE TABLE from_the_future (x INTEGER)")
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+    before = db_path.read_bytes()
+    with pytest.raises(SchemaTooNew):
+        await SQLiteStore.open(db_path)
+    assert db_path.read_bytes() == before
+    assert sorted(p.name for p in db_path.parent.iterdir()) == [db_path.name], "no -wal or -shm either"
+
+
+async def test_a_file_that_is_no_database_is_refused_unchanged(db_path):
+    db_path.write_bytes(b"not a database " * 100)
+    with pytest.raises(NotADatabase, match="is not an SQLite database file"):
+        await SQLiteStore.open(db_path)
+    assert db_path.read_bytes() == b"not a database " * 100
 
 
 async def test_failed_migration_rolls_back_to_previous_version(db_path):

@@ -121,6 +121,17 @@ async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_pa
         assert line.startswith(f"the database {tmp_path / 'bot.sqlite3'} cannot be used: database schema version 999")
         assert "Traceback" not in err
 
+        notes = tmp_path / "notes.txt"
+        notes.write_text("these are my notes, not a database\n" * 200)
+        before = notes.read_bytes()
+        code, _, err = await run_cli(bot_env(standin, tmp_path, DATABASE_URL=f"sqlite:///{notes}"))
+        assert code == 1, err
+        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
+                   and json.loads(line)["level"] == "ERROR"]
+        assert line == (f"the database sqlite:///{notes} cannot be used: {notes} is not an SQLite database file; "
+                        "point DATABASE_URL or DATABASE_PATH at the bot's database, or at a new file")
+        assert "Traceback" not in err and notes.read_bytes() == before
+
         env = bot_env(standin, tmp_path, DATABASE_PATH=str(tmp_path / "new.sqlite3"),
                       DISCORD_API_BASE="http://127.0.0.1:9/api/v10")  # nothing listens on port 9
         code, _, err = await run_cli(env)

@@ -1,18 +1,20 @@
 """Read-side SQL: restore, leaderboards, statistics, history and game logs.
 
-Functions take the reader connection inside a read transaction, so a query
-made of several statements sees one consistent snapshot.
+Shared by both backends: the SQL is written in the subset SQLite and
+PostgreSQL read alike (``?`` and ``:name`` parameters; the PostgreSQL backend
+numbers them), so both give the same answers by construction. Functions take
+a ``Reader`` inside a read transaction, so a query made of several
+statements sees one consistent snapshot.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, get_args
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, get_args
 
-import aiosqlite
-
-from ..errors import CorruptRecord, GameNotFound, UnknownMetric
-from ..models import (
+from .errors import CorruptRecord, GameNotFound, UnknownMetric
+from .models import (
     UNFINISHED_STATUSES,
     CorruptTable,
     GameLog,
@@ -25,8 +27,8 @@ from ..models import (
     RatingInfo,
     RestoredTable,
 )
-from ..rating import DEFAULT_ORDINAL, GLOBAL_SCOPE
-from ..rows import (
+from .rating import DEFAULT_ORDINAL, GLOBAL_SCOPE
+from .rows import (
     GAME_COLUMNS,
     RESULT_COLUMNS,
     SEAT_COLUMNS,
@@ -38,6 +40,14 @@ from ..rows import (
     seat_from_row,
 )
 
+class Reader(Protocol):
+    """A connection in a read transaction: aiosqlite's, or the PostgreSQL adapter."""
+
+    async def execute_fetchall(
+        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ...
+    ) -> Iterable[Any]: ...
+
+
 _UNFINISHED = "status IN ({})".format(",".join(f"'{s}'" for s in UNFINISHED_STATUSES))
 # Finished games in the requested scope (:guild NULL = every guild).
 _IN_SCOPE = "g.status = 'finished' AND (:guild IS NULL OR g.guild_id = :guild)"
@@ -46,7 +56,7 @@ _IN_SCOPE = "g.status = 'finished' AND (:guild IS NULL OR g.guild_id = :guild)"
 # --------------------------------------------------------------------------- restore
 
 
-async def load_unfinished(conn: aiosqlite.Connection) -> list[RestoredTable | CorruptTable]:
+async def load_unfinished(conn: Reader) -> list[RestoredTable | CorruptTable]:
     """Three set queries (not 3 x N) so 1,000 tables restore in milliseconds."""
     games = await conn.execute_fetchall(
         f"SELECT {GAME_COLUMNS} FROM games WHERE {_UNFINISHED} ORDER BY game_id"
@@ -107,8 +117,8 @@ WITH agg AS (
     HAVING count(*) >= :min_games
 ), scored AS (
     SELECT a.user_id, coalesce(p.display_name, '') AS display_name, a.games, a.wins,
-           CAST(a.wins AS REAL) / a.games AS win_rate,
-           CAST(a.points AS REAL) / nullif(a.rounds, 0) AS avg_points_per_round,
+           CAST(a.wins AS DOUBLE PRECISION) / a.games AS win_rate,
+           CAST(a.points AS DOUBLE PRECISION) / nullif(a.rounds, 0) AS avg_points_per_round,
            coalesce(rt.mu - 3 * rt.sigma, :default_rating) AS rating
     FROM agg a
     LEFT JOIN players p ON p.user_id = a.user_id
@@ -143,7 +153,7 @@ def _entry(row: Any) -> LeaderboardEntry:
 
 
 async def leaderboard(
-    conn: aiosqlite.Connection,
+    conn: Reader,
     guild_id: int | None,
     metric: Metric,
     min_games: int,
@@ -154,7 +164,7 @@ async def leaderboard(
     ranked = _ranked_sql(metric)
     params = _scope_params(guild_id, min_games)
     rows = await conn.execute_fetchall(
-        ranked + "SELECT * FROM ranked ORDER BY rank, display_name COLLATE NOCASE, user_id "
+        ranked + "SELECT * FROM ranked ORDER BY rank, lower(display_name), user_id "
         "LIMIT :limit OFFSET :offset",
         {**params, "limit": max(0, limit), "offset": max(0, offset)},
     )
@@ -166,7 +176,7 @@ async def leaderboard(
 
 
 async def rank_of(
-    conn: aiosqlite.Connection, user_id: int, guild_id: int | None, metric: Metric,
+    conn: Reader, user_id: int, guild_id: int | None, metric: Metric,
     min_games: int,
 ) -> LeaderboardEntry | None:
     rows = await conn.execute_fetchall(
@@ -180,7 +190,7 @@ async def rank_of(
 
 
 async def player_stats(
-    conn: aiosqlite.Connection, user_id: int, guild_id: int | None
+    conn: Reader, user_id: int, guild_id: int | None
 ) -> PlayerStats:
     params = {"user": user_id, "guild": guild_id}
     from_results = (f"FROM results r JOIN games g ON g.game_id = r.game_id "
@@ -242,7 +252,7 @@ def _game_score(rows: Any) -> GameScore | None:
     return GameScore(game_id=rows[0][0], points=rows[0][1], finished_at=rows[0][2])
 
 
-async def _rating(conn: aiosqlite.Connection, user_id: int, guild_id: int | None
+async def _rating(conn: Reader, user_id: int, guild_id: int | None
                   ) -> RatingInfo | None:
     scope = GLOBAL_SCOPE if guild_id is None else guild_id
     rows = await conn.execute_fetchall(
@@ -259,7 +269,7 @@ async def _rating(conn: aiosqlite.Connection, user_id: int, guild_id: int | None
 
 
 async def history(
-    conn: aiosqlite.Connection, guild_id: int | None, limit: int
+    conn: Reader, guild_id: int | None, limit: int
 ) -> list[GameSummary]:
     """The last ``limit`` finished games, newest first, with their standings."""
     game_rows = await conn.execute_fetchall(
@@ -287,7 +297,7 @@ async def history(
         raise CorruptRecord(str(exc)) from None
 
 
-async def game_log(conn: aiosqlite.Connection, game_id: int) -> GameLog:
+async def game_log(conn: Reader, game_id: int) -> GameLog:
     """Game record, seats, results and the full action log in sequence order."""
     game_rows = await conn.execute_fetchall(
         f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
