@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .. import queries
-from ..errors import GameNotFound, InvalidTransition
+from .. import statements as sql
+from ..errors import GameNotFound
 from ..models import (
-    UNFINISHED_STATUSES,
     CorruptTable,
     GameLog,
     GameResult,
@@ -50,13 +50,6 @@ from .tx import run_transaction, transaction
 from .wal import WalCheckpointer
 
 T = TypeVar("T")
-
-# Status changes update_game may make; 'finished' only comes with results.
-_TRANSITIONS: dict[str, frozenset[str]] = {
-    "lobby": frozenset({"lobby", "playing", "cancelled", "abandoned"}),
-    "playing": frozenset({"playing", "cancelled", "abandoned"}),
-}
-
 
 def _decode_text(raw: bytes) -> str:
     """Never let one invalid UTF-8 value abort a whole restore query."""
@@ -161,12 +154,7 @@ class SQLiteStore:
 
     async def upsert_guild(self, guild_id: int, name: str | None) -> None:
         now = self._clock()
-        await self._write(lambda conn: conn.execute(
-            "INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, "
-            "updated_at = excluded.updated_at",
-            (guild_id, name, now),
-        ))
+        await self._write(lambda conn: conn.execute(sql.UPSERT_GUILD, (guild_id, name, now)))
 
     # -- tables ----------------------------------------------------------------
 
@@ -187,20 +175,10 @@ class SQLiteStore:
         now = self._clock()
 
         def create(conn: sqlite3.Connection) -> int:
-            # A table can open before the guild was ever upserted.
-            conn.execute(
-                "INSERT OR IGNORE INTO guilds (guild_id, updated_at) VALUES (?, ?)",
-                (guild_id, now),
-            )
-            cursor = conn.execute(
-                "INSERT INTO games (guild_id, channel_id, message_ids, host_id, variant, "
-                "options, status, seed, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                (guild_id, channel_id, messages_json, host_id, variant, options_json,
-                 seed, now, now),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            conn.execute(sql.ENSURE_GUILD, (guild_id, now))
+            [(game_id,)] = conn.execute(sql.INSERT_GAME, (
+                guild_id, channel_id, messages_json, host_id, variant, options_json, seed, now, now,
+            )).fetchall()
             writes.replace_seats(conn, game_id, seats, now)
             return game_id
 
@@ -218,46 +196,21 @@ class SQLiteStore:
         host_id: int | None = None,
     ) -> None:
         """Apply the given changes (None = leave unchanged) in one transaction."""
-        changes: dict[str, Any] = {}
-        if message_ids is not None:
-            changes["message_ids"] = dump_object(message_ids, "message_ids")
-        if options is not None:
-            changes["options"] = dump_object(options, "options")
-        if seed is not None:
-            changes["seed"] = seed
-        if host_id is not None:
-            changes["host_id"] = host_id
+        changes = sql.GameChanges(message_ids=message_ids, options=options, seed=seed, host_id=host_id,
+                                  status=status, seats=seats)
         now = self._clock()
 
         def update(conn: sqlite3.Connection) -> None:
-            current = self._status_of(conn, game_id)
-            if status is not None and status != current:
-                if status not in _TRANSITIONS.get(current, frozenset()):
-                    raise InvalidTransition(f"game {game_id}: cannot go from {current} "
-                                            f"to {status} (finish with record_results)")
-                changes["status"] = status
-                if status == "playing":
-                    changes["started_at"] = now
-                else:
-                    changes["finished_at"] = now
+            statement, parameters = changes.update(game_id, self._status_of(conn, game_id), now)
             if seats is not None:
-                if current not in UNFINISHED_STATUSES:
-                    raise InvalidTransition(f"game {game_id} is {current}; seats are final")
                 writes.replace_seats(conn, game_id, seats, now)
-            changes["updated_at"] = now
-            assignments = ", ".join(f"{column} = ?" for column in changes)  # fixed names
-            conn.execute(
-                f"UPDATE games SET {assignments} WHERE game_id = ?",
-                (*changes.values(), game_id),
-            )
+            conn.execute(statement, parameters)
 
         await self._write(update)
 
     @staticmethod
     def _status_of(conn: sqlite3.Connection, game_id: int) -> str:
-        rows = conn.execute(
-            "SELECT status FROM games WHERE game_id = ?", (game_id,)
-        ).fetchall()
+        rows = conn.execute(sql.STATUS_OF, (game_id,)).fetchall()
         if not rows:
             raise GameNotFound(game_id)
         return rows[0][0]

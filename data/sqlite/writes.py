@@ -14,35 +14,24 @@ import sqlite3
 
 from ..errors import GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
 from .. import privacy
+from .. import statements as sql
 from ..models import GameResult, SeatInfo
-from ..rating import GLOBAL_SCOPE, SkillRating, competition_ranks, rate_game
 from ..rows import RowError, dump_object, load_object
 
 
 def upsert_players(
     conn: sqlite3.Connection, players: Iterable[tuple[int, str]], now: float
 ) -> None:
-    conn.executemany(
-        "INSERT INTO players (user_id, display_name, updated_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
-        "updated_at = excluded.updated_at",
-        [(user_id, name, now) for user_id, name in players],
-    )
+    conn.executemany(sql.UPSERT_PLAYER, sql.player_rows(players, now))
 
 
 def replace_seats(
     conn: sqlite3.Connection, game_id: int, seats: Sequence[SeatInfo], now: float
 ) -> None:
     """Make the game's seats exactly ``seats`` (humans are upserted as players)."""
-    upsert_players(
-        conn, [(s.user_id, s.display_name) for s in seats if s.user_id is not None], now
-    )
-    conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-    conn.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
-    )
+    upsert_players(conn, sql.seat_players(seats), now)
+    conn.execute(sql.DELETE_SEATS, (game_id,))
+    conn.executemany(sql.INSERT_SEAT, sql.seat_rows(game_id, seats))
 
 
 # --------------------------------------------------------------------------- results
@@ -54,28 +43,19 @@ def record_results(
     """Finish a playing game with its results; False if it was already finished."""
     if result.game_id != game_id:
         raise ResultMismatch(f"result is for game {result.game_id}, not {game_id}")
-    rows = conn.execute(
-        "SELECT status, guild_id FROM games WHERE game_id = ?", (game_id,)
-    ).fetchall()
-    if not rows:
-        raise GameNotFound(game_id)
-    status, guild_id = rows[0]
-    if status == "finished":
-        return False
-    if status != "playing":
-        raise InvalidTransition(f"game {game_id} is {status}; only playing games finish")
-    seat_rows = conn.execute(
-        "SELECT seat FROM seats WHERE game_id = ?", (game_id,)
-    ).fetchall()
-    stored = {row[0] for row in seat_rows}
-    reported = {s.seat for s in result.seats}
-    if stored != reported:
-        raise ResultMismatch(
-            f"game {game_id} has seats {sorted(stored)}, result reports {sorted(reported)}"
-        )
+    claimed = conn.execute(sql.CLAIM_FINISH, (result.rounds, now, now, game_id)).fetchall()
+    if not claimed:
+        status = conn.execute(sql.STATUS_OF, (game_id,)).fetchall()
+        if not status:
+            raise GameNotFound(game_id)
+        if status[0][0] == "finished":
+            return False
+        raise InvalidTransition(f"game {game_id} is {status[0][0]}; only playing games finish")
+    mismatch = sql.seat_mismatch(game_id, (row[0] for row in conn.execute(sql.SEATS_OF, (game_id,))), result)
+    if mismatch:
+        raise ResultMismatch(mismatch)  # rolls the claim back with the rest
     write_results(conn, game_id, result, now)
-    update_ratings(conn, guild_id, result, now)
-    mark_finished(conn, game_id, result.rounds, now)
+    update_ratings(conn, claimed[0][0], result, now)
     return True
 
 
@@ -83,69 +63,21 @@ def write_results(
     conn: sqlite3.Connection, game_id: int, result: GameResult, now: float
 ) -> None:
     """Final standings, per-round scores and per-seat statistics."""
-    seats = result.seats
-    upsert_players(conn, [(s.user_id, s.name) for s in seats if s.user_id is not None], now)
-    ranks = competition_ranks([s.points for s in seats])
-    winners = set(result.winners)
-    conn.executemany(
-        "INSERT INTO results (game_id, seat, user_id, display_name, ai_level, points, "
-        "rank, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.points, rank, s.seat in winners)
-         for s, rank in zip(seats, ranks)],
-    )
-    conn.executemany(
-        "INSERT INTO round_scores (game_id, round, seat, points) VALUES (?, ?, ?, ?)",
-        [(game_id, number, s.seat, points)
-         for s in seats for number, points in enumerate(s.round_points, start=1)],
-    )
-    conn.executemany(
-        "INSERT INTO seat_stats (game_id, seat, user_id, rows_taken, sixth_card_takes, "
-        "low_card_takes) VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.user_id, s.rows_taken, s.sixth_card_takes, s.low_card_takes)
-         for s in seats],
-    )
-    conn.executemany(
-        "INSERT INTO seat_row_takes (game_id, seat, row_index, takes) VALUES (?, ?, ?, ?)",
-        [(game_id, s.seat, row, takes)
-         for s in seats for row, takes in sorted(s.row_takes_by_index.items())],
-    )
+    upsert_players(conn, sql.result_players(result), now)
+    for statement, rows in sql.result_rows(game_id, result):
+        conn.executemany(statement, rows)
 
 
 def update_ratings(
     conn: sqlite3.Connection, guild_id: int, result: GameResult, now: float
 ) -> None:
     """Update the global and the guild rating of the human players (see rating.py)."""
-    humans = [s for s in result.seats if s.user_id is not None]
-    if len(humans) < 2:
+    humans = sql.rated_humans(result)
+    if not humans:
         return
-    user_ids = [s.user_id for s in humans]
-    placeholders = ",".join("?" * len(user_ids))
-    for scope in (GLOBAL_SCOPE, guild_id):
-        rows = conn.execute(
-            f"SELECT user_id, mu, sigma FROM ratings WHERE scope_id = ? "
-            f"AND user_id IN ({placeholders})",
-            (scope, *user_ids),
-        ).fetchall()
-        known = {row[0]: SkillRating(row[1], row[2]) for row in rows}
-        before = [known.get(uid, SkillRating()) for uid in user_ids]
-        after = rate_game(before, [s.points for s in humans])
-        conn.executemany(
-            "INSERT INTO ratings (scope_id, user_id, mu, sigma, games, updated_at) "
-            "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (scope_id, user_id) DO UPDATE SET "
-            "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
-            "updated_at = excluded.updated_at",
-            [(scope, uid, r.mu, r.sigma, now) for uid, r in zip(user_ids, after)],
-        )
-
-
-def mark_finished(
-    conn: sqlite3.Connection, game_id: int, rounds: int, now: float
-) -> None:
-    conn.execute(
-        "UPDATE games SET status = 'finished', rounds = ?, finished_at = ?, updated_at = ? "
-        "WHERE game_id = ?",
-        (rounds, now, now, game_id),
-    )
+    for scope in sql.rating_scopes(guild_id):
+        known = conn.execute(sql.ratings_of(len(humans)), (scope, *(s.user_id for s in humans))).fetchall()
+        conn.executemany(sql.UPSERT_RATING, sql.rating_rows(scope, humans, known, now))
 
 
 # --------------------------------------------------------------------------- privacy
