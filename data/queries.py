@@ -50,7 +50,8 @@ class Reader(Protocol):
 
 _UNFINISHED = "status IN ({})".format(",".join(f"'{s}'" for s in UNFINISHED_STATUSES))
 # Finished games in the requested scope (:guild NULL = every guild).
-_IN_SCOPE = "g.status = 'finished' AND (:guild IS NULL OR g.guild_id = :guild)"
+# (The CAST gives PostgreSQL the parameter's type; SQLite ignores it.)
+_IN_SCOPE = "g.status = 'finished' AND (CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
 
 
 # --------------------------------------------------------------------------- restore

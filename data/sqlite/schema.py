@@ -13,20 +13,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
 from ..errors import MigrationError, NotADatabase, SchemaTooNew
+from ..migration import Migration
 from .tx import transaction
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    description: str
-    statements: tuple[str, ...]
 
 
 _V1_CORE = Migration(

@@ -103,7 +103,7 @@ def forget_player(conn: sqlite3.Connection, user_id: int) -> bool:
         if scrubbed:
             conn.execute(privacy.UPDATE_META, (dump_object(meta, "meta"), game_id))
             changed += 1
-    for sql, renames in privacy.FORGET_STATEMENTS:
-        cursor = conn.execute(sql, privacy.forget_parameters(renames, user_id))
+    for statement, renames in privacy.FORGET_STATEMENTS:
+        cursor = conn.execute(statement, privacy.forget_parameters(renames, user_id))
         changed += max(cursor.rowcount, 0)
     return changed > 0

@@ -1,4 +1,8 @@
-"""Fixtures for the persistence-layer tests: real SQLite files in tmp_path."""
+"""Fixtures for the persistence-layer tests: every store test runs on both backends.
+
+``store`` is an SQLite file in tmp_path, or a fresh PostgreSQL database
+(see tests/postgres.py for where the server comes from).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
+from data.postgres import PostgresStore
 from data.sqlite.store import SQLiteStore
 
 from .helpers import GUILD, PlayGame, SeatSpec, TickingClock, game_result, start_game
@@ -16,9 +21,18 @@ def db_path(tmp_path):
     return tmp_path / "store.db"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request) -> str:
+    return request.param
+
+
 @pytest.fixture
-async def store(db_path) -> AsyncIterator[SQLiteStore]:
-    opened = await SQLiteStore.open(db_path, clock=TickingClock())
+async def store(request, backend, db_path) -> AsyncIterator[SQLiteStore | PostgresStore]:
+    if backend == "sqlite":
+        opened = await SQLiteStore.open(db_path, clock=TickingClock())
+    else:
+        url = await request.getfixturevalue("postgres_cluster").fresh_database()
+        opened = await PostgresStore.open(url, pool_size=4, clock=TickingClock())
     try:
         yield opened
     finally:
@@ -26,7 +40,7 @@ async def store(db_path) -> AsyncIterator[SQLiteStore]:
 
 
 @pytest.fixture
-def play_game(store: SQLiteStore) -> PlayGame:
+def play_game(store) -> PlayGame:
     """Create, start and finish a game: ``await play_game([(uid, points), ...])``."""
 
     async def play(specs: Sequence[SeatSpec], guild_id: int = GUILD, rounds: int = 2) -> int:

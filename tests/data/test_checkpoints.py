@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 
 import pytest
 
 from data.sqlite import checkpoint_writer
 from data.errors import GameNotActive, GameNotFound, InvalidPayload
-from data.sqlite.store import SQLiteStore
-
+from .backends import raw
 from .helpers import start_game
 
 TWO_HUMANS = [(1, 10), (2, 20)]
 
 
 @pytest.mark.parametrize("rows_per_statement", [200, 7])  # 7: a batch spans many multi-row statements
-async def test_concurrent_checkpoints_keep_sequences_gap_free(store: SQLiteStore, db_path, monkeypatch,
+async def test_concurrent_checkpoints_keep_sequences_gap_free(store, monkeypatch,
                                                               rows_per_statement):
     monkeypatch.setattr(checkpoint_writer, "ROWS_PER_STATEMENT", rows_per_statement)
     games = [await start_game(store, TWO_HUMANS) for _ in range(150)]
@@ -34,15 +32,12 @@ async def test_concurrent_checkpoints_keep_sequences_gap_free(store: SQLiteStore
     for gid, seq in outcomes:
         by_game.setdefault(gid, []).append(seq)
     assert all(sorted(seqs) == [1, 2, 3, 4] for seqs in by_game.values())
-    with sqlite3.connect(db_path) as conn:
-        rows = conn.execute(
-            "SELECT game_id, count(*), min(seq), max(seq) FROM actions GROUP BY game_id"
-        ).fetchall()
-        assert {r[1:] for r in rows} == {(4, 1, 4)} and len(rows) == len(games)
-        assert conn.execute("SELECT DISTINCT last_seq FROM checkpoints").fetchall() == [(4,)]
+    rows = await raw(store, "SELECT game_id, count(*), min(seq), max(seq) FROM actions GROUP BY game_id")
+    assert {r[1:] for r in rows} == {(4, 1, 4)} and len(rows) == len(games)
+    assert await raw(store, "SELECT DISTINCT last_seq FROM checkpoints") == [(4,)]
 
 
-async def test_checkpoint_keeps_latest_state_and_logs_actions_in_order(store: SQLiteStore):
+async def test_checkpoint_keeps_latest_state_and_logs_actions_in_order(store):
     gid = await start_game(store, TWO_HUMANS)
     seqs = await asyncio.gather(*(store.checkpoint(gid, {"n": n}, {}, {"n": n}) for n in range(5)))
     assert seqs == [1, 2, 3, 4, 5]
@@ -55,7 +50,7 @@ async def test_checkpoint_keeps_latest_state_and_logs_actions_in_order(store: SQ
     assert [(a.seq, a.action["n"]) for a in log.actions] == [(i + 1, i) for i in range(5)]
 
 
-async def test_bad_checkpoint_does_not_spoil_its_batch(store: SQLiteStore):
+async def test_bad_checkpoint_does_not_spoil_its_batch(store):
     gid = await start_game(store, TWO_HUMANS)
     cancelled = await start_game(store, TWO_HUMANS)
     await store.update_game(cancelled, status="cancelled")
@@ -71,7 +66,7 @@ async def test_bad_checkpoint_does_not_spoil_its_batch(store: SQLiteStore):
     assert isinstance(outcomes[2], GameNotActive)
 
 
-async def test_ended_game_takes_a_final_state_but_no_more_actions(store: SQLiteStore):
+async def test_ended_game_takes_a_final_state_but_no_more_actions(store):
     gid = await start_game(store, TWO_HUMANS)
     await store.checkpoint(gid, {}, {}, {"a": 1})
     await store.update_game(gid, status="cancelled")
@@ -81,7 +76,7 @@ async def test_ended_game_takes_a_final_state_but_no_more_actions(store: SQLiteS
     assert [a.seq for a in (await store.game_log(gid)).actions] == [1]
 
 
-async def test_unserialisable_payload_is_rejected_before_writing(store: SQLiteStore):
+async def test_unserialisable_payload_is_rejected_before_writing(store):
     gid = await start_game(store, TWO_HUMANS)
     with pytest.raises(InvalidPayload):
         await store.checkpoint(gid, {"x": object()}, {})
@@ -90,8 +85,7 @@ async def test_unserialisable_payload_is_rejected_before_writing(store: SQLiteSt
     assert await store.checkpoint(gid, {}, {}, {"ok": True}) == 1
 
 
-async def test_close_flushes_queued_checkpoints(db_path):
-    store = await SQLiteStore.open(db_path)
+async def test_close_flushes_queued_checkpoints(store):
     gid = await start_game(store, TWO_HUMANS)
     pending = [asyncio.ensure_future(store.checkpoint(gid, {}, {}, {"n": n})) for n in range(20)]
     await asyncio.sleep(0)
@@ -99,7 +93,7 @@ async def test_close_flushes_queued_checkpoints(db_path):
     assert sorted(await asyncio.gather(*pending)) == list(range(1, 21))
 
 
-async def test_one_checkpoint_can_log_several_actions_atomically(store: SQLiteStore):
+async def test_one_checkpoint_can_log_several_actions_atomically(store):
     """A player's move and the AI moves it sets off land in one transaction, in order."""
     gid = await start_game(store, TWO_HUMANS)
     assert await store.checkpoint(gid, {"n": 1}, {}, {"who": "human"},

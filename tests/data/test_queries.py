@@ -6,7 +6,6 @@ import pytest
 
 from data.errors import GameNotFound, PlayerInActiveGame, UnknownMetric
 from data.models import DELETED_PLAYER_NAME
-from data.sqlite.store import SQLiteStore
 
 from .backends import all_rows
 from .helpers import GUILD, start_game
@@ -28,7 +27,7 @@ async def season(play_game) -> list[int]:
     ]
 
 
-async def test_wins_leaderboard_shares_ranks_on_ties(store: SQLiteStore, season):
+async def test_wins_leaderboard_shares_ranks_on_ties(store, season):
     page = await store.leaderboard(GUILD, "wins")
     assert [(e.rank, e.user_id, e.wins) for e in page.entries] == [
         (1, 1, 2), (1, 2, 2), (3, 3, 1), (4, 4, 0), (4, 5, 0)
@@ -38,7 +37,7 @@ async def test_wins_leaderboard_shares_ranks_on_ties(store: SQLiteStore, season)
     assert {e.user_id for e in everywhere.entries} == {1, 2, 3, 4, 5, 9}
 
 
-async def test_min_games_pagination_and_own_rank(store: SQLiteStore, season):
+async def test_min_games_pagination_and_own_rank(store, season):
     page = await store.leaderboard(GUILD, "games", min_games=2, limit=1, offset=1)
     assert page.total == 4  # user 5 has played only once
     assert [(e.rank, e.user_id, e.games) for e in page.entries] == [(2, 1, 3)]
@@ -50,7 +49,7 @@ async def test_min_games_pagination_and_own_rank(store: SQLiteStore, season):
     assert empty.entries == [] and empty.total == 5
 
 
-async def test_metrics_order_in_the_right_direction(store: SQLiteStore, season):
+async def test_metrics_order_in_the_right_direction(store, season):
     by_points = await store.leaderboard(GUILD, "avg_points_per_round")
     values = [e.value for e in by_points.entries]
     assert values == sorted(values)  # fewer points per round ranks higher
@@ -69,7 +68,7 @@ async def test_metrics_order_in_the_right_direction(store: SQLiteStore, season):
         await store.leaderboard(GUILD, "elo")  # type: ignore[arg-type]
 
 
-async def test_player_stats(store: SQLiteStore, season):
+async def test_player_stats(store, season):
     stats = await store.player_stats(2, GUILD)
     assert (stats.games, stats.wins) == (4, 2)
     assert stats.win_rate == 0.5
@@ -87,7 +86,7 @@ async def test_player_stats(store: SQLiteStore, season):
     assert elsewhere.games == 1 and elsewhere.wins == 0
 
 
-async def test_history_is_newest_first_and_scoped(store: SQLiteStore, season):
+async def test_history_is_newest_first_and_scoped(store, season):
     recent = await store.history(GUILD, limit=2)
     assert [h.game.game_id for h in recent] == [season[4], season[3]]
     assert [(r.user_id, r.rank, r.won) for r in recent[1].results] == [
@@ -97,7 +96,7 @@ async def test_history_is_newest_first_and_scoped(store: SQLiteStore, season):
     assert len(await store.history(None, limit=100)) == 6
 
 
-async def test_game_log_returns_the_replayable_record(store: SQLiteStore):
+async def test_game_log_returns_the_replayable_record(store):
     gid = await start_game(store, [(1, 0), (2, 0)])
     for n in range(30):
         await store.checkpoint(gid, {"turn": n}, {}, {"seat": n % 2, "card": n + 1})
@@ -112,7 +111,7 @@ async def test_game_log_returns_the_replayable_record(store: SQLiteStore):
         await store.game_log(gid + 100)
 
 
-async def test_forget_player_anonymises_past_games(store: SQLiteStore, season):
+async def test_forget_player_anonymises_past_games(store, season):
     assert await store.forget_player(2) is True
 
     assert all(e.user_id != 2 for e in (await store.leaderboard(None, "wins")).entries)
@@ -127,7 +126,7 @@ async def test_forget_player_anonymises_past_games(store: SQLiteStore, season):
     assert await store.forget_player(2) is False
 
 
-async def test_forget_player_refuses_while_seated_at_an_open_table(store: SQLiteStore):
+async def test_forget_player_refuses_while_seated_at_an_open_table(store):
     await start_game(store, [(7, 0), (8, 0)])
     with pytest.raises(PlayerInActiveGame):
         await store.forget_player(7)

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from data.models import CorruptTable, RestoredTable, SeatInfo
-from data.sqlite.store import SQLiteStore
-
+from .backends import raw, sqlite_only
 from .helpers import CHANNEL, GUILD, game_result, start_game
 
 TWO_HUMANS = [(1, 10), (2, 20)]
 
 
-def raw_sql(db_path, sql: str, params: tuple = ()) -> None:
-    """Damage the file behind the store's back, like a foreign tool or bit rot."""
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(sql, params)
-
-
-async def test_restores_lobbies_and_playing_tables_only(store: SQLiteStore):
+async def test_restores_lobbies_and_playing_tables_only(store):
     lobby = await store.create_game(
         guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro",
         options={"target": 66}, message_ids={"table": 555},
@@ -48,28 +39,29 @@ async def test_restores_lobbies_and_playing_tables_only(store: SQLiteStore):
     assert [s.user_id for s in playing_table.seats] == [1, 2]
 
 
+# The last three are damage only SQLite's loose typing lets in: PostgreSQL's columns refuse it.
 @pytest.mark.parametrize(
-    ("damage", "reason"),
+    ("damage", "reason", "sqlite_only_damage"),
     [
-        ("UPDATE checkpoints SET state = '{not json' WHERE game_id = ?", "state is not valid JSON"),
-        ("UPDATE checkpoints SET meta = '[1, 2]' WHERE game_id = ?", "meta is not a JSON object"),
-        ("UPDATE games SET channel_id = 'general' WHERE game_id = ?", "channel_id"),
-        ("UPDATE games SET options = 'null' WHERE game_id = ?", "options is not a JSON object"),
-        ("UPDATE seats SET seat = -1 WHERE game_id = ? AND seat = 1", "seat"),
-        ("DELETE FROM checkpoints WHERE game_id = ?", "has no checkpoint"),
-        ("UPDATE checkpoints SET state = x'ff00' WHERE game_id = ?", "state is not JSON text"),
+        ("UPDATE checkpoints SET state = '{not json' WHERE game_id = ?", "state is not valid JSON", False),
+        ("UPDATE checkpoints SET meta = '[1, 2]' WHERE game_id = ?", "meta is not a JSON object", False),
+        ("UPDATE games SET options = 'null' WHERE game_id = ?", "options is not a JSON object", False),
+        ("DELETE FROM checkpoints WHERE game_id = ?", "has no checkpoint", False),
+        ("UPDATE games SET channel_id = 'general' WHERE game_id = ?", "channel_id", True),
+        ("UPDATE seats SET seat = -1 WHERE game_id = ? AND seat = 1", "seat", True),
+        ("UPDATE checkpoints SET state = x'ff00' WHERE game_id = ?", "state is not JSON text", True),
     ],
 )
 async def test_corrupt_table_is_reported_without_hiding_others(
-    store: SQLiteStore, db_path, damage: str, reason: str
+    store, damage: str, reason: str, sqlite_only_damage: bool
 ):
+    if sqlite_only_damage:
+        sqlite_only(store, "PostgreSQL's column types and checks refuse this damage")
     games = [await start_game(store, TWO_HUMANS) for _ in range(3)]
     for gid in games:
         await store.checkpoint(gid, {"ok": gid}, {}, {"a": 1})
     victim = games[1]
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("PRAGMA ignore_check_constraints = ON")  # a foreign writer
-        conn.execute(damage, (victim,))
+    await raw(store, damage, victim)  # a foreign writer, or bit rot
 
     tables = await store.load_unfinished()
 
@@ -84,10 +76,11 @@ async def test_corrupt_table_is_reported_without_hiding_others(
     ]
 
 
-async def test_invalid_utf8_text_does_not_break_the_restore(store: SQLiteStore, db_path):
+async def test_invalid_utf8_text_does_not_break_the_restore(store):
+    sqlite_only(store, "PostgreSQL stores only valid UTF-8 text")
     gid = await start_game(store, TWO_HUMANS)
     await store.checkpoint(gid, {}, {})
-    raw_sql(db_path, "UPDATE seats SET display_name = CAST(x'c328' AS TEXT) WHERE seat = 0")
+    await raw(store, "UPDATE seats SET display_name = CAST(x'c328' AS TEXT) WHERE seat = 0")
     [table] = await store.load_unfinished()
     assert isinstance(table, RestoredTable)
     assert "\ufffd" in table.seats[0].display_name

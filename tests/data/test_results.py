@@ -3,42 +3,40 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
+from data.postgres import writes as postgres_writes
 from data.sqlite import writes as sqlite_writes
 from data.errors import GameNotFound, InvalidTransition, ResultMismatch
 from data.models import SeatInfo
-from data.sqlite.store import SQLiteStore
 
+from .backends import raw
 from .helpers import CHANNEL, GUILD, game_result, start_game
 
 SPECS = [(1, 12), (2, 30), (None, 12)]  # user 1 ties the AI for the win
 RESULT_TABLES = ("results", "round_scores", "seat_stats", "seat_row_takes", "ratings")
 
 
-def row_counts(db_path) -> dict[str, int]:
-    with sqlite3.connect(db_path) as conn:
-        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in RESULT_TABLES}
+async def row_counts(store) -> dict[str, int]:
+    return {t: (await raw(store, f"SELECT count(*) FROM {t}"))[0][0] for t in RESULT_TABLES}
 
 
-def game_status(db_path, game_id: int) -> str:
-    with sqlite3.connect(db_path) as conn:
-        return conn.execute("SELECT status FROM games WHERE game_id = ?", (game_id,)).fetchone()[0]
+async def game_status(store, game_id: int) -> str:
+    return (await raw(store, "SELECT status FROM games WHERE game_id = ?", game_id))[0][0]
 
 
-async def test_results_are_recorded_exactly_once(store: SQLiteStore, db_path):
+async def test_results_are_recorded_exactly_once(store):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
     assert await store.record_results(gid, result) is True
-    counts = row_counts(db_path)
+    counts = await row_counts(store)
     assert counts["results"] == 3 and counts["round_scores"] == 6
     assert counts["ratings"] == 4  # 2 humans x (global + guild); the AI is not rated
 
     assert await store.record_results(gid, result) is False
-    assert row_counts(db_path) == counts
-    assert game_status(db_path, gid) == "finished"
+    assert await row_counts(store) == counts
+    assert await game_status(store, gid) == "finished"
 
     log = await store.game_log(gid)
     assert [(r.seat, r.rank, r.won) for r in log.results] == [
@@ -48,7 +46,7 @@ async def test_results_are_recorded_exactly_once(store: SQLiteStore, db_path):
 
 
 async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
-    store: SQLiteStore, db_path, monkeypatch
+    store, monkeypatch
 ):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
@@ -57,17 +55,18 @@ async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
         raise RuntimeError("process killed after results were inserted")
 
     monkeypatch.setattr(sqlite_writes, "update_ratings", crash)
+    monkeypatch.setattr(postgres_writes, "update_ratings", crash)
     with pytest.raises(RuntimeError):
         await store.record_results(gid, result)
-    assert row_counts(db_path) == dict.fromkeys(RESULT_TABLES, 0)
-    assert game_status(db_path, gid) == "playing"
+    assert await row_counts(store) == dict.fromkeys(RESULT_TABLES, 0)
+    assert await game_status(store, gid) == "playing"
 
     monkeypatch.undo()
     assert await store.record_results(gid, result) is True
-    assert row_counts(db_path)["results"] == 3
+    assert (await row_counts(store))["results"] == 3
 
 
-async def test_results_must_fit_a_playing_game(store: SQLiteStore):
+async def test_results_must_fit_a_playing_game(store):
     with pytest.raises(GameNotFound):
         await store.record_results(404, game_result(404, SPECS))
     lobby = await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=1,
@@ -81,7 +80,7 @@ async def test_results_must_fit_a_playing_game(store: SQLiteStore):
         await store.record_results(gid, game_result(gid + 1, SPECS))
 
 
-async def test_update_game_cannot_finish_or_revive(store: SQLiteStore):
+async def test_update_game_cannot_finish_or_revive(store):
     gid = await start_game(store, SPECS)
     with pytest.raises(InvalidTransition):
         await store.update_game(gid, status="finished")
@@ -93,7 +92,7 @@ async def test_update_game_cannot_finish_or_revive(store: SQLiteStore):
     await store.update_game(gid, message_ids={"table": 1})  # bookkeeping stays allowed
 
 
-async def test_ratings_reward_fewer_points_and_skip_solo_games(store: SQLiteStore, play_game):
+async def test_ratings_reward_fewer_points_and_skip_solo_games(store, play_game):
     await play_game([(1, 5), (2, 40), (3, 40)])
     winner, loser = await store.player_stats(1), await store.player_stats(2)
     assert winner.rating.mu > 25 > loser.rating.mu
@@ -104,9 +103,9 @@ async def test_ratings_reward_fewer_points_and_skip_solo_games(store: SQLiteStor
     assert (await store.player_stats(9)).wins == 1
 
 
-async def test_racing_duplicate_results_write_once(store: SQLiteStore, db_path):
+async def test_racing_duplicate_results_write_once(store):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
     outcomes = await asyncio.gather(*(store.record_results(gid, result) for _ in range(5)))
     assert sorted(outcomes) == [False] * 4 + [True]
-    assert row_counts(db_path)["results"] == 3
+    assert (await row_counts(store))["results"] == 3
