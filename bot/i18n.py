@@ -38,7 +38,7 @@ from engine import (
 
 from . import locale_de
 from .errors import TableError
-from .text import N_, Text
+from .text import N_, Mention, Text
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,8 @@ def tr(locale: discord.Locale | str | None, text: str, /, **fields) -> str:
 
 def render(locale: discord.Locale | str | None, text: Text) -> str:
     """A ``Text`` from ``bot/`` (an error's or a notice's) in ``locale``."""
-    return text.render(lambda template, fields: tr(locale, template, **fields))
+    return text.render(lambda template, fields: tr(locale, template, **{
+        key: f"<@{int(value)}>" if isinstance(value, Mention) else value for key, value in fields.items()}))
 
 
 #: The engine words its refusals in English with details ("58 is not in your hand"); a

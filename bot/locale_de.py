@@ -147,6 +147,7 @@ MESSAGES: dict[str, str] = {
     "Rows taken": "Genommene Reihen",
     "Sixth-card takes": "Sechste Karte gelegt",
     "Low-card takes": "Zu niedrige Karte gelegt",
+    "({count} finished by an AI)": "({count} von einer KI zu Ende gespielt)",
     "Favourite row": "Lieblingsreihe",
     "row {row} ({times}× taken)": "Reihe {row} ({times}× genommen)",
     "Game #{game} ({status}): {standings}. The full log is attached.":

@@ -14,7 +14,7 @@ from engine import (
 from .errors import LobbyError, NoTable, TableError
 from .specials import SPECIAL_PHASES, declined_for, timed_out_decline
 from .table import Table, TableStatus
-from .text import N_, Text
+from .text import N_, Mention, Text
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,7 @@ class PlayOps:
             if player.missed_turns >= 2:
                 player.ai_level = self.defaults.replacement_ai_level
                 notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
-                                    player=f"<@{player.user_id}>"))
+                                    player=Mention(player.user_id)))
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:

@@ -16,6 +16,12 @@ def N_(text: str) -> str:
     return text
 
 
+class Mention(int):
+    """A Discord user named in a ``Text`` field: the face writes it as a mention."""
+
+    __slots__ = ()
+
+
 class Text:
     """One or more sentences, each an English template and its ``str.format`` fields."""
 
@@ -44,3 +50,18 @@ class Text:
         return isinstance(other, Text) and self.parts == other.parts
 
     __hash__ = None  # fields are dicts
+
+    def to_data(self) -> list:
+        """JSON-ready, so a notice can be saved with the post that shows it."""
+        return [[template, {k: {"mention": int(v)} if isinstance(v, Mention) else v for k, v in fields.items()}]
+                for template, fields in self.parts]
+
+    @classmethod
+    def from_data(cls, data: list) -> "Text":
+        text = cls("")
+        text.parts = tuple(
+            (str(template), {k: Mention(v["mention"]) if isinstance(v, dict) and "mention" in v else v
+                             for k, v in fields.items()})
+            for template, fields in data
+        )
+        return text

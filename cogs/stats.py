@@ -180,7 +180,10 @@ def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Em
         embed.description = tr(locale, "No finished games in {where} yet.", where=where)
         return embed
     embed.description = tr(locale, "Finished games in {where}.", where=where)
-    embed.add_field(name=tr(locale, "Games"), value=str(stats.games))
+    games = str(stats.games)
+    if stats.finished_by_ai:
+        games += " " + tr(locale, "({count} finished by an AI)", count=stats.finished_by_ai)
+    embed.add_field(name=tr(locale, "Games"), value=games)
     embed.add_field(name=tr(locale, "Wins"), value=f"{stats.wins} ({stats.win_rate:.0%})")
     if stats.rating is not None:
         embed.add_field(name=tr(locale, "Rating"), value=f"{stats.rating.ordinal:.1f} (μ {stats.rating.mu:.1f}, "

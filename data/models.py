@@ -104,7 +104,13 @@ class LoggedAction(_Model):
 
 
 class SeatResult(_Model):
-    """Final outcome and statistics of one seat, as reported by the service."""
+    """Final outcome and statistics of one seat, as reported by the service.
+
+    ``ai_level`` alone is an AI seat; ``user_id`` alone a player who played to
+    the end; both: a player whose seat an AI finished (after missed turns, a
+    leave or a kick). Such a game counts for the player like any other, so
+    leaving is no way to dodge a loss.
+    """
 
     seat: NonNegativeInt
     user_id: int | None = None
@@ -117,11 +123,10 @@ class SeatResult(_Model):
     low_card_takes: NonNegativeInt = 0
     row_takes_by_index: dict[NonNegativeInt, NonNegativeInt] = Field(default_factory=dict)
 
-    @model_validator(mode="after")
-    def _human_or_ai(self) -> SeatResult:
-        if self.user_id is not None and self.ai_level is not None:
-            raise ValueError("a seat is either a human (user_id) or an AI (ai_level)")
-        return self
+    @property
+    def finished_by_ai(self) -> bool:
+        """A player's seat that an AI took over: the game still counts for the player."""
+        return self.user_id is not None and self.ai_level is not None
 
 
 class GameResult(_Model):
@@ -231,3 +236,4 @@ class PlayerStats(_Model):
     row_takes: dict[int, int]
     favourite_row: int | None  # row index taken most often (lowest index on ties)
     rating: RatingInfo | None
+    finished_by_ai: int = 0  # games of these an AI finished in the player's seat

@@ -59,20 +59,36 @@ _IN_SCOPE = "g.status = 'finished' AND (CAST(:guild AS BIGINT) IS NULL OR g.guil
 
 async def load_unfinished(conn: Reader) -> list[RestoredTable | CorruptTable]:
     """Three set queries (not 3 x N) so 1,000 tables restore in milliseconds."""
+    return await _load_tables(conn, _UNFINISHED, ())
+
+
+async def load_unshown(conn: aiosqlite.Connection) -> list[RestoredTable | CorruptTable]:
+    """Ended tables whose last news has not reached their channel yet."""
+    return await _load_tables(
+        conn, f"NOT {_UNFINISHED} AND game_id IN (SELECT game_id FROM checkpoints WHERE unshown = 1)", ())
+
+
+async def load_table(conn: aiosqlite.Connection, game_id: int) -> RestoredTable | CorruptTable | None:
+    tables = await _load_tables(conn, "game_id = ?", (game_id,))
+    return tables[0] if tables else None
+
+
+async def _load_tables(conn: aiosqlite.Connection, where: str, params: tuple
+                       ) -> list[RestoredTable | CorruptTable]:
     games = await conn.execute_fetchall(
-        f"SELECT {GAME_COLUMNS} FROM games WHERE {_UNFINISHED} ORDER BY game_id"
+        f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY game_id", params
     )
     seats: dict[int, list[Any]] = defaultdict(list)
     for row in await conn.execute_fetchall(
         f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN "
-        f"(SELECT game_id FROM games WHERE {_UNFINISHED}) ORDER BY game_id, seat"
+        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seat", params
     ):
         seats[row["game_id"]].append(row)
     checkpoints = {
         row["game_id"]: row
         for row in await conn.execute_fetchall(
             "SELECT c.game_id, c.state, c.meta, c.last_seq, c.updated_at FROM checkpoints c "
-            f"JOIN games g ON g.game_id = c.game_id WHERE g.{_UNFINISHED}"
+            f"WHERE c.game_id IN (SELECT game_id FROM games WHERE {where})", params
         )
     }
     restored: list[RestoredTable | CorruptTable] = []
@@ -197,10 +213,11 @@ async def player_stats(
     from_results = (f"FROM results r JOIN games g ON g.game_id = r.game_id "
                     f"WHERE r.user_id = :user AND {_IN_SCOPE}")
     [totals] = await conn.execute_fetchall(
-        f"SELECT count(*), coalesce(sum(r.won), 0), sum(r.points), sum(g.rounds) {from_results}",
+        f"SELECT count(*), coalesce(sum(r.won), 0), sum(r.points), sum(g.rounds), "
+        f"count(r.ai_level) {from_results}",
         params,
     )
-    games, wins, points, rounds = totals
+    games, wins, points, rounds, finished_by_ai = totals
     best, worst = [
         _game_score(await conn.execute_fetchall(
             f"SELECT r.game_id, r.points, g.finished_at {from_results} "
@@ -244,6 +261,7 @@ async def player_stats(
         row_takes=row_takes,
         favourite_row=max(row_takes, key=lambda r: (row_takes[r], -r)) if row_takes else None,
         rating=await _rating(conn, user_id, guild_id),
+        finished_by_ai=finished_by_ai,
     )
 
 

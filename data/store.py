@@ -72,8 +72,12 @@ class Store(Protocol):
         action: dict[str, Any] | None = None,
         *,
         actions: Sequence[dict[str, Any]] = (),
+        unshown: bool = False,
     ) -> int | None:
         """Atomically append ``action`` and then ``actions`` (if any) and replace the checkpoint.
+
+        ``unshown``: the table has news (saved in ``meta``) that its channel has
+        not been shown yet; ``load_unshown`` finds such tables after they ended.
 
         Several actions in one call (a player's move and the AI moves it set off)
         are one transaction: the log and the state never disagree.
@@ -86,6 +90,13 @@ class Store(Protocol):
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
         """Every lobby/playing table; unreadable ones as CorruptTable. Never raises
         on bad rows."""
+
+    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
+        """Every ended table (finished, cancelled, abandoned) whose last checkpoint
+        was written with ``unshown``: its news must still reach the channel."""
+
+    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
+        """One table in any status (None if there is no such game), e.g. for a rematch."""
 
     async def record_results(self, game_id: int, result: GameResult) -> bool:
         """Write results, stats and ratings and finish the game, exactly once.

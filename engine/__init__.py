@@ -13,7 +13,7 @@ from .errors import (
 )
 from .events import (
     CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
-    RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
+    RoundStarted, RowChoiceRequired, RowTaken, TakeReason, event_from_dict, event_to_dict,
 )
 from .game import Game, Phase
 from .outcome import Outcome, Termination
@@ -38,5 +38,5 @@ __all__ = [
     "CardPlaced", "CardsRevealed", "DraftEnded", "GameEnded", "RoundEnded", "RoundStarted",
     "RowChoiceRequired", "RowTaken", "TakeReason", "new_game", "AnniversaryGame",
     "AnniversaryView", "Special", "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap",
-    "IllegalSpecial", "RowBlocked", "SpecialNotInHand",
+    "IllegalSpecial", "RowBlocked", "SpecialNotInHand", "event_to_dict", "event_from_dict",
 ]

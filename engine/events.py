@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
+from .errors import CorruptState
 from .outcome import Outcome
 
 
@@ -78,3 +79,50 @@ Event = (
     RoundStarted | CardDrafted | DraftEnded | CardPicked | CardsRevealed
     | RowChoiceRequired | RowTaken | CardPlaced | RoundEnded | GameEnded
 )
+
+
+#: Every event type by name, for ``event_to_dict`` / ``event_from_dict``; variants add theirs.
+EVENT_TYPES: dict[str, type] = {}
+
+
+def register_events(*classes: type) -> None:
+    """Let a variant add its own event types to the saved format."""
+    for cls in classes:
+        EVENT_TYPES[cls.__name__] = cls
+
+
+register_events(RoundStarted, CardDrafted, DraftEnded, CardPicked, CardsRevealed, RowChoiceRequired,
+                RowTaken, CardPlaced, RoundEnded, GameEnded)
+
+
+def _plain(value):
+    if isinstance(value, Outcome):
+        return value.to_dict()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def event_to_dict(event) -> dict:
+    """An event as JSON-ready data, so what a turn did can be shown after a restart."""
+    return {"type": type(event).__name__, **{k: _plain(v) for k, v in event._asdict().items()}}
+
+
+def event_from_dict(data: dict):
+    """The event ``event_to_dict`` saved; anything else raises ``CorruptState``."""
+    try:
+        cls = EVENT_TYPES[data["type"]]
+        fields = {k: _tuples(v) for k, v in data.items() if k != "type"}
+        if cls is GameEnded:
+            fields["outcome"] = Outcome.from_dict(data["outcome"])
+        elif cls is RowTaken:
+            fields["reason"] = TakeReason(fields["reason"])
+        return cls(**fields)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptState(f"not an event: {data!r}") from exc

@@ -31,11 +31,11 @@ MAX_BATCH = 64  # bounds one transaction's duration, so early callers return soo
 
 _INSERT_ACTIONS = "INSERT INTO actions (game_id, seq, action, created_at) VALUES {rows}"
 _UPSERT_CHECKPOINTS = """
-    INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at)
+    INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown)
     VALUES {rows}
     ON CONFLICT (game_id) DO UPDATE SET
         last_seq = excluded.last_seq, state = excluded.state,
-        meta = excluded.meta, updated_at = excluded.updated_at
+        meta = excluded.meta, updated_at = excluded.updated_at, unshown = excluded.unshown
 """
 # Rows per multi-row statement; far below SQLite's 32,766 bound variables.
 ROWS_PER_STATEMENT = 200
@@ -62,6 +62,7 @@ class _Pending:
     state: str
     meta: str
     actions: list[str]  # log entries, in order; all land with the state or none do
+    unshown: bool  # the table has news its channel has not been shown yet
     future: asyncio.Future[int | None] = field(repr=False)
 
 
@@ -78,7 +79,7 @@ class CheckpointWriter:
         self._closed = False
 
     async def write(
-        self, game_id: int, state: str, meta: str, actions: list[str]
+        self, game_id: int, state: str, meta: str, actions: list[str], unshown: bool = False
     ) -> int | None:
         """Queue one checkpoint (payloads already JSON) and wait until it is committed.
 
@@ -87,7 +88,7 @@ class CheckpointWriter:
         if self._closed:
             raise StoreError("the store is closed")
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Pending(game_id, state, meta, list(actions), future))
+        self._queue.append(_Pending(game_id, state, meta, list(actions), unshown, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_loop(), name="checkpoint-flusher")
         return await future
@@ -165,5 +166,5 @@ def _write_batch(conn: sqlite3.Connection, batch: list[_Pending], now: float) ->
         _insert_rows(conn, _INSERT_ACTIONS, actions)
     if latest:
         _insert_rows(conn, _UPSERT_CHECKPOINTS,
-                     [(g, last_seq[g], p.state, p.meta, now) for g, p in latest.items()])
+                     [(g, last_seq[g], p.state, p.meta, now, int(p.unshown)) for g, p in latest.items()])
     return outcomes

@@ -137,7 +137,16 @@ _V2_RATINGS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS)
+_V3_UNSHOWN = Migration(
+    3,
+    "checkpoints say whether the table still has news for its channel (ended tables included)",
+    (
+        "ALTER TABLE checkpoints ADD COLUMN unshown INTEGER NOT NULL DEFAULT 0 CHECK (unshown IN (0, 1))",
+        "CREATE INDEX checkpoints_unshown ON checkpoints(game_id) WHERE unshown = 1",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

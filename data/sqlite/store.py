@@ -223,6 +223,7 @@ class SQLiteStore:
         action: dict[str, Any] | None = None,
         *,
         actions: Sequence[dict[str, Any]] = (),
+        unshown: bool = False,
     ) -> int | None:
         # Serialise here, outside the writer's thread, so bad payloads fail fast
         # and JSON encoding does not lengthen anybody's transaction.
@@ -232,11 +233,20 @@ class SQLiteStore:
             dump_object(state, "state"),
             dump_object(meta, "meta"),
             [dump_object(a, "action") for a in entries],
+            unshown,
         )
 
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
         async with self._read() as conn:
             return await queries.load_unfinished(conn)
+
+    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
+        async with self._read() as conn:
+            return await queries.load_unshown(conn)
+
+    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
+        async with self._read() as conn:
+            return await queries.load_table(conn, game_id)
 
     async def record_results(self, game_id: int, result: GameResult) -> bool:
         now = self._clock()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..events import register_events
+
 
 class SpecialsDealt(NamedTuple):
     """Each player drew ``counts[p]`` special cards (which ones is secret)."""
@@ -144,3 +146,6 @@ class SpecialDeckReshuffled(NamedTuple):
     """The deck ran out: the discard pile was shuffled into a new deck of ``size`` cards."""
 
     size: int
+
+
+register_events(SpecialsDealt, SpecialChoiceRequired, SpecialDeclined, SpecialPlayed, FifthRowOpened, FifthRowClosed, SevenNimmtPlaced, SevenNimmtRemoved, CardInserted, CardReplaced, CardShifted, StopPlaced, StopsRemoved, BullheadsCancelled, SwapOffered, SpecialSwapped, SwapDeclined, SpecialDeckReshuffled)
