@@ -138,7 +138,16 @@ _V1_CORE = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE,)
+_V2_UNSHOWN = Migration(
+    2,
+    "checkpoints say whether the table still has news for its channel (ended tables included)",
+    (
+        "ALTER TABLE checkpoints ADD COLUMN unshown INTEGER NOT NULL DEFAULT 0 CHECK (unshown IN (0, 1))",
+        "CREATE INDEX checkpoints_unshown ON checkpoints(game_id) WHERE unshown = 1",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 #: Every table, parents before children: the order migrate-db copies them in.
@@ -148,7 +157,10 @@ TABLES = ("players", "guilds", "games", "seats", "checkpoints", "actions", "roun
 
 async def schema_version(conn: asyncpg.Connection) -> int:
     """The stored version; 0 for a database without the table (a new one). Writes nothing."""
-    if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+    # pg_tables through the statement's snapshot, not to_regclass: after waiting for the
+    # migration lock, the relation cache may not know yet the table another process made.
+    if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+                               "WHERE schemaname = current_schema() AND tablename = 'schema_version')"):
         return 0
     return int(await conn.fetchval("SELECT version FROM schema_version"))
 

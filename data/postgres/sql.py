@@ -26,6 +26,9 @@ TRANSIENT: tuple[type[BaseException], ...] = (
     asyncpg.CannotConnectNowError,  # the server is starting up or shutting down
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
+    # A connection the server just terminated can fail its next BEGIN with this
+    # protocol-state error before asyncpg notices that it is closed.
+    asyncpg.InternalClientError,
 )
 
 

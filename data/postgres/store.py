@@ -221,6 +221,7 @@ class PostgresStore:
         action: dict[str, Any] | None = None,
         *,
         actions: Sequence[dict[str, Any]] = (),
+        unshown: bool = False,
     ) -> int | None:
         entries = [dump_object(a, "action") for a in ([action] if action is not None else []) + list(actions)]
         state_json, meta_json = dump_object(state, "state"), dump_object(meta, "meta")
@@ -232,7 +233,7 @@ class PostgresStore:
         try:
             async with self._call(), turn[0]:
                 return await self._run_now(
-                    lambda conn: writes.checkpoint(conn, game_id, state_json, meta_json, entries, now, attempt),
+                    lambda conn: writes.checkpoint(conn, game_id, state_json, meta_json, entries, unshown, now, attempt),
                     readonly=False, retry=True,
                 )
         finally:
@@ -242,6 +243,12 @@ class PostgresStore:
 
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
         return await self._read(queries.load_unfinished)
+
+    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
+        return await self._read(queries.load_unshown)
+
+    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
+        return await self._read(lambda conn: queries.load_table(conn, game_id))
 
     async def record_results(self, game_id: int, result: GameResult) -> bool:
         now = self._clock()

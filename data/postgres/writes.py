@@ -46,14 +46,15 @@ _INSERT_ACTIONS = (
     "FROM unnest($3::text[]) WITH ORDINALITY AS a(action, ordinality)"
 )
 _UPSERT_CHECKPOINT = (
-    "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at) VALUES ($1, $2, $3, $4, $5) "
+    "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
+    "VALUES ($1, $2, $3, $4, $5, $6) "
     "ON CONFLICT (game_id) DO UPDATE SET last_seq = excluded.last_seq, state = excluded.state, "
-    "meta = excluded.meta, updated_at = excluded.updated_at"
+    "meta = excluded.meta, updated_at = excluded.updated_at, unshown = excluded.unshown"
 )
 
 
-async def checkpoint(conn: Numbered, game_id: int, state: str, meta: str, actions: list[str], now: float,
-                     attempt: dict[str, int]) -> int | None:
+async def checkpoint(conn: Numbered, game_id: int, state: str, meta: str, actions: list[str], unshown: bool,
+                     now: float, attempt: dict[str, int]) -> int | None:
     """Append ``actions`` and replace the checkpoint; the last sequence number, or None.
 
     ``attempt`` carries, from one try to the next, the sequence number the log
@@ -73,7 +74,7 @@ async def checkpoint(conn: Numbered, game_id: int, state: str, meta: str, action
     if actions:
         await conn.conn.execute(_INSERT_ACTIONS, game_id, last_seq + 1, actions, now)
         last_seq += len(actions)
-    await conn.conn.execute(_UPSERT_CHECKPOINT, game_id, last_seq, state, meta, now)
+    await conn.conn.execute(_UPSERT_CHECKPOINT, game_id, last_seq, state, meta, now, int(unshown))
     return last_seq if actions else None
 
 

@@ -4,14 +4,13 @@ and seats an AI finished for a player."""
 from __future__ import annotations
 
 from data.models import RestoredTable, SeatResult
-from data.sqlite_store import SQLiteStore
 
 from .helpers import game_result, start_game
 
 TWO_HUMANS = [(1, 10), (2, 20)]
 
 
-async def test_ended_tables_with_news_to_show_are_found_until_shown(store: SQLiteStore):
+async def test_ended_tables_with_news_to_show_are_found_until_shown(store):
     finished = await start_game(store, TWO_HUMANS)
     await store.checkpoint(finished, {"s": 1}, {"outbox": ["standings"]}, unshown=True)
     await store.record_results(finished, game_result(finished, TWO_HUMANS))
@@ -36,7 +35,7 @@ async def test_ended_tables_with_news_to_show_are_found_until_shown(store: SQLit
     assert [t.game.game_id for t in await store.load_unshown()] == [cancelled]
 
 
-async def test_load_table_reads_one_table_in_any_status(store: SQLiteStore):
+async def test_load_table_reads_one_table_in_any_status(store):
     finished = await start_game(store, TWO_HUMANS)
     await store.checkpoint(finished, {"s": 1}, {"seats": "meta"})
     await store.record_results(finished, game_result(finished, TWO_HUMANS))
@@ -47,7 +46,7 @@ async def test_load_table_reads_one_table_in_any_status(store: SQLiteStore):
     assert await store.load_table(finished + 100) is None
 
 
-async def test_a_seat_an_ai_finished_counts_for_its_player(store: SQLiteStore):
+async def test_a_seat_an_ai_finished_counts_for_its_player(store):
     specs = [(1, 30), (2, 20)]
     game_id = await start_game(store, specs)
     result = game_result(game_id, specs)

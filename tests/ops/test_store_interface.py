@@ -1,8 +1,8 @@
-"""The store stays behind the narrow ``Store`` protocol, so a PostgreSQL one can replace SQLite.
+"""The store stays behind the narrow ``Store`` protocol, so SQLite and PostgreSQL are interchangeable.
 
 bot/ and cogs/ import only the backend-neutral parts of data/ and call only
 methods the protocol declares; SQLiteStore implements each of them with the
-same parameters. A second implementation has to satisfy exactly this.
+same parameters, and so does PostgresStore.
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ import ast
 import inspect
 from pathlib import Path
 
-from data.sqlite.store import SQLiteStore
+import pytest
+
+from data.postgres import PostgresStore
+from data.sqlite import SQLiteStore
 from data.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,9 +57,12 @@ def test_the_upper_layers_call_only_protocol_methods():
     assert {"checkpoint", "load_unfinished", "leaderboard", "close"} <= called, "the scan sees the calls"
 
 
-def test_sqlite_store_implements_the_protocol_with_the_same_parameters():
-    assert len(PROTOCOL) >= 12
+@pytest.mark.parametrize("backend", [SQLiteStore, PostgresStore])
+def test_each_backend_implements_the_protocol_with_the_same_parameters(backend):
+    assert len(PROTOCOL) >= 14
     for name in PROTOCOL:
-        expected = list(inspect.signature(getattr(Store, name)).parameters)
-        actual = list(inspect.signature(getattr(SQLiteStore, name)).parameters)
-        assert actual == expected, f"SQLiteStore.{name}{actual} differs from Store.{name}{expected}"
+        expected = inspect.signature(getattr(Store, name)).parameters
+        actual = inspect.signature(getattr(backend, name)).parameters
+        assert [(p.name, p.kind, p.default) for p in actual.values()] == [
+            (p.name, p.kind, p.default) for p in expected.values()
+        ], f"{backend.__name__}.{name}{list(actual)} differs from Store.{name}{list(expected)}"

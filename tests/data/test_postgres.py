@@ -1,0 +1,143 @@
+"""What only the PostgreSQL store has to show: migrations shared by several processes,
+and checkpoints that survive a lost connection without being written twice."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+
+import asyncpg
+import pytest
+
+from data.errors import MigrationError, SchemaTooNew, StoreUnavailable
+from data.migration import Migration
+from data.postgres import PostgresStore
+from data.postgres.schema import LATEST_VERSION, MIGRATIONS, apply_migrations, schema_version
+
+from .backends import all_rows, raw
+from .helpers import TickingClock, start_game
+
+TWO_HUMANS = [(1, 10), (2, 20)]
+
+
+@pytest.fixture
+async def empty_url(postgres_cluster) -> str:
+    return await postgres_cluster.empty_database()
+
+
+@pytest.fixture
+async def pg(postgres_cluster):
+    store = await PostgresStore.open(await postgres_cluster.fresh_database(), pool_size=3, clock=TickingClock())
+    store.retry_delays = (0.01, 0.02, 0.05)
+    yield store
+    await store.close()
+
+
+async def version_of(url: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return await schema_version(conn)
+    finally:
+        await conn.close()
+
+
+async def test_processes_starting_at_once_migrate_once(empty_url):
+    stores = await asyncio.gather(*(PostgresStore.open(empty_url, pool_size=1) for _ in range(6)))
+    try:
+        assert await version_of(empty_url) == LATEST_VERSION
+        game = await start_game(stores[0], TWO_HUMANS)
+        await stores[0].checkpoint(game, {"n": 1}, {})
+        assert (await stores[5].load_table(game)).checkpoint.state == {"n": 1}
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_upgrade_from_every_earlier_version_keeps_the_data(postgres_cluster):
+    for old in range(1, LATEST_VERSION):
+        url = await postgres_cluster.empty_database()
+        conn = await asyncpg.connect(url)
+        try:
+            await apply_migrations(conn, MIGRATIONS[:old])
+            await conn.execute("INSERT INTO guilds (guild_id, updated_at) VALUES (1, 0)")
+            await conn.execute("INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
+                               "VALUES (1, 2, 'classic', 'lobby', 0, 0)")
+        finally:
+            await conn.close()
+        async with await PostgresStore.open(url) as store:
+            assert [t.game.game_id for t in await store.load_unfinished()] == [1]
+        assert await version_of(url) == LATEST_VERSION
+
+
+async def test_a_newer_database_is_refused_unchanged(pg):
+    await start_game(pg, TWO_HUMANS)
+    await raw(pg, "UPDATE schema_version SET version = ?", LATEST_VERSION + 2)
+    before = await all_rows(pg)
+    with pytest.raises(SchemaTooNew, match=f"{LATEST_VERSION + 2}.*{LATEST_VERSION}"):
+        await PostgresStore.open(pg.url)
+    assert await all_rows(pg) == before
+
+
+async def test_a_failed_migration_leaves_the_version_and_tables_as_they_were(empty_url):
+    broken = Migration(LATEST_VERSION + 1, "half-valid", ("CREATE TABLE added (x INTEGER)", "NOT SQL AT ALL"))
+    conn = await asyncpg.connect(empty_url)
+    try:
+        await apply_migrations(conn)
+        with pytest.raises(MigrationError, match=f"version {LATEST_VERSION + 1}"):
+            await apply_migrations(conn, (*MIGRATIONS, broken))
+        assert await conn.fetchval("SELECT to_regclass('added')") is None
+    finally:
+        await conn.close()
+    assert await version_of(empty_url) == LATEST_VERSION
+
+
+async def test_a_checkpoint_survives_a_server_side_disconnect(pg, postgres_cluster):
+    game = await start_game(pg, TWO_HUMANS)
+    assert await pg.checkpoint(game, {"n": 1}, {}, {"card": 1}) == 1
+    admin = await asyncpg.connect(postgres_cluster.admin_url)
+    try:  # what a server restart does to every connection of the pool
+        killed = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1",
+            pg.url.rsplit("/", 1)[1])
+    finally:
+        await admin.close()
+    assert killed >= 1
+    assert await pg.checkpoint(game, {"n": 2}, {}, {"card": 2}) == 2
+    assert [a.seq for a in (await pg.game_log(game)).actions] == [1, 2]
+
+
+async def test_a_retry_after_a_commit_whose_answer_was_lost_writes_nothing_twice(pg, monkeypatch):
+    game = await start_game(pg, TWO_HUMANS)
+    real = PostgresStore._transaction
+    lost = []
+
+    @asynccontextmanager
+    async def commit_then_lose_the_answer(self, **options):
+        async with real(self, **options) as conn:
+            yield conn
+        if not lost:  # committed on the server; the client never hears so
+            lost.append(True)
+            raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(PostgresStore, "_transaction", commit_then_lose_the_answer)
+    assert await pg.checkpoint(game, {"n": 1}, {"m": 1}, actions=[{"card": 1}, {"card": 2}]) == 2
+    assert lost == [True]
+    assert await raw(pg, "SELECT seq, action FROM actions ORDER BY seq") == [(1, '{"card":1}'), (2, '{"card":2}')]
+    assert await pg.checkpoint(game, {"n": 2}, {}, {"card": 3}) == 3
+
+
+async def test_a_database_that_stays_away_is_a_clear_error_and_nothing_changes(pg, monkeypatch):
+    game = await start_game(pg, TWO_HUMANS)
+    before = await all_rows(pg)
+
+    @asynccontextmanager
+    async def refused(self, **options):
+        raise ConnectionRefusedError(111, "Connection refused")
+        yield
+
+    monkeypatch.setattr(PostgresStore, "_transaction", refused)
+    with pytest.raises(StoreUnavailable, match="cannot be reached.*try again"):
+        await pg.checkpoint(game, {"n": 1}, {}, {"card": 1})
+    with pytest.raises(StoreUnavailable):
+        await pg.leaderboard(None)
+    monkeypatch.undo()
+    assert await all_rows(pg) == before
