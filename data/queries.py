@@ -62,18 +62,18 @@ async def load_unfinished(conn: Reader) -> list[RestoredTable | CorruptTable]:
     return await _load_tables(conn, _UNFINISHED, ())
 
 
-async def load_unshown(conn: aiosqlite.Connection) -> list[RestoredTable | CorruptTable]:
+async def load_unshown(conn: Reader) -> list[RestoredTable | CorruptTable]:
     """Ended tables whose last news has not reached their channel yet."""
     return await _load_tables(
         conn, f"NOT {_UNFINISHED} AND game_id IN (SELECT game_id FROM checkpoints WHERE unshown = 1)", ())
 
 
-async def load_table(conn: aiosqlite.Connection, game_id: int) -> RestoredTable | CorruptTable | None:
+async def load_table(conn: Reader, game_id: int) -> RestoredTable | CorruptTable | None:
     tables = await _load_tables(conn, "game_id = ?", (game_id,))
     return tables[0] if tables else None
 
 
-async def _load_tables(conn: aiosqlite.Connection, where: str, params: tuple
+async def _load_tables(conn: Reader, where: str, params: tuple
                        ) -> list[RestoredTable | CorruptTable]:
     games = await conn.execute_fetchall(
         f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY game_id", params
