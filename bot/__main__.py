@@ -22,7 +22,8 @@ from .health import check, heartbeat_path
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bot", description="Run the 6 nimmt! Discord bot.")
+    p = argparse.ArgumentParser(prog="python -m bot", description="Run the 6 nimmt! Discord bot.",
+                                epilog="python -m bot migrate-db --help: move the database to PostgreSQL")
     p.add_argument("--env-file", default=".env", help="settings file to read (default: .env; the environment wins)")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--sync", nargs="?", const="global", metavar="GUILD_ID|dev|global",
@@ -39,7 +40,37 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+def migrate_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot migrate-db",
+        description="Copy every game, log, result, rating and setting from the SQLite database into an "
+                    "empty PostgreSQL database, in one transaction. Stop the bot first.")
+    p.add_argument("--from", dest="source", required=True, metavar="sqlite:///PATH",
+                   help="the SQLite database (sqlite:///relative or sqlite:////absolute path)")
+    p.add_argument("--to", dest="target", required=True, metavar="postgresql://…",
+                   help="an empty PostgreSQL database; its tables are created")
+    return p
+
+
+def migrate_main(argv: list[str]) -> int:
+    args = migrate_parser().parse_args(argv)
+    from data import StoreError
+    from data.transfer import copy_sqlite_to_postgres
+
+    from .config import redacted
+
+    try:
+        copied = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+    except (StoreError, ValueError, OSError) as exc:
+        return fail(f"migrate-db: {exc}", 1)
+    print(f"copied {copied.summary()} into {redacted(args.target)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate-db"]:
+        return migrate_main(argv[1:])
     args = parser().parse_args(argv)
     if args.env_file != ".env" and not Path(args.env_file).is_file():
         return fail(f"--env-file {args.env_file}: no such file", 2)
