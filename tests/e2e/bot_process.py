@@ -2,8 +2,9 @@
 
     python -m tests.e2e.bot_process
 
-Reads DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN (``standin.env``) and
-DATABASE_PATH, then runs ``SixNimmtBot`` until it is killed.
+Reads DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN (``standin.env``),
+DATABASE_PATH or DATABASE_URL, and optionally SHARD_COUNT / SHARD_IDS, then runs
+the bot until it is killed.
 
 Test hooks, set through the environment (nothing here is in the bot itself):
 
@@ -23,7 +24,8 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     ``chose-row``   right after the checkpoint of a row choice, before it is answered;
     ``results``     inside ``record_results``, after its writes and before they commit.
 
-The process prints ``CRASH <point>`` to stderr just before it dies.
+The process prints ``CRASH <point>`` to stderr just before it dies, and
+``RESTORED [table ids]`` once it has restored its tables at start-up.
 """
 
 from __future__ import annotations
@@ -64,9 +66,9 @@ class CrashingStore:
         self.timings.setdefault("update_game", []).append(time.perf_counter() - started)
         return result
 
-    async def checkpoint(self, game_id, state, meta, action=None, *, actions=()):
+    async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), **options):
         started = time.perf_counter()
-        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions)
+        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, **options)
         self.timings.setdefault("checkpoint", []).append(time.perf_counter() - started)
         kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
         point = (state.get("round"), state.get("turn"), state.get("phase"))
@@ -94,7 +96,7 @@ def install_results_crash() -> None:
 
 
 async def main() -> None:
-    from bot.app import SixNimmtBot, serve
+    from bot.app import ShardedSixNimmtBot, SixNimmtBot, serve
     from bot.config import Settings
     from bot.service import TableService
     from data import open_store
@@ -109,13 +111,16 @@ async def main() -> None:
         TableService._new_seed = staticmethod(lambda: int(seed))
     if CRASH_AT == "results":
         install_results_crash()
-    settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_path=os.environ["DATABASE_PATH"],
-                        log_level="WARNING")
-    store = CrashingStore(await open_store(settings.database_path))
+    shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
+        if os.environ.get("SHARD_COUNT") else {}
+    settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
+                        database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING", **shards)
+    store = CrashingStore(await open_store(settings.database))
 
-    class Bot(SixNimmtBot):
+    class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):
         async def setup_hook(self) -> None:
             await super().setup_hook()
+            print(f"RESTORED {sorted(self.service.tables)}", file=sys.stderr, flush=True)
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
