@@ -54,13 +54,12 @@ def migrate_parser() -> argparse.ArgumentParser:
 
 def migrate_main(argv: list[str]) -> int:
     args = migrate_parser().parse_args(argv)
-    from data import StoreError
-    from data.transfer import copy_sqlite_to_postgres
+    from data import StoreError, copy_database
 
     from .config import redacted
 
     try:
-        copied = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+        copied = asyncio.run(copy_database(args.source, args.target))
     except (StoreError, ValueError, OSError) as exc:
         return fail(f"migrate-db: {exc}", 1)
     print(f"copied {copied.summary()} into {redacted(args.target)}")

@@ -197,13 +197,13 @@ def unknown_names(env_file: str | os.PathLike | None) -> list[str]:
     """A line for each name in ``env_file`` that is no setting, e.g. a typo that would be silently ignored.
 
     Only the file: the environment holds many other variables. Not an error,
-    since docker compose reads the same file for its own COMPOSE_* variables.
+    since docker compose reads the same file for its own COMPOSE_* and POSTGRES_* variables.
     """
     if env_file is None or not Path(env_file).is_file():
         return []
     lines = []
     for name in dotenv_values(env_file):
-        if name in ENV_NAMES or name.startswith("COMPOSE_"):
+        if name in ENV_NAMES or name.startswith(("COMPOSE_", "POSTGRES_")):  # compose's own
             continue
         close = difflib.get_close_matches(name.upper(), ENV_NAMES, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""

@@ -76,11 +76,19 @@ async def open_store(url: str | PathLike[str], *, pool_size: int = 10) -> Store:
     return await SQLiteStore.open(path)
 
 
+async def copy_database(source: str, target: str):
+    """Copy the SQLite database ``source`` into the empty PostgreSQL database ``target``
+    (see ``data/transfer.py``); returns what was copied, raises a StoreError saying why not."""
+    from .transfer import copy_sqlite_to_postgres  # both backends: only for this one-off command
+
+    return await copy_sqlite_to_postgres(source, target)
+
+
 __all__ = [
     "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive", "GameNotFound",
     "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
     "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
     "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
-    "sqlite_path",
+    "copy_database", "sqlite_path",
 ]

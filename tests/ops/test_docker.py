@@ -143,12 +143,36 @@ def test_the_install_step_installs_a_bot_that_starts_and_explains_itself(tmp_pat
     assert health.returncode == 1 and "no heartbeat" in health.stderr
 
 
+def compose_services() -> dict[str, str]:
+    """Each service's block of compose.yaml, by name (the file is plain enough to split by indent)."""
+    text = (ROOT / "compose.yaml").read_text().split("\nservices:\n", 1)[1].split("\nvolumes:\n", 1)[0]
+    blocks: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("  ") and not line.startswith("   ") and line.strip().endswith(":"):
+            name = line.strip()[:-1]
+            blocks[name] = ""
+        elif blocks and not line.lstrip().startswith("#"):
+            blocks[name] += line + "\n"
+    return blocks
+
+
 def test_compose_gives_each_container_its_own_heartbeat():
     """.env.example's empty HEALTH_FILE would otherwise put every container's heartbeat
     next to the shared database, where a stale or another shard's beat looks healthy."""
-    text = (ROOT / "compose.yaml").read_text()
-    services = [line for line in text.splitlines() if "DATABASE_PATH: /data/" in line]
-    assert len(services) == 3  # the bot, and the two shards of the example
-    with_own = [line for line in services if "HEALTH_FILE: /tmp/" in line]
-    bot_env = text.split("environment:", 1)[1].split("volumes:", 1)[0]
-    assert "HEALTH_FILE: /tmp/" in bot_env and len(with_own) == 2
+    bots = {name: block for name, block in compose_services().items() if "sixnimmt-bot" in block or "build: ." in block}
+    assert set(bots) == {"bot", "shard-0", "shard-1"}
+    assert all("HEALTH_FILE: /tmp/" in block for block in bots.values())
+    assert "DATABASE_PATH: /data/" in bots["bot"]
+
+
+def test_compose_runs_sqlite_by_default_and_postgresql_with_two_shards_in_a_profile():
+    services = compose_services()
+    default = [name for name, block in services.items() if "profiles:" not in block]
+    assert default == ["bot"], "a plain `docker compose up` starts one process on SQLite"
+    assert "image: postgres:" in services["postgres"] and "profiles: [postgres]" in services["postgres"]
+    shards = [services["shard-0"], services["shard-1"]]
+    for block in shards:
+        assert "profiles: [postgres]" in block and "postgres: {condition: service_healthy}" in block
+        assert "DATABASE_URL: postgresql://sixnimmt:" in block and "@postgres:5432/sixnimmt" in block
+        assert 'SHARD_COUNT: "2"' in block
+    assert [block.count('SHARD_IDS: "0"') + 2 * block.count('SHARD_IDS: "1"') for block in shards] == [1, 2]

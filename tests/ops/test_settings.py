@@ -53,6 +53,9 @@ def test_the_env_file_is_read_and_the_environment_wins(tmp_path):
     ({"OWNER_IDS": "-5"}, "OWNER_IDS"),
     ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
     ({"DATABASE_PATH": "/no/such/folder/bot.sqlite3"}, "DATABASE_PATH"),
+    ({"DATABASE_URL": "mysql://root@db/x"}, "DATABASE_URL"),
+    ({"DATABASE_URL": "sqlite:////no/such/folder/bot.sqlite3"}, "DATABASE_URL"),
+    ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE"),
     ({"SHARD_IDS": "0"}, "SHARD_IDS"),  # without SHARD_COUNT
     ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
@@ -97,6 +100,16 @@ def test_the_heartbeat_lives_next_to_the_database_unless_told(tmp_path):
     database = tmp_path / "x.sqlite3"
     assert load(DATABASE_PATH=str(database)).heartbeat_path == tmp_path / "x.sqlite3.health"
     assert load(HEALTH_FILE="/tmp/h").heartbeat_path == Path("/tmp/h")
+
+
+def test_database_url_wins_over_the_path_and_hides_its_password(tmp_path):
+    assert load(DATABASE_PATH=str(tmp_path / "a.sqlite3")).database == str(tmp_path / "a.sqlite3")
+    url = load(DATABASE_PATH=str(tmp_path / "a.sqlite3"), DATABASE_URL=f"sqlite:///{tmp_path}/b.sqlite3")
+    assert url.database == f"sqlite:///{tmp_path}/b.sqlite3"
+    assert url.heartbeat_path == tmp_path / "b.sqlite3.health"
+    server = load(DATABASE_URL="postgresql://bot:s3cret@db.example:5432/sixnimmt", DATABASE_POOL_SIZE="4")
+    assert server.database_pool_size == 4
+    assert server.database_label == "postgresql://bot:***@db.example:5432/sixnimmt"
 
 
 def test_env_example_lists_every_setting_with_a_comment():
