@@ -104,12 +104,16 @@ class Cluster:
         await store.close()
 
 
-def start_cluster() -> Cluster:
-    """TEST_DATABASE_URL's server, else a throwaway cluster; raises RuntimeError saying why not."""
+def start_cluster(*, durable: bool = False) -> Cluster:
+    """TEST_DATABASE_URL's server, else a throwaway cluster; raises RuntimeError saying why not.
+
+    ``durable``: the throwaway cluster syncs to disk as a production server does (for
+    benchmarks); the tests' cluster does not, since it never outlives a crash.
+    """
     if os.environ.get("TEST_DATABASE_URL"):
         cluster = Cluster(os.environ["TEST_DATABASE_URL"])
     else:
-        cluster = _throwaway()
+        cluster = _throwaway(durable)
     try:
         # In a thread of its own: the fixture may be first asked for inside a test's event loop.
         with ThreadPoolExecutor(1) as thread:
@@ -120,7 +124,7 @@ def start_cluster() -> Cluster:
     return cluster
 
 
-def _throwaway() -> Cluster:
+def _throwaway(durable: bool) -> Cluster:
     folder = binaries()
     if folder is None:
         raise RuntimeError(HOW_TO_ENABLE)
@@ -137,8 +141,9 @@ def _throwaway() -> Cluster:
         run(folder / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C",
             "--no-sync")
         # fsync off: a test cluster never survives a crash, and every test creates a database.
+        speed = "" if durable else "-F -c full_page_writes=off"
         run(folder / "pg_ctl", "-D", data, "-l", root / "server.log", "-w", "-t", "60", "-o",
-            f"-h 127.0.0.1 -p {port} -k {root} -F -c full_page_writes=off -c max_connections=300", "start")
+            f"-h 127.0.0.1 -p {port} -k {root} {speed} -c max_connections=300", "start")
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(root, ignore_errors=True)
         raise RuntimeError(f"could not start a throwaway PostgreSQL: {exc.stderr.strip() or exc}") from None
