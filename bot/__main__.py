@@ -76,9 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.health:
         # The health check needs no token: it only reads the heartbeat file.
         raw = read_environment(args.env_file)
-        database = raw.get("DATABASE_URL") or raw.get("DATABASE_PATH") or Settings.model_fields["database_path"].default
-        healthy, line = check(heartbeat_path(sqlite_path(database) or Settings.model_fields["database_path"].default,
-                                             raw.get("HEALTH_FILE")))
+        default = Settings.model_fields["database_path"].default
+        try:
+            database = sqlite_path(raw.get("DATABASE_URL") or raw.get("DATABASE_PATH") or default) or default
+        except ValueError:  # an unknown URL: the bot itself says so; the heartbeat is where it would be
+            database = default
+        healthy, line = check(heartbeat_path(database, raw.get("HEALTH_FILE")))
         print(line, file=sys.stdout if healthy else sys.stderr)
         return 0 if healthy else 1
     for line in unknown_names(args.env_file):

@@ -80,15 +80,15 @@ class PostgresStore:
         """
         try:
             conn = await asyncpg.connect(url, timeout=connect_timeout)
+            try:
+                await apply_migrations(conn)
+            finally:
+                await conn.close()
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=connect_timeout)
         except TRANSIENT as exc:
             raise unavailable(exc) from None
         except asyncpg.PostgresError as exc:  # e.g. no such database, authentication failed
             raise StoreUnavailable(f"the database server refused: {exc}") from None
-        try:
-            await apply_migrations(conn)
-        finally:
-            await conn.close()
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=connect_timeout)
         return cls(url, pool, clock)
 
     async def close(self) -> None:

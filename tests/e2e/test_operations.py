@@ -132,6 +132,15 @@ async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_pa
                         "point DATABASE_URL or DATABASE_PATH at the bot's database, or at a new file")
         assert "Traceback" not in err and notes.read_bytes() == before
 
+        nowhere = "postgresql://bot:s3cret@127.0.0.1:9/sixnimmt"  # nothing listens on port 9
+        code, _, err = await run_cli(bot_env(standin, tmp_path, DATABASE_URL=nowhere))
+        assert code == 1, err
+        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
+                   and json.loads(line)["level"] == "ERROR"]
+        assert line.startswith("the database postgresql://bot:***@127.0.0.1:9/sixnimmt cannot be used: "
+                               "the database server cannot be reached"), line
+        assert "Traceback" not in err and "s3cret" not in err
+
         env = bot_env(standin, tmp_path, DATABASE_PATH=str(tmp_path / "new.sqlite3"),
                       DISCORD_API_BASE="http://127.0.0.1:9/api/v10")  # nothing listens on port 9
         code, _, err = await run_cli(env)
