@@ -26,6 +26,7 @@ import asyncpg
 
 from .. import queries
 from .. import statements as sql
+from ..checkpoint_queue import CheckpointQueue, Outcome, PendingCheckpoint
 from ..errors import StoreError, StoreUnavailable
 from ..models import (
     CorruptTable,
@@ -66,7 +67,9 @@ class PostgresStore:
         self._closed = False
         self._busy = 0
         self._idle = asyncio.Event()
-        self._game_locks: dict[int, list] = {}  # game id -> [lock, users]
+        # Checkpoints are group-committed as on SQLite: one transaction (one disk sync) for
+        # every checkpoint queued meanwhile, in call order.
+        self._checkpoints = CheckpointQueue(self._write_checkpoints)
         self.retry_delays: Sequence[float] = RETRY_DELAYS
 
     @classmethod
@@ -95,6 +98,7 @@ class PostgresStore:
         """Refuse new calls, let the ones under way finish (a queued checkpoint is written), close."""
         if not self._closed:
             self._closed = True
+            await self._checkpoints.close()
             while self._busy:
                 await self._idle.wait()
                 self._idle.clear()
@@ -225,21 +229,15 @@ class PostgresStore:
     ) -> int | None:
         entries = [dump_object(a, "action") for a in ([action] if action is not None else []) + list(actions)]
         state_json, meta_json = dump_object(state, "state"), dump_object(meta, "meta")
+        async with self._call():
+            return await self._checkpoints.write(game_id, state_json, meta_json, entries, unshown)
+
+    async def _write_checkpoints(self, batch: list[PendingCheckpoint]) -> list[Outcome]:
+        """One batch of the group commit, retried (idempotently) after a lost connection."""
         now = self._clock()
-        attempt: dict[str, int] = {}
-        # In call order, as SQLite's queue writes them: a pool would let a later call overtake.
-        turn = self._game_locks.setdefault(game_id, [asyncio.Lock(), 0])
-        turn[1] += 1  # callers holding or awaiting it; the last one out removes it
-        try:
-            async with self._call(), turn[0]:
-                return await self._run_now(
-                    lambda conn: writes.checkpoint(conn, game_id, state_json, meta_json, entries, unshown, now, attempt),
-                    readonly=False, retry=True,
-                )
-        finally:
-            turn[1] -= 1
-            if turn[1] == 0:
-                del self._game_locks[game_id]
+        attempt: dict[str, dict[int, int]] = {}
+        return await self._run_now(lambda conn: writes.checkpoint_batch(conn, batch, now, attempt),
+                                   readonly=False, retry=True)
 
     async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
         return await self._read(queries.load_unfinished)

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 
 from .. import privacy
 from .. import statements as sql
-from ..errors import GameNotActive, GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
-from ..models import UNFINISHED_STATUSES, GameResult, SeatInfo
+from ..checkpoint_queue import BatchPlan, Outcome, PendingCheckpoint, plan_batch
+from ..errors import GameNotFound, InvalidTransition, PlayerInActiveGame, ResultMismatch
+from ..models import GameResult, SeatInfo
 from ..rows import RowError, dump_object, load_object
 from .sql import Numbered, changed_rows
 
@@ -38,44 +39,56 @@ async def status_of(conn: Numbered, game_id: int, *, lock: bool = False) -> str:
 
 # --------------------------------------------------------------------------- checkpoints
 
-_LAST_SEQ = "SELECT coalesce(max(last_seq), 0) FROM checkpoints WHERE game_id = $1"
-_LOGGED = "SELECT action FROM actions WHERE game_id = $1 AND seq = $2"
-_INSERT_ACTIONS = (
-    "INSERT INTO actions (game_id, seq, action, created_at) "
-    "SELECT $1, $2::int + ordinality::int - 1, action, $4 "
-    "FROM unnest($3::text[]) WITH ORDINALITY AS a(action, ordinality)"
-)
-_UPSERT_CHECKPOINT = (
+# Games locked in one order, so two batches (two processes) never wait on each other in a circle.
+_LOCK_GAMES = "SELECT game_id, status FROM games WHERE game_id = ANY($1::bigint[]) ORDER BY game_id FOR UPDATE"
+# A statement of its own, after the lock: it sees what the lock's previous holder committed.
+_LAST_SEQS = "SELECT game_id, last_seq FROM checkpoints WHERE game_id = ANY($1::bigint[])"
+_LOGGED = ("SELECT a.game_id, a.action FROM actions a JOIN unnest($1::bigint[], $2::int[]) AS w(game_id, seq) "
+           "ON a.game_id = w.game_id AND a.seq = w.seq")
+_INSERT_ACTIONS = ("INSERT INTO actions (game_id, seq, action, created_at) "
+                   "SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::float8[])")
+_UPSERT_CHECKPOINTS = (
     "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
-    "VALUES ($1, $2, $3, $4, $5, $6) "
+    "SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::int[]) "
     "ON CONFLICT (game_id) DO UPDATE SET last_seq = excluded.last_seq, state = excluded.state, "
     "meta = excluded.meta, updated_at = excluded.updated_at, unshown = excluded.unshown"
 )
 
 
-async def checkpoint(conn: Numbered, game_id: int, state: str, meta: str, actions: list[str], unshown: bool,
-                     now: float, attempt: dict[str, int]) -> int | None:
-    """Append ``actions`` and replace the checkpoint; the last sequence number, or None.
+async def checkpoint_batch(conn: Numbered, batch: list[PendingCheckpoint], now: float,
+                           attempt: dict[str, dict[int, int]]) -> list[Outcome]:
+    """Write one batch of checkpoints (see ``data/checkpoint_queue.py``); each one's outcome.
 
-    ``attempt`` carries, from one try to the next, the sequence number the log
-    stood at: when a connection died during COMMIT the outcome is unknown, and
-    a retry that finds exactly these actions already appended after it knows
-    the first try committed, and writes nothing twice.
+    ``attempt`` carries the log's sequence numbers as the first try found them
+    from one try to the next: when a connection died during COMMIT the outcome
+    is unknown, and a retry that finds exactly the batch's actions appended
+    after them knows the first try committed, and writes nothing twice.
     """
-    status = await status_of(conn, game_id, lock=True)  # one writer per game at a time
-    # A statement of its own, after the lock: it sees what the previous holder committed.
-    last_seq = await conn.conn.fetchval(_LAST_SEQ, game_id)
-    if actions and status not in UNFINISHED_STATUSES:
-        raise GameNotActive(f"game {game_id} is {status}; its action log is closed")
-    before = attempt.setdefault("last_seq", last_seq)  # kept from the first try
-    if actions and last_seq == before + len(actions):
-        if await conn.conn.fetchval(_LOGGED, game_id, last_seq) == actions[-1]:
-            return last_seq  # the earlier try committed, its state with its actions
-    if actions:
-        await conn.conn.execute(_INSERT_ACTIONS, game_id, last_seq + 1, actions, now)
-        last_seq += len(actions)
-    await conn.conn.execute(_UPSERT_CHECKPOINT, game_id, last_seq, state, meta, now, int(unshown))
-    return last_seq if actions else None
+    ids = sorted({p.game_id for p in batch})
+    status = {row[0]: row[1] for row in await conn.conn.fetch(_LOCK_GAMES, ids)}
+    last = {row[0]: row[1] for row in await conn.conn.fetch(_LAST_SEQS, ids)}
+    if "last_seq" in attempt:  # a retry after a lost connection
+        first = plan_batch(batch, status, attempt["last_seq"], now)
+        if first.actions and await _already_logged(conn, first, last):
+            return first.outcomes
+    else:
+        attempt["last_seq"] = last
+    plan = plan_batch(batch, status, last, now)
+    if plan.actions:
+        await conn.conn.execute(_INSERT_ACTIONS, *zip(*plan.actions))
+    if plan.checkpoints:
+        await conn.conn.execute(_UPSERT_CHECKPOINTS, *zip(*plan.checkpoints))
+    return plan.outcomes
+
+
+async def _already_logged(conn: Numbered, plan: BatchPlan, last: dict[int, int]) -> bool:
+    """Whether the log ends exactly with ``plan``'s actions (then its batch was committed)."""
+    final = {game_id: (seq, action) for game_id, seq, action, _ in plan.actions}  # each game's last
+    if any(last.get(game_id, 0) != seq for game_id, (seq, _) in final.items()):
+        return False
+    games = list(final)
+    logged = dict(await conn.conn.fetch(_LOGGED, games, [final[g][0] for g in games]))
+    return all(logged.get(g) == final[g][1] for g in games)
 
 
 # --------------------------------------------------------------------------- results
