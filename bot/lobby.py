@@ -26,7 +26,8 @@ class LobbyOps:
         try:
             if seats is None:
                 seats = [Seat(host_id, host_name)]
-                seats += [self._ai_seat(seats, options.ai_level) for _ in range(options.ai_seats)]
+                for _ in range(options.ai_seats):  # one by one: each AI's name differs from those before
+                    seats.append(self._ai_seat(seats, options.ai_level))
             now = self.clock()
             table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                           options=options, seats=seats, seed=self._new_seed(), created_at=now,
@@ -139,8 +140,9 @@ class LobbyOps:
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
         """A new lobby in the same channel with the same seats; whoever asked hosts it."""
-        old = self.get_finished(table_id)
-        if old is None:
+        old = self.tables.get(table_id)
+        old = None if old is not None else await self.load_ended(table_id)  # a live table has no rematch
+        if old is None or old.status is not TableStatus.FINISHED:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
             raise NotAtTable()
@@ -181,25 +183,20 @@ class LobbyOps:
                 await self._close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")))
                 return
             if user_id == table.host_id:
-                table.host_id = table.humans[0].user_id
-                notice += Text(N_("**{name}** is the host now."), name=table.humans[0].name)
+                table.host_id = table.humans[0].user_id  # the lobby's crown shows who hosts now
                 await self.store.update_game(table.id, host_id=table.host_id)
-            await self._lobby_changed(table)
-            self._notify_notice(table, notice)
+            await self._lobby_changed(table)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
         await self._replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
 
-    def _notify_notice(self, table: Table, notice: Text) -> None:
-        from .service import TableUpdate
-
-        self._notify(TableUpdate(table, "notice", notices=[notice]))
-
     async def _close(self, table: Table, status: str, notice: Text) -> None:
         table.status = TableStatus.CANCELLED
+        table.deadline = None
+        table.add_post("cancelled", notices=[notice], at=self.clock())
         await self.store.update_game(table.id, status=status)
         await self._save(table)
         self._unregister(table)
         from .service import TableUpdate
 
-        self._notify(TableUpdate(table, "cancelled", notices=[notice]))
+        self._notify(TableUpdate(table, "cancelled"))

@@ -239,12 +239,15 @@ MESSAGES: dict[str, str] = {
         "Diese Partie ist zu alt für eine Revanche: eröffne eine neue mit `/6nimmt eröffnen`.",
     "The game has already started.": "Die Partie hat schon begonnen.",
     "Nobody is left, so the table closed.": "Niemand ist mehr da, also wurde der Tisch geschlossen.",
-    "**{name}** is the host now.": "**{name}** ist jetzt Gastgeber.",
     "An AI plays their seat from now on.": "Eine KI spielt ab jetzt auf diesem Platz.",
     "That choice does not exist.": "Diese Auswahl gibt es nicht.",
-    "The bot restarted; here is how the game ended.": "Der Bot wurde neu gestartet; so ist die Partie ausgegangen.",
     "Nobody started the game in time, so the lobby closed.":
         "Niemand hat die Partie rechtzeitig begonnen, also wurde der Tisch geschlossen.",
+    "{player} missed a turn, so the bot played for them. {left} more in a row and an AI takes their seat.":
+        "{player} hat einen Zug verpasst, der Bot hat für sie gespielt. Noch {left} in Folge, und eine KI "
+        "übernimmt ihren Platz.",
+    "{player} ran out of time, so row {row} was taken for them (the cheapest).":
+        "{player} hatte keine Zeit mehr, also wurde Reihe {row} für sie genommen (die billigste).",
     "{player} missed two turns in a row, so an AI plays their seat now.":
         "{player} hat zwei Züge hintereinander verpasst, also spielt jetzt eine KI auf diesem Platz.",
     "Every player has left, so the game was abandoned.":

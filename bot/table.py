@@ -12,11 +12,11 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine import PLAYER_LIMITS, Game, GameConfig, Variant
+from engine import PLAYER_LIMITS, Game, GameConfig, Variant, event_from_dict, event_to_dict
 from engine.config import ANNIVERSARY_ROUNDS
 
 from .errors import OptionError
-from .text import N_
+from .text import N_, Text
 
 AILevel = Literal["easy", "medium", "hard"]
 
@@ -139,6 +139,36 @@ class Seat:
 
 
 @dataclass
+class Post:
+    """News the channel reads once (a reveal, the standings, a closing), saved with the state that made it.
+
+    The table's live message is drawn from the current state; a post is what
+    the state alone cannot tell (the engine's events, notices). It stays in
+    the table's outbox, checkpointed, until the presenter has shown it, so a
+    crash, a stop or a refused request between the commit and Discord loses
+    nothing; ``seq`` numbers a table's posts and keeps re-sending idempotent.
+    """
+
+    seq: int
+    kind: str  # started, turn, notice, finished, cancelled
+    events: list = field(default_factory=list)
+    notices: list[Text] = field(default_factory=list)
+    step: int = 0  # the decision point it opens; the timer waits for it to be seen
+    at: float = 0.0  # when it was committed (the table's clock)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "events": [event_to_dict(e) for e in self.events],
+                "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Post":
+        return cls(seq=int(data["seq"]), kind=str(data["kind"]),
+                   events=[event_from_dict(e) for e in data.get("events", ())],
+                   notices=[Text.from_data(n) for n in data.get("notices", ())],
+                   step=int(data.get("step", 0)), at=float(data.get("at", 0.0)))
+
+
+@dataclass
 class Table:
     """One table in one channel (or thread)."""
 
@@ -155,6 +185,8 @@ class Table:
     deadline: float | None = None  # epoch seconds of the current timer
     message_id: int | None = None  # the public lobby / table message
     created_at: float = 0.0
+    outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
+    post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -173,6 +205,12 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
 
+    def add_post(self, kind: str, events: list = (), notices: list[Text] = (), at: float = 0.0) -> Post:
+        self.post_seq += 1
+        post = Post(self.post_seq, kind, list(events), list(notices), self.step, at)
+        self.outbox.append(post)
+        return post
+
     @property
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
@@ -184,6 +222,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats], "status": self.status.value,
             "seed": self.seed, "step": self.step, "deadline": self.deadline,
             "message_id": self.message_id, "created_at": self.created_at,
+            "outbox": [p.to_dict() for p in self.outbox], "post_seq": self.post_seq,
         }
 
     @classmethod
@@ -196,6 +235,7 @@ class Table:
             status=TableStatus(meta["status"]), seed=int(meta["seed"]), step=int(meta["step"]),
             deadline=meta.get("deadline"), message_id=meta.get("message_id"),
             created_at=float(meta.get("created_at") or 0.0),
+            outbox=[Post.from_dict(p) for p in meta.get("outbox", ())], post_seq=int(meta.get("post_seq", 0)),
         )
         if state:
             table.game = Game.from_dict(state)

@@ -157,9 +157,7 @@ class Tables(commands.Cog):
             await post_lobby(interaction, self.service, table)
             return
         await interaction.response.send_message(tr(user_locale(interaction), "Here is the table:"), ephemeral=True)
-        from bot.service import TableUpdate
-
-        self.presenter(TableUpdate(table, "turn"))  # posts it anew at the bottom
+        self.presenter.repost(table)  # posts it anew at the bottom
 
     @game.command(name="rules", description="A short summary of this table's rules")
     async def rules(self, interaction: discord.Interaction) -> None:

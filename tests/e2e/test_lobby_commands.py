@@ -203,13 +203,17 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
         opened = await reply(world, world.alice, "6nimmt start", rounds=1)
         await world.settle()
         gate = asyncio.Event()
-        show = presenter._show
+        deliver, edit_live = presenter._deliver, presenter._edit_live
 
-        async def lagging(update):
+        async def lagging_deliver(*args):
             await gate.wait()
-            await show(update)
+            await deliver(*args)
 
-        presenter._show = lagging
+        async def lagging_edit(*args):
+            await gate.wait()
+            await edit_live(*args)
+
+        presenter._deliver, presenter._edit_live = lagging_deliver, lagging_edit
         await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
         await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
         gate.set()
