@@ -76,6 +76,7 @@ class Presenter:
         self.service = service
         self.edit_interval = EDIT_INTERVAL
         self.retry_first = RETRY_FIRST
+        self.drain_seconds = DRAIN_SECONDS
         self._tables: dict[int, Table] = {}  # tables with something to show
         self._stale: set[int] = set()  # tables whose live message is behind their state
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
@@ -124,12 +125,12 @@ class Presenter:
         while self._workers:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
-    async def close(self, drain_seconds: float = DRAIN_SECONDS) -> None:
+    async def close(self) -> None:
         """Show what is queued, for at most ``drain_seconds``; the rest waits in the store."""
         self._closing = True
         workers = list(self._workers.values())
         if workers:
-            done, pending = await asyncio.wait(workers, timeout=drain_seconds)
+            done, pending = await asyncio.wait(workers, timeout=self.drain_seconds)
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)

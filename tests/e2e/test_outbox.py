@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs import presenter as presenter_module
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 from tests.e2e.test_takeovers import play_to_the_end
@@ -44,11 +43,12 @@ async def test_a_clean_stop_shows_the_news_it_has_queued(world):
     world.standin.assert_no_errors()
 
 
-async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(world, monkeypatch):
-    monkeypatch.setattr(presenter_module, "DRAIN_SECONDS", 0.2)
+async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(world):
     async with world.running_bot():
         await start_game(world, rounds=1)
-        hold_posts(world.bot.get_cog("Tables").presenter, asyncio.Event())  # never released
+        presenter = world.bot.get_cog("Tables").presenter
+        presenter.drain_seconds = 0.2
+        hold_posts(presenter, asyncio.Event())  # never released
         await pick_both(world)
     assert reveals(world) == [], "the stop gave up on the post"
     async with world.running_bot():
