@@ -208,6 +208,10 @@ MESSAGES: dict[str, str] = {
     # the command tree's error handler (bot/app.py)
     "You cannot use that command here.": "Diesen Befehl kannst du hier nicht verwenden.",
     "That value does not work: {value}.": "Dieser Wert geht nicht: {value}.",
+    "Your action was saved, but something went wrong on our side while answering it. The table message shows "
+    "where the game stands.":
+        "Deine Aktion wurde gespeichert, aber beim Antworten ist bei uns etwas schiefgegangen. Die Tischnachricht "
+        "zeigt, wo die Partie steht.",
     "Something went wrong on our side; nothing was changed. Please try again.":
         "Bei uns ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuche es noch einmal.",
     # errors and notices of the table service (bot/errors.py, lobby.py, play.py, specials.py, service.py)

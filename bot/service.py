@@ -9,6 +9,7 @@ action is checkpointed (with its action-log entry) before the call returns.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import time
@@ -29,6 +30,10 @@ from .text import N_
 from .timers import Scheduler
 
 log = logging.getLogger(__name__)
+
+#: True once the running task (one click or command) has committed a change to a table, so an
+#: error after that is not reported as "nothing was changed": the change stands.
+committed_change: contextvars.ContextVar[bool] = contextvars.ContextVar("committed_change", default=False)
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         state = table.game.to_dict() if table.game is not None else {}
         await self.store.checkpoint(table.id, state, table.meta(), actions=[action_to_dict(a) for a in actions],
                                     unshown=bool(table.outbox))
+        committed_change.set(True)
 
     # -- what the channel has seen ---------------------------------------------------
 

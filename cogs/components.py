@@ -16,7 +16,8 @@ import discord
 
 from bot.app import answer_error
 from bot.errors import TableError
-from bot.i18n import N_, error_text, tr, user_locale
+from bot.i18n import N_, error_text, failure_text, tr, user_locale
+from bot.service import committed_change
 from engine import BULLHEADS, IllegalAction
 
 from .render import card_label, row_cost
@@ -61,8 +62,7 @@ class TableItem:
         except Exception:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
             log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
-            await answer_error(interaction, tr(
-                user_locale(interaction), "Something went wrong on our side; nothing was changed. Please try again."))
+            await answer_error(interaction, failure_text(user_locale(interaction), committed_change.get()))
 
     async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
         raise NotImplementedError

@@ -95,3 +95,28 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert world.bot.service.tables == {}
         tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("present-")]
         assert tasks == []
+
+
+async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
+    """The error reply says "nothing was changed" only when that is true."""
+    from cogs import components
+
+    async with world.running_bot():
+        table_message = await start_game(world, rounds=1)
+
+        def broken_hand_text(view, locale):
+            raise RuntimeError("rendering failed")
+
+        hand = await (await world.standin.click(world.alice, table_message,
+                                                table_message.button("Play a card")["custom_id"])).reply()
+        monkeypatch.setattr(components, "hand_text", broken_hand_text)  # fails after the pick is saved
+        card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
+        answer = await (await world.standin.click(world.alice, hand, card)).reply()
+        assert "Your action was saved" in answer.content and "nothing was changed" not in answer.content
+        table = world.bot.service.table_in(world.channel.id)
+        assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
+
+        # A failure before anything is saved still says so.
+        other = await (await world.standin.click(world.bob, table_message,
+                                                 table_message.button("Play a card")["custom_id"])).reply()
+        assert "nothing was changed" in other.content
