@@ -128,7 +128,7 @@ class Presenter:
         notices = [render(locale, notice) for notice in update.notices]
         if kind == "cancelled":
             closed = "\n".join(notices) or tr(locale, "The table was closed.")
-            if table.status is TableStatus.LOBBY:
+            if table.game is None:  # a lobby: it says it closed, and why
                 await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=None)
             else:
                 await self._edit(table, table.message_id, view=None)
