@@ -223,9 +223,9 @@ def draft_hand_text(view, locale) -> str:
     return text + "\n" + tr(locale, "Wait for your turn to draft.")
 
 
-def draft_hand_view(table, view, locale) -> discord.ui.View | None:
+def draft_hand_view(table, view, locale) -> discord.ui.View:
     if view.drafter != view.player:
-        return None
+        return discord.utils.MISSING  # no view at all (None is refused by send_message)
     return draft_selects(table, list(view.draft_pool), locale)
 
 
