@@ -566,4 +566,7 @@ MESSAGES: dict[str, str] = {
         "Noch in den anderen Händen (vor allen ausgewählt):",
     "Not seen yet ({count}, in other hands or out of this round): {cards}":
         "Noch nicht gesehen ({count}, in anderen Händen oder nicht in dieser Runde): {cards}",
+    # the score chart (cogs/chart.py): the built-in font draws ASCII only, so no umlauts here
+    "Bullheads after each round": "Hornochsen nach jeder Runde",
+    "Round {round}": "Runde {round}",
 }
