@@ -83,9 +83,9 @@ class LobbyOps:
     async def leave(self, table_id: int, user_id: int) -> Table:
         table = self.get(table_id)
         async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotInLobby() if table.status is TableStatus.LOBBY else NotAtTable()
+            if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
+                raise NotInLobby()
+            seat = self._seat(table, user_id)  # says why, to a player an AI plays for already
             await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name),
                                     "left")
         return table

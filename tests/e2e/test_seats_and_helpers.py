@@ -237,3 +237,29 @@ async def test_status_shows_the_table_or_says_there_is_none(world):
         await world.settle()
         assert world.table_message() is world.public()[-1]  # and posted again at the bottom
         world.standin.assert_no_errors()
+
+
+async def test_a_player_who_left_may_come_back_but_a_kicked_one_may_not(world):
+    async with world.running_bot():
+        lobby = await open_table(world, rounds=1)
+        for user in (world.bob, world.carol):
+            await click_ok(world, user, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table = world.bot.service.table_in(world.channel.id)
+        left = await reply(world, world.bob, "6nimmt leave")
+        assert "You left the table." in left.content
+        again = await reply(world, world.bob, "6nimmt leave")
+        assert again.content == "An AI plays your seat since you left the table."
+        hand = await reply(world, world.bob, "6nimmt hand")
+        assert "since you left the table" in hand.content
+        back = await (await world.standin.click(world.bob, hand, hand.button("Take my seat back")["custom_id"])).reply()
+        assert "You have your seat back" in back.content
+        assert not table.seats[table.seat_of(world.bob.id)].is_ai
+        assert hand.custom_ids == [], "the answer lost its button"
+
+        await reply(world, world.alice, "6nimmt kick", member=world.carol)
+        message = world.table_message()
+        kicked = await (await world.standin.click(world.carol, message, message.custom_ids[0])).reply()
+        assert "the host removed you" in kicked.content and kicked.custom_ids == []
+        world.standin.assert_no_errors()
