@@ -83,7 +83,7 @@ async def test_outsiders_are_told_how_to_join_on_every_button(world):
     async with world.running_bot():
         lobby = await open_table(world, variant="pro", rounds=1, helpers=True)
         # Lobby buttons for players: the outsider is pointed at Join.
-        for label in ("Leave", "Add AI", "Start"):
+        for label in ("Leave", "Add AI", "Start", "Cancel"):
             answer = await (await world.standin.click(world.carol, lobby, lobby.button(label)["custom_id"])).reply()
             assert answer.ephemeral_to.id == world.carol.id
             assert answer.content == "You are not at this table: press **Join** to sit down.", label
