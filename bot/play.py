@@ -53,7 +53,7 @@ class PlayOps:
         table = self.get(table_id)
         async with table.lock:
             game = self._running_game(table)
-            seat = self._seat(table, user_id)
+            seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
             changed = bool(game.picks[seat])
             events = game.pick(seat, card)  # raises IllegalAction, changing nothing
@@ -73,7 +73,7 @@ class PlayOps:
         table = self.get(table_id)
         async with table.lock:
             game = self._running_game(table)
-            seat = self._seat(table, user_id)
+            seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
             try:
                 action = make(seat)

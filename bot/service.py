@@ -21,7 +21,7 @@ from data.store import Store
 from engine import action_to_dict
 
 from .ai_seats import AIDecider, AISeats
-from .errors import NoTable, NotAtTable, StaleButton
+from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton
 from .lobby import LobbyOps
 from .play import PlayOps
 from .specials import SpecialOps
@@ -203,7 +203,18 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
     def _seat(table: Table, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
+            taken = table.taken_over_seat(user_id)
+            if taken is not None:
+                raise SeatTakenOver(table.id, table.seats[taken].takeover)
             raise NotAtTable()
+        return seat
+
+    @classmethod
+    def _acting_seat(cls, table: Table, user_id: int) -> int:
+        """``_seat`` for an action: a seat taken back acts only from the next decision point on."""
+        seat = cls._seat(table, user_id)
+        if table.seats[seat].back_from_step > table.step:
+            raise BackNextTurn()
         return seat
 
     @staticmethod

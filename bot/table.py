@@ -54,6 +54,8 @@ class TableOptions(BaseModel):
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
+    # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker.
+    helpers: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -105,6 +107,15 @@ class Seat:
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
     prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
+    removed: str | None = None  # "left" or "kicked": why an AI took the seat (else missed turns)
+    back_from_step: int = 0  # a player who took the seat back acts from this table step on
+
+    @property
+    def takeover(self) -> str | None:
+        """Why an AI plays a player's seat: "left", "kicked", "missed"; None if they play it."""
+        if self.user_id is None or self.ai_level is None:
+            return None
+        return self.removed or "missed"
 
     @property
     def is_ai(self) -> bool:
@@ -114,6 +125,7 @@ class Seat:
         return {
             "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
             "missed_turns": self.missed_turns, "prompts": self.prompts,
+            "removed": self.removed, "back_from_step": self.back_from_step,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -129,6 +141,8 @@ class Seat:
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
             prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
+            removed=data["removed"] if data.get("removed") in ("left", "kicked") else None,
+            back_from_step=int(data.get("back_from_step") or 0),
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),
@@ -189,12 +203,20 @@ class Table:
     post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
+    closed_notice: Text | None = field(default=None, repr=False, compare=False)  # why it closed (LobbyOps._close)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a player still playing themselves (not one an AI took over)."""
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id and not seat.is_ai:
+                return index
+        return None
+
+    def taken_over_seat(self, user_id: int) -> int | None:
+        """The seat of a player an AI took over from (missed turns, left or kicked)."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.takeover is not None:
                 return index
         return None
 
