@@ -22,9 +22,9 @@ from engine import IllegalAction
 from .config import Settings
 from .errors import TableError
 from .health import Heartbeat, bot_status
-from .i18n import CatalogTranslator, error_text, tr, user_locale
+from .i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
 from .logs import setup_logging
-from .service import ServiceDefaults, TableService
+from .service import ServiceDefaults, TableService, committed_change
 from .sync import sync_commands
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class SixNimmtTree(app_commands.CommandTree):
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=original)
-            message = tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
+            message = failure_text(locale, committed_change.get())
         await answer_error(interaction, message)
 
 

@@ -41,8 +41,35 @@ class TableExists(TableError):
 
 
 class NotAtTable(TableError):
+    """Someone not seated pressed a table's button: say how to play next time."""
+
+    def __init__(self, template: str = N_("You are not at this table. To play in the next game, press **Join** on "
+                                          "its lobby, or open one with `/6nimmt start`."), /, **fields) -> None:
+        super().__init__(template, **fields)
+
+
+class NotInLobby(NotAtTable):
+    """Someone not seated pressed a lobby button that is for its players."""
+
     def __init__(self) -> None:
-        super().__init__(N_("You are not at this table."))
+        super().__init__(N_("You are not at this table: press **Join** to sit down."))
+
+
+#: Why an AI plays a player's seat (``Seat.takeover``), as they are told.
+TAKEOVER_REASONS = {
+    "missed": N_("An AI plays your seat since you missed two turns in a row."),
+    "left": N_("An AI plays your seat since you left the table."),
+    "kicked": N_("An AI plays your seat since the host removed you from this game; it stays with the AI."),
+}
+
+
+class SeatTakenOver(NotAtTable):
+    """A player whose seat an AI plays; ``can_reclaim`` unless the host removed them."""
+
+    def __init__(self, table_id: int, reason: str) -> None:
+        super().__init__(TAKEOVER_REASONS[reason])
+        self.table_id = table_id
+        self.can_reclaim = reason != "kicked"
 
 
 class NotHost(TableError):
@@ -56,3 +83,10 @@ class StaleButton(TableError):
 
 class LobbyError(TableError):
     """Joining, leaving or starting is not possible right now (full, started, too few…)."""
+
+
+class BackNextTurn(TableError):
+    """A player took their seat back mid-turn: the AI's decision for this turn stands."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("You have your seat back from the next turn on: the AI's choice for this turn stands."))

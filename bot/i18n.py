@@ -93,6 +93,14 @@ ILLEGAL_ACTION_TEXTS: dict[type, str] = {
 }
 
 
+def failure_text(locale: discord.Locale | str | None, changed: bool) -> str:
+    """What a user is told when something failed on our side; ``changed``: their action was saved first."""
+    if changed:
+        return tr(locale, "Your action was saved, but something went wrong on our side while answering it. "
+                          "The table message shows where the game stands.")
+    return tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
+
+
 def error_text(locale: discord.Locale | str | None, error: TableError | IllegalAction) -> str:
     """What a user is told about a refused action, in ``locale``."""
     if isinstance(error, TableError):

@@ -1,10 +1,11 @@
-"""Lobby operations of the table service: open, join, leave, add AI, start, cancel, kick, rematch."""
+"""Lobby operations of the table service: open, join, leave, add AI, start, cancel, kick, rematch,
+and taking back a seat an AI took over."""
 
 from __future__ import annotations
 
 from engine import Game
 
-from .errors import LobbyError, NotAtTable, NotHost, TableExists
+from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
 from .table import Seat, Table, TableOptions, TableStatus
 from .text import N_, Text
 
@@ -26,7 +27,8 @@ class LobbyOps:
         try:
             if seats is None:
                 seats = [Seat(host_id, host_name)]
-                seats += [self._ai_seat(seats, options.ai_level) for _ in range(options.ai_seats)]
+                for _ in range(options.ai_seats):  # one by one: each AI's name differs from those before
+                    seats.append(self._ai_seat(seats, options.ai_level))
             now = self.clock()
             table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                           options=options, seats=seats, seed=self._new_seed(), created_at=now,
@@ -82,10 +84,11 @@ class LobbyOps:
     async def leave(self, table_id: int, user_id: int) -> Table:
         table = self.get(table_id)
         async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotAtTable()
-            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name))
+            if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
+                raise NotInLobby()
+            seat = self._seat(table, user_id)  # says why, to a player an AI plays for already
+            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name),
+                                    "left")
         return table
 
     async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
@@ -99,7 +102,7 @@ class LobbyOps:
             if seat is None:
                 raise LobbyError(N_("That member is not playing at this table."))
             await self._remove_seat(table, seat, Text(N_("**{name}** was removed by the host."),
-                                                      name=table.seats[seat].name))
+                                                      name=table.seats[seat].name), "kicked")
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
@@ -107,7 +110,7 @@ class LobbyOps:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
-                raise LobbyError(N_("Only players at the table can add AI players."))
+                raise NotInLobby()
             if len(table.seats) >= table.options.max_players:
                 raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
             table.seats.append(self._ai_seat(table.seats, level or table.options.ai_level))
@@ -118,6 +121,8 @@ class LobbyOps:
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)
+            if not table.has_user(user_id):
+                raise NotInLobby()
             if user_id != table.host_id:
                 raise NotHost(N_("Only the host can start the game."))
             if len(table.seats) < table.options.min_players:
@@ -133,14 +138,17 @@ class LobbyOps:
         table = self.get(table_id)
         async with table.lock:
             if user_id != table.host_id and not can_manage:
+                if not table.has_user(user_id):
+                    raise NotInLobby() if table.status is TableStatus.LOBBY else NotAtTable()
                 raise NotHost(N_("Only the host (or a member who can Manage Messages) can cancel the table."))
             await self._close(table, "cancelled", Text(N_("The table was cancelled.")))
         return table
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
         """A new lobby in the same channel with the same seats; whoever asked hosts it."""
-        old = self.get_finished(table_id)
-        if old is None:
+        old = self.tables.get(table_id)
+        old = None if old is not None else await self.load_ended(table_id)  # a live table has no rematch
+        if old is None or old.status is not TableStatus.FINISHED:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
             raise NotAtTable()
@@ -173,7 +181,39 @@ class LobbyOps:
         table.lobby_unshown = table.message_id is None
         self._notify(TableUpdate(table, "lobby"))
 
-    async def _remove_seat(self, table: Table, seat: int, notice: Text) -> None:
+    async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
+        """A player an AI took over from (missed turns or left, never kicked) plays their seat again.
+
+        Effective from the next decision point: the AI has already decided
+        everything this one asked of the seat (AI seats act at once), and that
+        decision stands; the player's own timer starts with the next one.
+        """
+        table = self.get(table_id)
+        async with table.lock:
+            if table.status is not TableStatus.PLAYING:
+                raise LobbyError(N_("The game is not running, so there is no seat to take back."))
+            if table.seat_of(user_id) is not None:
+                raise LobbyError(N_("You are playing your seat already."))
+            seat = table.taken_over_seat(user_id)
+            if seat is None:
+                raise NotAtTable()
+            player = table.seats[seat]
+            if player.takeover == "kicked":
+                raise TableError(N_("The host removed you from this game, so its seat stays with the AI."))
+            player.ai_level = None
+            player.missed_turns = 0
+            player.removed = None
+            player.back_from_step = table.step + 1
+            table.add_post("notice", notices=[Text(N_("**{name}** took their seat back and plays again from the "
+                                                      "next turn."), name=player.name)], at=self.clock())
+            await self._save_seats(table)
+            await self._save(table)
+            from .service import TableUpdate
+
+            self._notify(TableUpdate(table, "notice"))
+        return table
+
+    async def _remove_seat(self, table: Table, seat: int, notice: Text, why: str) -> None:
         if table.status is TableStatus.LOBBY:
             user_id = table.seats[seat].user_id
             del table.seats[seat]
@@ -181,25 +221,22 @@ class LobbyOps:
                 await self._close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")))
                 return
             if user_id == table.host_id:
-                table.host_id = table.humans[0].user_id
-                notice += Text(N_("**{name}** is the host now."), name=table.humans[0].name)
+                table.host_id = table.humans[0].user_id  # the lobby's crown shows who hosts now
                 await self.store.update_game(table.id, host_id=table.host_id)
-            await self._lobby_changed(table)
-            self._notify_notice(table, notice)
+            await self._lobby_changed(table)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
+        table.seats[seat].removed = why
         await self._replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
-
-    def _notify_notice(self, table: Table, notice: Text) -> None:
-        from .service import TableUpdate
-
-        self._notify(TableUpdate(table, "notice", notices=[notice]))
 
     async def _close(self, table: Table, status: str, notice: Text) -> None:
         table.status = TableStatus.CANCELLED
+        table.deadline = None
+        table.closed_notice = notice
+        table.add_post("cancelled", notices=[notice], at=self.clock())
         await self.store.update_game(table.id, status=status)
         await self._save(table)
         self._unregister(table)
         from .service import TableUpdate
 
-        self._notify(TableUpdate(table, "cancelled", notices=[notice]))
+        self._notify(TableUpdate(table, "cancelled"))

@@ -35,6 +35,7 @@ NAMES: dict[str, str] = {
     "rounds": "runden",
     "timer": "zugzeit",
     "ai_players": "ki-spieler",
+    "helpers": "hilfen",
     "ai_level": "ki-stärke",
     "member": "mitglied",
     "scope": "bereich",
@@ -66,6 +67,8 @@ MESSAGES: dict[str, str] = {
     "Never ask me": "Nie fragen",
     "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
+    "Player aids for everyone: each hand can show the cards seen this round (default off)":
+        "Hilfen für alle: jede Hand kann die in dieser Runde gesehenen Karten zeigen (Standard: aus)",
     "How strong the AI players are": "Wie stark die KI-Spieler sind",
     "easy": "leicht",
     "medium": "mittel",
@@ -208,13 +211,16 @@ MESSAGES: dict[str, str] = {
     # the command tree's error handler (bot/app.py)
     "You cannot use that command here.": "Diesen Befehl kannst du hier nicht verwenden.",
     "That value does not work: {value}.": "Dieser Wert geht nicht: {value}.",
+    "Your action was saved, but something went wrong on our side while answering it. The table message shows "
+    "where the game stands.":
+        "Deine Aktion wurde gespeichert, aber beim Antworten ist bei uns etwas schiefgegangen. Die Tischnachricht "
+        "zeigt, wo die Partie steht.",
     "Something went wrong on our side; nothing was changed. Please try again.":
         "Bei uns ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuche es noch einmal.",
     # errors and notices of the table service (bot/errors.py, lobby.py, play.py, specials.py, service.py)
     "There is no 6 nimmt! table in this channel. Start one with `/6nimmt start`.":
         "In diesem Kanal gibt es keinen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
     "This channel already has a 6 nimmt! table.": "Dieser Kanal hat schon einen 6-nimmt!-Tisch.",
-    "You are not at this table.": "Du sitzt nicht an diesem Tisch.",
     "That button is from an earlier turn. Use the newest table message.":
         "Diese Schaltfläche stammt aus einem früheren Zug. Verwende die neueste Tisch-Nachricht.",
     "That table has ended. Start a new one with `/6nimmt start`.":
@@ -228,7 +234,6 @@ MESSAGES: dict[str, str] = {
         "Du kannst dich nicht selbst entfernen: verwende „Verlassen“ oder „Abbrechen“.",
     "That member is not playing at this table.": "Dieses Mitglied spielt nicht an diesem Tisch.",
     "**{name}** was removed by the host.": "**{name}** wurde vom Gastgeber entfernt.",
-    "Only players at the table can add AI players.": "Nur Spieler am Tisch können KI-Spieler hinzufügen.",
     "Only the host can start the game.": "Nur der Gastgeber kann die Partie beginnen.",
     "This game needs at least {players} players: invite a friend or add an AI.":
         "Diese Partie braucht mindestens {players} Spieler: lade jemanden ein oder füge eine KI hinzu.",
@@ -239,12 +244,15 @@ MESSAGES: dict[str, str] = {
         "Diese Partie ist zu alt für eine Revanche: eröffne eine neue mit `/6nimmt eröffnen`.",
     "The game has already started.": "Die Partie hat schon begonnen.",
     "Nobody is left, so the table closed.": "Niemand ist mehr da, also wurde der Tisch geschlossen.",
-    "**{name}** is the host now.": "**{name}** ist jetzt Gastgeber.",
     "An AI plays their seat from now on.": "Eine KI spielt ab jetzt auf diesem Platz.",
     "That choice does not exist.": "Diese Auswahl gibt es nicht.",
-    "The bot restarted; here is how the game ended.": "Der Bot wurde neu gestartet; so ist die Partie ausgegangen.",
     "Nobody started the game in time, so the lobby closed.":
         "Niemand hat die Partie rechtzeitig begonnen, also wurde der Tisch geschlossen.",
+    "{player} missed a turn, so the bot played for them. {left} more in a row and an AI takes their seat.":
+        "{player} hat einen Zug verpasst, der Bot hat für sie gespielt. Noch {left} in Folge, und eine KI "
+        "übernimmt ihren Platz.",
+    "{player} ran out of time, so row {row} was taken for them (the cheapest).":
+        "{player} hatte keine Zeit mehr, also wurde Reihe {row} für sie genommen (die billigste).",
     "{player} missed two turns in a row, so an AI plays their seat now.":
         "{player} hat zwei Züge hintereinander verpasst, also spielt jetzt eine KI auf diesem Platz.",
     "Every player has left, so the game was abandoned.":
@@ -287,7 +295,6 @@ MESSAGES: dict[str, str] = {
     "Players ({count}/{most})": "Spieler ({count}/{most})",
     "Closes": "Schließt",
     "{when} unless the host starts": "{when}, wenn der Gastgeber nicht beginnt",
-    "The game has started.": "Die Partie hat begonnen.",
     "This table is closed.": "Dieser Tisch ist geschlossen.",
     "Row {row}": "Reihe {row}",
     "6 nimmt! — round {round}": "6 nimmt! — Runde {round}",
@@ -396,7 +403,6 @@ MESSAGES: dict[str, str] = {
     "The game is on!": "Die Partie läuft!",
     "The table is closed.": "Der Tisch ist geschlossen.",
     "{name} was removed.": "{name} wurde entfernt.",
-    "Here is the table:": "Hier ist der Tisch:",
     "That button is not valid. Use the newest table message.":
         "Diese Schaltfläche gilt nicht. Verwende die neueste Tisch-Nachricht.",
     # the Anniversary special cards (cogs/special_text.py, cogs/special_items.py). The names follow
@@ -510,4 +516,65 @@ MESSAGES: dict[str, str] = {
         "Ich frage dich nur, wenn deine Karte eine Reihe nehmen würde (und nachdem du eine genommen hast).",
     "I will not ask you: your special cards stay in your hand.":
         "Ich frage dich nicht: deine Sonderkarten bleiben auf deiner Hand.",
+
+    # issue 17: outsiders, taking a seat back, the lobby's end, status, the draft hand, the tracker
+    "You are not at this table. To play in the next game, press **Join** on its lobby, or open one with "
+    "`/6nimmt start`.":
+        "Du sitzt nicht an diesem Tisch. Um in der nächsten Partie mitzuspielen, drücke **Beitreten** in ihrer "
+        "Lobby oder eröffne eine mit `/6nimmt eröffnen`.",
+    "You are not at this table: press **Join** to sit down.":
+        "Du sitzt nicht an diesem Tisch: drücke **Beitreten**, um Platz zu nehmen.",
+    "An AI plays your seat since you missed two turns in a row.":
+        "Eine KI spielt deinen Platz, seit du zwei Züge hintereinander verpasst hast.",
+    "An AI plays your seat since you left the table.":
+        "Eine KI spielt deinen Platz, seit du den Tisch verlassen hast.",
+    "An AI plays your seat since the host removed you from this game; it stays with the AI.":
+        "Eine KI spielt deinen Platz, seit dich der Gastgeber aus dieser Partie entfernt hat; er bleibt bei der KI.",
+    "You have your seat back from the next turn on: the AI's choice for this turn stands.":
+        "Du hast deinen Platz ab dem nächsten Zug zurück: die Wahl der KI für diesen Zug bleibt.",
+    "The game is not running, so there is no seat to take back.":
+        "Die Partie läuft nicht, also gibt es keinen Platz zurückzunehmen.",
+    "You are playing your seat already.": "Du spielst deinen Platz schon selbst.",
+    "The host removed you from this game, so its seat stays with the AI.":
+        "Der Gastgeber hat dich aus dieser Partie entfernt, also bleibt dein Platz bei der KI.",
+    "**{name}** took their seat back and plays again from the next turn.":
+        "**{name}** hat den Platz zurückgenommen und spielt ab dem nächsten Zug wieder selbst.",
+    "Press **Take my seat back** to play again from the next turn.":
+        "Drücke **Platz zurücknehmen**, um ab dem nächsten Zug wieder selbst zu spielen.",
+    "Take my seat back": "Platz zurücknehmen",
+    "You have your seat back: you play again from the next turn on.":
+        "Du hast deinen Platz zurück: ab dem nächsten Zug spielst du wieder selbst.",
+    "**Your drafted cards** ({count}/10): {cards}. Only you can see this message, but everyone watched the draft.":
+        "**Deine gewählten Karten** ({count}/10): {cards}. Nur du siehst diese Nachricht, aber alle haben beim "
+        "Auswählen zugesehen.",
+    "**Your turn:** take a card from the face-up pool below.":
+        "**Du bist dran:** nimm eine Karte aus der offenen Auslage unten.",
+    "Wait for your turn to draft.": "Warte, bis du mit dem Auswählen dran bist.",
+    "You drafted **{card}**.": "Du hast **{card}** gewählt.",
+    "Cards seen": "Gesehene Karten",
+    "This table plays without helpers.": "An diesem Tisch wird ohne Hilfen gespielt.",
+    "6 nimmt! — the game has started": "6 nimmt! — die Partie hat begonnen",
+    "6 nimmt! — the game is over": "6 nimmt! — die Partie ist vorbei",
+    "6 nimmt! — table closed": "6 nimmt! — Tisch geschlossen",
+    "6 nimmt! — lobby closed": "6 nimmt! — Lobby geschlossen",
+    "helpers on: every hand can show the cards seen this round":
+        "Hilfen an: jede Hand kann die in dieser Runde gesehenen Karten zeigen",
+    "The game has started: the table is in the newest message below.":
+        "Die Partie hat begonnen: der Tisch ist in der neuesten Nachricht unten.",
+    "Closed": "Geschlossen",
+    "Open a new table with /6nimmt start.": "Eröffne einen neuen Tisch mit /6nimmt eröffnen.",
+    "Here is the table; it is posted again at the bottom of the channel, with its buttons.":
+        "Hier ist der Tisch; er wird auch unten im Kanal neu gepostet, mit seinen Schaltflächen.",
+    "📝 **Cards seen this round** (only what everyone saw; only you get this list)":
+        "📝 **In dieser Runde gesehene Karten** (nur, was alle gesehen haben; nur du bekommst diese Liste)",
+    "In the rows: {cards}": "In den Reihen: {cards}",
+    "Taken into piles: {cards}": "In Stapel genommen: {cards}",
+    "Revealed, still to place: {cards}": "Aufgedeckt, noch anzulegen: {cards}",
+    "Still in the other hands (drafted in front of everyone):":
+        "Noch in den anderen Händen (vor allen ausgewählt):",
+    "Not seen yet ({count}, in other hands or out of this round): {cards}":
+        "Noch nicht gesehen ({count}, in anderen Händen oder nicht in dieser Runde): {cards}",
+    # the score chart (cogs/chart.py): the built-in font draws ASCII only, so no umlauts here
+    "Bullheads after each round": "Hornochsen nach jeder Runde",
+    "Round {round}": "Runde {round}",
 }

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from data.models import GameResult, SeatResult
 from engine import (
-    ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
+    CardDrafted, ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
 )
 
 from .errors import LobbyError, NoTable, TableError
@@ -17,6 +17,9 @@ from .table import Table, TableStatus
 from .text import N_, Mention, Text
 
 log = logging.getLogger(__name__)
+
+#: Missed turns in a row after which an AI plays the seat.
+MISSES_BEFORE_AI = 2
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class PlayOps:
         table = self.get(table_id)
         async with table.lock:
             game = self._running_game(table)
-            seat = self._seat(table, user_id)
+            seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
             changed = bool(game.picks[seat])
             events = game.pick(seat, card)  # raises IllegalAction, changing nothing
@@ -70,7 +73,7 @@ class PlayOps:
         table = self.get(table_id)
         async with table.lock:
             game = self._running_game(table)
-            seat = self._seat(table, user_id)
+            seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
             try:
                 action = make(seat)
@@ -93,12 +96,14 @@ class PlayOps:
 
         game = table.game
         actions = list(actions)
+        notices = list(notices or [])
         await self._decide_automatically(table, actions, events)
         self._count_takes(table, events)
         if game.is_over:
-            await self._finish(table, actions, events, list(notices or []))
+            await self._finish(table, actions, events, notices)
             return
         point = decision_point(game)
+        news = bool(notices) or kind in ("started", "replaced")
         if point != table.decision:
             # A new decision point: older buttons go stale and a new timer starts.
             table.decision = point
@@ -113,9 +118,13 @@ class PlayOps:
             self.scheduler.set(table.id, table.deadline)
             if kind == "picked":
                 kind = "turn"
-        # One transaction for the player's action, the AI moves it set off and the new state.
+            # A draft is one message edited in place; anything else that moved on is news.
+            news = news or game.phase is not Phase.DRAFT or not all(isinstance(e, CardDrafted) for e in events)
+        if news:
+            table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock())
+        # One transaction for the player's action, the AI moves it set off, the new state and its news.
         await self._save(table, actions)
-        self._notify(TableUpdate(table, kind, events, list(notices or [])))
+        self._notify(TableUpdate(table, kind))
 
     async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
         """Make at once every decision that needs no one (see ``_automatic_actions``)."""
@@ -159,16 +168,20 @@ class PlayOps:
     async def finish_restored(self, table: Table) -> None:
         """A game that ended just before a crash: write its results (once) and close it."""
         async with table.lock:
-            await self._finish(table, [], [], [Text(N_("The bot restarted; here is how the game ended."))])
+            await self._finish(table, [], [], [])  # its standings post was committed with its last move
 
     async def _finish(self, table: Table, actions: list, events: list, notices: list[Text]) -> None:
         from .service import TableUpdate
 
         game = table.game
         outcome = game.outcome
-        await self._save(table, actions)  # the last moves, logged while the game is still open
         table.status = TableStatus.FINISHED
         table.deadline = None
+        # The standings are drawn from the outcome when shown, so they survive any crash from here on;
+        # a game restored after that commit has its post already.
+        if not any(post.kind == "finished" for post in table.outbox):
+            table.add_post("finished", events, notices, self.clock())
+        await self._save(table, actions)  # the last moves, logged while the game is still open
         result = GameResult(
             game_id=table.id,
             winners=list(outcome.winners),
@@ -184,7 +197,7 @@ class PlayOps:
         )
         await self.store.record_results(table.id, result)  # a no-op if already written
         self._unregister(table)
-        self._notify(TableUpdate(table, "finished", events, notices))
+        self._notify(TableUpdate(table, "finished"))
 
     # -- timers -------------------------------------------------------------------
 
@@ -217,17 +230,24 @@ class PlayOps:
                 actions.append(declined)
                 break
             if game.phase is Phase.CHOOSE_ROW:
-                action = ChooseRow(seat, game.cheapest_row())  # the rulebook's hint
+                row = game.cheapest_row()  # the rulebook's hint
+                action = ChooseRow(seat, row)
+                notices.append(Text(N_("{player} ran out of time, so row {row} was taken for them "
+                                       "(the cheapest)."), player=Mention(player.user_id), row=row + 1))
             else:
                 action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level,
                                               self._ai_seed(table, seat))
             events.extend(game.apply(action))
             actions.append(action)
             player.missed_turns += 1
-            if player.missed_turns >= 2:
+            if player.missed_turns >= MISSES_BEFORE_AI:
                 player.ai_level = self.defaults.replacement_ai_level
                 notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
                                     player=Mention(player.user_id)))
+            else:
+                notices.append(Text(N_("{player} missed a turn, so the bot played for them. "
+                                       "{left} more in a row and an AI takes their seat."),
+                                    player=Mention(player.user_id), left=MISSES_BEFORE_AI - player.missed_turns))
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:

@@ -139,12 +139,33 @@ def _rows(rows) -> str:
     return " | ".join(" ".join(str(c) for c in row) for row in rows)
 
 
-def _replay(log: GameLog, names: dict[int, str], narrate: Narrator | None) -> list[str]:
+def _dealt(log: GameLog) -> Game:
+    """The logged game as it was dealt, from its stored seed and options."""
     game_record = log.game
     if game_record.seed is None:
         raise ValueError("no seed was stored")
     options = TableOptions.model_validate(game_record.options)
-    game = Game.new(options.game_config(len(log.seats)), seed=game_record.seed)
+    return Game.new(options.game_config(len(log.seats)), seed=game_record.seed)
+
+
+def round_points_of(log: GameLog) -> list[list[int]] | None:
+    """Each seat's points in each finished round (``[seat][round]``), replayed from the log.
+
+    None when no round finished or the log cannot be replayed (an old or damaged one).
+    """
+    try:
+        game = _dealt(log)
+        for logged in log.actions:
+            game.apply(action_from_dict(logged.action))
+    except Exception:  # whatever a damaged log raises: the chart is left out, the files still go
+        return None
+    if not game.history:
+        return None
+    return [[points[seat] for points in game.history] for seat in range(game.players)]
+
+
+def _replay(log: GameLog, names: dict[int, str], narrate: Narrator | None) -> list[str]:
+    game = _dealt(log)
     name = lambda seat: names.get(seat, f"seat {seat + 1}")  # noqa: E731
     lines = [f"Round {game.round}" + (f" — rows: {_rows(game.rows)}" if game.rows else " — draft")]
     for logged in log.actions:

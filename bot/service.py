@@ -9,27 +9,31 @@ action is checkpointed (with its action-log entry) before the call returns.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from data.models import CorruptTable, SeatInfo
 from data.store import Store
 from engine import action_to_dict
 
 from .ai_seats import AIDecider, AISeats
-from .errors import NoTable, NotAtTable, StaleButton
+from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton
 from .lobby import LobbyOps
 from .play import PlayOps
 from .specials import SpecialOps
-from .table import Table, TableOptions, TableStatus
-from .text import N_, Text
+from .table import Post, Table, TableOptions, TableStatus
+from .text import N_
 from .timers import Scheduler
 
 log = logging.getLogger(__name__)
+
+#: True once the running task (one click or command) has committed a change to a table, so an
+#: error after that is not reported as "nothing was changed": the change stands.
+committed_change: contextvars.ContextVar[bool] = contextvars.ContextVar("committed_change", default=False)
 
 
 @dataclass(frozen=True)
@@ -38,17 +42,19 @@ class ServiceDefaults:
 
     lobby_minutes: int = 30
     replacement_ai_level: str = "medium"  # who takes over after two missed turns
-    finished_tables_kept: int = 500  # for Rematch buttons, most recent first
 
 
 @dataclass
 class TableUpdate:
-    """Something the channel should see. ``kind`` says what; ``events`` are the engine's."""
+    """The table changed; its committed state says what to show.
+
+    ``kind`` says what happened (lobby, started, picked, turn, cancelled,
+    finished, restored, replaced). News the channel reads once waits in
+    ``table.outbox`` (see ``Post``); the live message is drawn from the state.
+    """
 
     table: Table
-    kind: str  # lobby, started, picked, turn, expired, cancelled, finished, restored, replaced
-    events: list = field(default_factory=list)
-    notices: list[Text] = field(default_factory=list)  # rendered in the channel's language
+    kind: str
 
 
 Listener = Callable[[TableUpdate], None]
@@ -69,7 +75,6 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         self.ai = AISeats(ai)
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
-        self.finished: OrderedDict[int, Table] = OrderedDict()
         self._listeners: list[Listener] = []
         self._opening: set[int] = set()  # channels whose lobby is being created right now
         self.scheduler = Scheduler(self._on_deadline, clock)
@@ -85,6 +90,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         rows are returned (and logged) and never stop the other tables.
         """
         corrupt: list[CorruptTable] = []
+        restored: set[int] = set()
         for entry in await self.store.load_unfinished():
             if not isinstance(entry, CorruptTable) and not owns_guild(entry.game.guild_id):
                 continue
@@ -100,12 +106,25 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
                 continue
             if table is None:
                 continue
+            restored.add(table.id)
             self._register(table)
             if table.game is not None and table.game.is_over:
                 await self.finish_restored(table)  # died between the last move and the results
                 continue
             self.scheduler.set(table.id, table.deadline)
             self._notify(TableUpdate(table, "restored"))
+        for entry in await self.store.load_unshown():
+            # Ended just before the crash or stop, with news its channel has not seen yet.
+            if isinstance(entry, CorruptTable) or entry.game.game_id in restored \
+                    or not owns_guild(entry.game.guild_id):
+                continue  # finished just now, above, and shown from there
+            try:
+                table = self._restore(entry)
+            except Exception as exc:
+                log.error("table %s: its last news could not be restored: %s", entry.game.game_id, exc)
+                continue
+            if table is not None and table.outbox:
+                self._notify(TableUpdate(table, "restored"))
         self.scheduler.start()
         return corrupt
 
@@ -159,8 +178,16 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
             raise NoTable(N_("That table has ended. Start a new one with `/6nimmt start`."))
         return table
 
-    def get_finished(self, table_id: int) -> Table | None:
-        return self.finished.get(table_id)
+    async def load_ended(self, table_id: int) -> Table | None:
+        """An ended table as saved (for a rematch after any restart), or None."""
+        entry = await self.store.load_table(table_id)
+        if entry is None or isinstance(entry, CorruptTable):
+            return None
+        try:
+            return self._restore(entry)
+        except Exception as exc:
+            log.warning("table %s could not be read for a rematch: %s", table_id, exc)
+            return None
 
     def _register(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -171,16 +198,23 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
         self.scheduler.set(table.id, None)
-        if table.status is TableStatus.FINISHED:
-            self.finished[table.id] = table
-            while len(self.finished) > self.defaults.finished_tables_kept:
-                self.finished.popitem(last=False)
 
     @staticmethod
     def _seat(table: Table, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
+            taken = table.taken_over_seat(user_id)
+            if taken is not None:
+                raise SeatTakenOver(table.id, table.seats[taken].takeover)
             raise NotAtTable()
+        return seat
+
+    @classmethod
+    def _acting_seat(cls, table: Table, user_id: int) -> int:
+        """``_seat`` for an action: a seat taken back acts only from the next decision point on."""
+        seat = cls._seat(table, user_id)
+        if table.seats[seat].back_from_step > table.step:
+            raise BackNextTurn()
         return seat
 
     @staticmethod
@@ -191,9 +225,35 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
     # -- persistence --------------------------------------------------------------
 
     async def _save(self, table: Table, actions: list = ()) -> None:
-        """Checkpoint the table, logging ``actions`` (engine actions) in the same transaction."""
+        """Checkpoint the table, logging ``actions`` (engine actions) in the same transaction.
+
+        The table's outbox is in its meta: news is committed with the state that made it.
+        """
         state = table.game.to_dict() if table.game is not None else {}
-        await self.store.checkpoint(table.id, state, table.meta(), actions=[action_to_dict(a) for a in actions])
+        await self.store.checkpoint(table.id, state, table.meta(), actions=[action_to_dict(a) for a in actions],
+                                    unshown=bool(table.outbox))
+        committed_change.set(True)
+
+    # -- what the channel has seen ---------------------------------------------------
+
+    def post_seen_late(self, table: Table, post: Post) -> None:
+        """``post`` opens the current decision and is shown only now: its timer starts now.
+
+        A slow or refused request to Discord must not eat a player's thinking time.
+        """
+        late = self.clock() - post.at
+        if post.step == table.step and table.deadline is not None and late > 0 and table.is_open:
+            table.deadline += late
+            post.at += late  # extended once, however often the post is retried
+            self.scheduler.set(table.id, table.deadline)
+
+    async def mark_shown(self, table: Table, seq: int, message_id: int | None = None) -> None:
+        """The channel has seen ``table``'s posts up to ``seq``; ``message_id`` is its live message now."""
+        async with table.lock:
+            table.outbox = [p for p in table.outbox if p.seq > seq]
+            if message_id is not None:
+                table.message_id = message_id
+            await self._save(table)
 
     async def _save_seats(self, table: Table) -> None:
         await self.store.update_game(table.id, seats=self._seat_infos(table))

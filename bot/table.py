@@ -12,11 +12,11 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine import PLAYER_LIMITS, Game, GameConfig, Variant
+from engine import PLAYER_LIMITS, Game, GameConfig, Variant, event_from_dict, event_to_dict
 from engine.config import ANNIVERSARY_ROUNDS
 
 from .errors import OptionError
-from .text import N_
+from .text import N_, Text
 
 AILevel = Literal["easy", "medium", "hard"]
 
@@ -54,6 +54,8 @@ class TableOptions(BaseModel):
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
+    # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker.
+    helpers: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -105,6 +107,15 @@ class Seat:
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
     prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
+    removed: str | None = None  # "left" or "kicked": why an AI took the seat (else missed turns)
+    back_from_step: int = 0  # a player who took the seat back acts from this table step on
+
+    @property
+    def takeover(self) -> str | None:
+        """Why an AI plays a player's seat: "left", "kicked", "missed"; None if they play it."""
+        if self.user_id is None or self.ai_level is None:
+            return None
+        return self.removed or "missed"
 
     @property
     def is_ai(self) -> bool:
@@ -114,6 +125,7 @@ class Seat:
         return {
             "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
             "missed_turns": self.missed_turns, "prompts": self.prompts,
+            "removed": self.removed, "back_from_step": self.back_from_step,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -129,6 +141,8 @@ class Seat:
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
             prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
+            removed=data["removed"] if data.get("removed") in ("left", "kicked") else None,
+            back_from_step=int(data.get("back_from_step") or 0),
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),
@@ -136,6 +150,36 @@ class Seat:
                 row_takes_by_index={int(k): int(v) for k, v in stats.get("row_takes_by_index", {}).items()},
             ),
         )
+
+
+@dataclass
+class Post:
+    """News the channel reads once (a reveal, the standings, a closing), saved with the state that made it.
+
+    The table's live message is drawn from the current state; a post is what
+    the state alone cannot tell (the engine's events, notices). It stays in
+    the table's outbox, checkpointed, until the presenter has shown it, so a
+    crash, a stop or a refused request between the commit and Discord loses
+    nothing; ``seq`` numbers a table's posts and keeps re-sending idempotent.
+    """
+
+    seq: int
+    kind: str  # started, turn, notice, finished, cancelled
+    events: list = field(default_factory=list)
+    notices: list[Text] = field(default_factory=list)
+    step: int = 0  # the decision point it opens; the timer waits for it to be seen
+    at: float = 0.0  # when it was committed (the table's clock)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "events": [event_to_dict(e) for e in self.events],
+                "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Post":
+        return cls(seq=int(data["seq"]), kind=str(data["kind"]),
+                   events=[event_from_dict(e) for e in data.get("events", ())],
+                   notices=[Text.from_data(n) for n in data.get("notices", ())],
+                   step=int(data.get("step", 0)), at=float(data.get("at", 0.0)))
 
 
 @dataclass
@@ -155,8 +199,11 @@ class Table:
     deadline: float | None = None  # epoch seconds of the current timer
     message_id: int | None = None  # the public lobby / table message
     created_at: float = 0.0
+    outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
+    post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
+    closed_notice: Text | None = field(default=None, repr=False, compare=False)  # why it closed (LobbyOps._close)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -166,12 +213,25 @@ class Table:
                 return index
         return None
 
+    def taken_over_seat(self, user_id: int) -> int | None:
+        """The seat of a player an AI took over from (missed turns, left or kicked)."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.takeover is not None:
+                return index
+        return None
+
     def has_user(self, user_id: int) -> bool:
         return any(seat.user_id == user_id for seat in self.seats)
 
     @property
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
+
+    def add_post(self, kind: str, events: list = (), notices: list[Text] = (), at: float = 0.0) -> Post:
+        self.post_seq += 1
+        post = Post(self.post_seq, kind, list(events), list(notices), self.step, at)
+        self.outbox.append(post)
+        return post
 
     @property
     def is_open(self) -> bool:
@@ -184,6 +244,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats], "status": self.status.value,
             "seed": self.seed, "step": self.step, "deadline": self.deadline,
             "message_id": self.message_id, "created_at": self.created_at,
+            "outbox": [p.to_dict() for p in self.outbox], "post_seq": self.post_seq,
         }
 
     @classmethod
@@ -196,6 +257,7 @@ class Table:
             status=TableStatus(meta["status"]), seed=int(meta["seed"]), step=int(meta["step"]),
             deadline=meta.get("deadline"), message_id=meta.get("message_id"),
             created_at=float(meta.get("created_at") or 0.0),
+            outbox=[Post.from_dict(p) for p in meta.get("outbox", ())], post_seq=int(meta.get("post_seq", 0)),
         )
         if state:
             table.game = Game.from_dict(state)

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.app import answer_error
-from bot.errors import TableError
-from bot.i18n import N_, error_text, tr, user_locale
+from bot.errors import SeatTakenOver, TableError
+from bot.i18n import N_, error_text, failure_text, tr, user_locale
+from bot.service import committed_change
 from engine import BULLHEADS, IllegalAction
 
 from .render import card_label, row_cost
@@ -57,15 +58,48 @@ class TableItem:
         try:
             await self.act(interaction, service_of(interaction))
         except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, error_text(user_locale(interaction), exc))
+            await refuse(interaction, exc)
         except Exception:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
             log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
-            await answer_error(interaction, tr(
-                user_locale(interaction), "Something went wrong on our side; nothing was changed. Please try again."))
+            await answer_error(interaction, failure_text(user_locale(interaction), committed_change.get()))
 
     async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
         raise NotImplementedError
+
+
+async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction) -> None:
+    """Tell the user why not; a player an AI took over from may take the seat back from here."""
+    locale = user_locale(interaction)
+    text = error_text(locale, exc)
+    if not (isinstance(exc, SeatTakenOver) and exc.can_reclaim):
+        await answer_error(interaction, text)
+        return
+    text += " " + tr(locale, "Press **Take my seat back** to play again from the next turn.")
+    view = item_view()
+    view.add_item(ReclaimButton(exc.table_id, locale))
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:rc:(?P<table>\d{1,18})"):
+    """"Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Take my seat back"), emoji="🪑",
+                                           style=discord.ButtonStyle.success, custom_id=f"6n:rc:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        await service.reclaim_seat(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(view=None, content=tr(
+            user_locale(interaction), "You have your seat back: you play again from the next turn on."))
 
 
 LOBBY_LABELS = {
@@ -125,6 +159,14 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
 async def send_hand(interaction: discord.Interaction, service: "TableService", table_id: int) -> None:
     table, seat, view = service.hand(table_id, interaction.user.id)
     locale = user_locale(interaction)
+    if table.seats[seat].back_from_step > table.step:
+        await answer_error(interaction, tr(locale, "You have your seat back from the next turn on: the AI's "
+                                                   "choice for this turn stands."))
+        return
+    if view.phase == "draft":
+        await interaction.response.send_message(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale),
+                                                ephemeral=True)
+        return
     if view.phase != "pick":
         await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
                                            reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
@@ -158,6 +200,7 @@ def hand_text(view, locale) -> str:
 
 
 def hand_view(table, view, locale) -> discord.ui.View:
+    """The cards (rows 0–2), and on row 4 the Anniversary preferences and the table's helpers."""
     buttons = item_view()
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
@@ -165,7 +208,55 @@ def hand_view(table, view, locale) -> discord.ui.View:
         from .special_items import preference_view
 
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
+    if table.options.helpers:
+        buttons.add_item(TrackerButton(table.id, locale))
     return buttons
+
+
+def draft_hand_text(view, locale) -> str:
+    """A Pro hand during the draft: the cards taken so far, and whose turn it is."""
+    drafted = " ".join(str(c) for c in view.hand) or "—"
+    text = tr(locale, "**Your drafted cards** ({count}/10): {cards}. Only you can see this message, but "
+                      "everyone watched the draft.", count=len(view.hand), cards=drafted)
+    if view.drafter == view.player:
+        return text + "\n" + tr(locale, "**Your turn:** take a card from the face-up pool below.")
+    return text + "\n" + tr(locale, "Wait for your turn to draft.")
+
+
+def draft_hand_view(table, view, locale) -> discord.ui.View:
+    if view.drafter != view.player:
+        return discord.utils.MISSING  # no view at all (None is refused by send_message)
+    return draft_selects(table, list(view.draft_pool), locale)
+
+
+def draft_selects(table, pool: list[int], locale) -> discord.ui.View:
+    view = item_view()
+    for page in range(0, min(len(pool), 100), 25):
+        view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25], locale))
+    return view
+
+
+class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:tr:(?P<table>\d{1,18})"):
+    """Helpers: the played-card tracker, answered privately (it shows only what the player has seen)."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Cards seen"), emoji="📝", row=4,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"6n:tr:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        from .tracker_text import tracker_text
+
+        table, seat, view = service.hand(self.table_id, interaction.user.id)
+        locale = user_locale(interaction)
+        if not table.options.helpers:
+            await answer_error(interaction, tr(locale, "This table plays without helpers."))
+            return
+        await interaction.response.send_message(tracker_text(table, view, locale), ephemeral=True)
 
 
 def card_style(card: int, chosen: bool) -> discord.ButtonStyle:
@@ -244,6 +335,11 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
     async def act(self, interaction, service):
         card = int(self.item.values[0])
         await service.draft(self.table_id, interaction.user.id, card, self.step)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:  # from the drafter's own hand
+            await interaction.response.edit_message(view=None, content=tr(
+                user_locale(interaction), "You drafted **{card}**.", card=card))
+            return
         await interaction.response.defer()
 
 
@@ -264,7 +360,8 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         await post_lobby(interaction, service, table)
 
 
-TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton)
+TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton, ReclaimButton,
+               TrackerButton)
 
 
 def lobby_view(table, locale) -> discord.ui.View:
@@ -289,9 +386,7 @@ def table_view(table, locale) -> discord.ui.View | None:
 
         view.add_item(DecideButton(table.id, table.step, locale))
     elif phase == "draft":
-        pool = game.draft_pool
-        for page in range(0, min(len(pool), 100), 25):
-            view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25], locale))
+        return draft_selects(table, game.draft_pool, locale)
     else:
         return None
     return view

@@ -1,10 +1,18 @@
-"""Turns the service's ``TableUpdate``s into channel messages, one table at a time.
+"""Brings each table's channel up to date with its committed state.
 
-The presenter is the only writer of public table messages. Each table has its
-own queue, so a table's messages appear in order while tables never wait for
-each other. A turn posts one new message (the reveal plus the table) and
-strips the buttons from the previous one, so the live table is always at the
-bottom of the channel.
+The presenter is the only writer of public table messages. What it shows is
+drawn from the table: the live message (lobby or table, with its buttons)
+from the current state, and the news the channel reads once (reveals,
+standings, closings) from the table's outbox, which was committed with the
+state that made it. A post leaves the outbox only once Discord has accepted
+it, so a crash, a clean stop or a refused request loses nothing: the next
+start shows what is left. Posts carry a nonce made of the table and the
+post's number, so a post re-sent after a crash is not shown twice.
+
+Each table has one worker task while it has something to show, and none
+otherwise. A worker shows every post first (a reveal never waits behind
+an edit), then the newest state of the live message, editing one message at
+most once per ``edit_interval`` so a burst of picks is one edit.
 """
 
 from __future__ import annotations
@@ -13,18 +21,21 @@ import asyncio
 import functools
 import io
 import logging
+import random
+import time
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.i18n import public_locale, render, tr
-from bot.table import Table, TableStatus
+from bot.table import Post, Table, TableStatus
 from bot.workers import WorkerPool
-from engine import CardPlaced
+from engine import CardPlaced, GameEnded
 
 from .components import lobby_view, rematch_view, table_view
 from .images import WORDS, render_table
-from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
+from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
 from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
@@ -33,6 +44,13 @@ if TYPE_CHECKING:
     from bot.service import TableService, TableUpdate
 
 log = logging.getLogger(__name__)
+
+#: The least time between two edits of a table's live message; posts never wait for it.
+EDIT_INTERVAL = 1.0
+#: How long a clean stop waits for queued news before leaving the rest to the next start.
+DRAIN_SECONDS = 10.0
+#: Waits between attempts when Discord fails (5xx) or cannot be reached: doubling, then capped.
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 
 
 async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
@@ -47,56 +65,251 @@ async def post_lobby(interaction: discord.Interaction, service: "TableService", 
         await interaction.edit_original_response(embed=lobby_embed(table, locale), view=None)
 
 
-#: How long a "someone picked" edit waits for the next pick, so a turn edits the table once or twice.
-PICK_EDIT_DELAY = 0.75
+def post_nonce(table: Table, post: Post) -> str:
+    """The same for every attempt at one post, so Discord creates its message once."""
+    return f"6n{table.id}.{post.seq}"[:25]  # Discord's limit for a nonce
 
 
 class Presenter:
     def __init__(self, client: discord.Client, service: "TableService") -> None:
         self.client = client
         self.service = service
-        self._queues: dict[int, asyncio.Queue] = {}
+        self.edit_interval = EDIT_INTERVAL
+        self.retry_first = RETRY_FIRST
+        self.drain_seconds = DRAIN_SECONDS
+        self._tables: dict[int, Table] = {}  # tables with something to show
+        self._stale: set[int] = set()  # tables whose live message is behind their state
+        self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
         self._workers: dict[int, asyncio.Task] = {}
+        self._wake: dict[int, asyncio.Event] = {}
+        self._last_edit: dict[int, float] = {}  # message id -> monotonic time of its last edit
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
-        self.pick_edit_delay = PICK_EDIT_DELAY
+        self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
+        self._closing = False
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
         self._images = WorkerPool()
 
+    # -- what the service tells us -----------------------------------------------
+
     def __call__(self, update: "TableUpdate") -> None:
-        table_id = update.table.id
-        queue = self._queues.get(table_id)
-        if queue is None:
-            queue = self._queues[table_id] = asyncio.Queue()
-            self._workers[table_id] = asyncio.create_task(self._work(table_id, queue), name=f"present-{table_id}")
-        queue.put_nowait(update)
+        table = update.table
+        self._tables[table.id] = table  # the newest object: a restored table replaces the old
+        if update.kind != "finished" and update.kind != "cancelled":
+            self._stale.add(table.id)
+        self._kick(table.id)
+
+    def repost(self, table: Table) -> None:
+        """Post the live table again at the bottom of the channel (``/6nimmt status``)."""
+        self._tables[table.id] = table
+        self._repost.add(table.id)
+        self._kick(table.id)
+
+    def _kick(self, table_id: int) -> None:
+        if len(self._last_edit) > 512:  # forget edits too old to hold the next one back
+            cutoff = time.monotonic() - self.edit_interval
+            self._last_edit = {m: t for m, t in self._last_edit.items() if t > cutoff}
+        wake = self._wake.get(table_id)
+        if wake is not None:
+            wake.set()
+        if table_id not in self._workers:
+            self._wake[table_id] = asyncio.Event()
+            self._workers[table_id] = asyncio.create_task(self._work(table_id), name=f"present-{table_id}")
+
+    @property
+    def busy_tables(self) -> int:
+        return len(self._workers)
 
     async def idle(self) -> None:
-        """Wait until every queued update is shown (tests and shutdown)."""
-        for queue in list(self._queues.values()):
-            await queue.join()
+        """Wait until everything is shown (tests)."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        for task in self._workers.values():
-            task.cancel()
-        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        """Show what is queued, for at most ``drain_seconds``; the rest waits in the store."""
+        self._closing = True
+        workers = list(self._workers.values())
+        if workers:
+            done, pending = await asyncio.wait(workers, timeout=self.drain_seconds)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            if pending:
+                log.warning("%d table(s) still had news to show; the next start shows it", len(pending))
         self._images.close()
 
-    async def _work(self, table_id: int, queue: asyncio.Queue) -> None:
-        while True:
-            update = await queue.get()
+    # -- one table's worker ---------------------------------------------------------
+
+    async def _work(self, table_id: int) -> None:
+        try:
+            while True:
+                table = self._tables[table_id]
+                if table.outbox:
+                    await self._deliver(table, table.outbox[0])
+                elif table_id in self._repost:
+                    self._repost.discard(table_id)
+                    self._stale.discard(table_id)
+                    if table.is_open:
+                        await self._post_live(table, None)
+                elif table_id in self._stale:
+                    wait = self._last_edit.get(table.message_id, -1e9) + self.edit_interval - time.monotonic()
+                    if wait > 0 and not self._closing:
+                        wake = self._wake[table_id]
+                        wake.clear()
+                        try:  # a post arriving meanwhile goes first
+                            await asyncio.wait_for(wake.wait(), wait)
+                        except TimeoutError:
+                            pass
+                        continue
+                    self._stale.discard(table_id)
+                    await self._edit_live(table)
+                else:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: could not show its state", table_id)
+        finally:
+            self._workers.pop(table_id, None)
+            self._wake.pop(table_id, None)
+            self._stale.discard(table_id)
+            self._repost.discard(table_id)
+            table = self._tables.pop(table_id, None)
+            if table is not None and not table.is_open:
+                self._without_picture.discard(table_id)
+                self._news.pop(table_id, None)
+                self._last_edit.pop(table.message_id, None)
+
+    async def _deliver(self, table: Table, post: Post) -> None:
+        """Show ``post`` and record that it was shown; what Discord refuses for good is skipped."""
+        try:
+            await self._show_post(table, post)
+        except discord.HTTPException as exc:  # a 4xx: this request will never succeed
+            log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
+        if table.outbox and table.outbox[0] is post:  # not yet marked by _show_post
+            await self.service.mark_shown(table, post.seq)
+
+    async def _show_post(self, table: Table, post: Post) -> None:
+        locale = self._locale(table)
+        notices = [render(locale, notice) for notice in post.notices]
+
+        if post.kind == "cancelled":
+            await self._retry(self._edit, table, table.message_id, **(
+                {"embed": lobby_embed(table, locale)} if table.game is None else {}), view=None)
+            text = "\n".join(notices) or tr(locale, "The table was closed.")
+            await self._retry(self._send, table, post, content=text)
+            return
+        text = reveal_text(table, post.events, locale)
+        if post.kind == "finished":
+            if table.game is not None and table.game.outcome is not None and \
+                    not any(isinstance(e, GameEnded) for e in post.events):
+                # Ended before a crash with its last events unsaved: the outcome still says it all.
+                text = "\n".join(t for t in (text, final_standings(table, GameEnded(table.game.outcome), locale)) if t)
+            text = "\n".join(t for t in (text, *notices) if t)
+            await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
+                              view=rematch_view(table.id, locale))
+            await self._retry(self._edit, table, table.message_id, view=None)
+            return
+        if post.kind == "started" and table.message_id is not None:
+            # The lobby says the game began; the table is posted below it.
+            await self._retry(self._edit, table, table.message_id, embed=lobby_embed(table, locale), view=None)
+        if post is table.outbox[-1] and table.is_open:
+            await self._post_live(table, post, text, notices)
+            return
+        # Older news behind a newer post: its words only; the newest post carries the table.
+        text = "\n".join(t for t in (text, *notices) if t)
+        if text:
+            await self._retry(self._send, table, post, content=clip(text))
+
+    async def _post_live(self, table: Table, post: Post | None, text: str = "", notices=()) -> None:
+        """Post the live table (with ``post``'s news above it) and retire the previous live message."""
+        locale = self._locale(table)
+        self._stale.discard(table.id)  # the new message shows the newest state
+        if post is not None:
+            self.service.post_seen_late(table, post)
+        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
+        text = "\n".join(t for t in (text, nudge) if t)
+        self._news[table.id] = list(notices)
+        embed = table_embed(table, locale, list(notices))
+        files = []
+        image = None
+        if table.game.rows:
             try:
-                if update.kind == "picked":
-                    await asyncio.sleep(self.pick_edit_delay)
-                    if not queue.empty():
-                        continue  # a later update shows the same table, newer
-                await self._show(update)
-            except discord.HTTPException as exc:
-                log.warning("table %s: Discord refused an update (%s)", table_id, exc)
-            except Exception:
-                log.exception("table %s: could not show an update", table_id)
-            finally:
-                queue.task_done()
+                image = await self._image(table, post.events if post else [], locale)
+            except Exception:  # the picture only repeats the rows in the text: post the table without it
+                log.exception("table %s: the table picture could not be drawn", table.id)
+        if image is None:
+            self._without_picture.add(table.id)
+        else:
+            self._without_picture.discard(table.id)
+            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
+                                      description=tr(locale, "The rows; the text above says the same")))
+            embed.set_image(url=f"attachment://{IMAGE_NAME}")
+        previous = table.message_id
+        message = await self._retry(self._send, table, post, content=clip(text) if text else None, embed=embed,
+                                    view=table_view(table, locale), files=files)
+        if previous is not None and (post is None or post.kind != "started"):
+            await self._retry(self._edit, table, previous, view=None)
+        if message is None:
+            return
+        if post is None:
+            await self.service.set_message(table.id, message.id)
+        else:
+            await self.service.mark_shown(table, post.seq, message.id)
+
+    async def _edit_live(self, table: Table) -> None:
+        """Bring the live message up to the table's state (who has picked, the lobby's players)."""
+        if table.message_id is None or not table.is_open:
+            return
+        locale = self._locale(table)
+        if table.status is TableStatus.LOBBY:
+            fields = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
+        else:
+            embed = table_embed(table, locale, self._news.get(table.id))
+            if table.game.rows and table.id not in self._without_picture:
+                embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
+            fields = {"embed": embed, "view": table_view(table, locale)}
+        self._last_edit[table.message_id] = time.monotonic()
+
+        await self._retry(self._edit, table, table.message_id, **fields)
+
+    # -- Discord, patiently ---------------------------------------------------------
+
+    async def _retry(self, request, *args, **kwargs):
+        """``request`` until Discord accepts it; a 5xx or a lost connection is tried again, later.
+
+        discord.py waits out rate limits itself. A 4xx other than those is final
+        (``discord.HTTPException`` propagates); an edit of a message that is gone
+        (404) is no news and returns None.
+        """
+        delay = self.retry_first
+        while True:
+            try:
+                return await request(*args, **kwargs)
+            except discord.NotFound:
+                if request == self._edit:
+                    return None
+                raise
+            except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                if self._closing:
+                    raise
+                log.warning("Discord failed (%s); trying again in %.1f s", exc, delay)
+                await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+                delay = min(delay * 2, RETRY_MOST)
+
+    def _channel(self, table: Table):
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _send(self, table: Table, post: Post | None, **fields):
+        if post is not None:
+            fields["nonce"] = post_nonce(table, post)
+        for file in fields.get("files", ()):
+            file.reset()  # a retried upload sends the picture from its start again
+        return await self._channel(table).send(**fields)
+
+    async def _edit(self, table: Table, message_id: int | None, **fields) -> None:
+        if message_id is not None:
+            await self._channel(table).get_partial_message(message_id).edit(**fields)
 
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
@@ -109,76 +322,7 @@ class Presenter:
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
 
-    def _channel(self, table: Table):
-        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-
-    async def _edit(self, table: Table, message_id: int | None, **fields) -> None:
-        if message_id is not None:
-            await self._channel(table).get_partial_message(message_id).edit(**fields)
-
     def _locale(self, table: Table):
         """Public table messages speak the server's language (English when unknown)."""
         guild = self.client.get_guild(table.guild_id)
         return guild.preferred_locale if guild is not None else None
-
-    async def _show(self, update: "TableUpdate") -> None:
-        table = update.table
-        kind = update.kind
-        locale = self._locale(table)
-        notices = [render(locale, notice) for notice in update.notices]
-        if kind == "cancelled":
-            closed = "\n".join(notices) or tr(locale, "The table was closed.")
-            if table.status is TableStatus.LOBBY:
-                await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=None)
-            else:
-                await self._edit(table, table.message_id, view=None)
-            await self._channel(table).send(closed)
-            return
-        if table.status is TableStatus.LOBBY:
-            await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=lobby_view(table, locale))
-            return
-        # An update reads the live table: one queued before the game began, or one that is
-        # no news after it ended, must not post a table message of its own.
-        if kind == "lobby" or (kind in ("picked", "notice", "restored") and table.status is not TableStatus.PLAYING):
-            return
-        if kind in ("picked", "notice", "restored"):
-            embed = table_embed(table, locale, notices)
-            if table.game.rows and table.id not in self._without_picture:
-                embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
-            await self._edit(table, table.message_id, embed=embed, view=table_view(table, locale))
-            return
-        if kind == "started":
-            await self._edit(table, table.message_id, embed=lobby_embed(table, locale), view=None)
-        text = reveal_text(table, update.events, locale)
-        # pings a special-card decider
-        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)
-        text = "\n".join(t for t in (text, nudge) if t)
-        if kind == "finished":
-            message = await self._channel(table).send(clip(text or tr(locale, "The game is over.")),
-                                                      view=rematch_view(table.id, locale))
-            await self._edit(table, table.message_id, view=None)
-            return
-        # A new decision point: post the reveal with the fresh table, retire the old message.
-        previous = table.message_id
-        embed = table_embed(table, locale, notices)
-        files = []
-        image = None
-        if table.game.rows:
-            try:
-                image = await self._image(table, update.events, locale)
-            except Exception:  # the picture only repeats the rows in the text: post the table without it
-                log.exception("table %s: the table picture could not be drawn", table.id)
-        if image is None:
-            self._without_picture.add(table.id)
-        else:
-            self._without_picture.discard(table.id)
-            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
-                                      description=tr(locale, "The rows; the text above says the same")))
-            embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        message = await self._channel(table).send(
-            content=clip(text) if text else None, embed=embed, view=table_view(table, locale), files=files,
-        )
-        if kind != "started":
-            await self._edit(table, previous, view=None)
-        if table.is_open:
-            await self.service.set_message(table.id, message.id)

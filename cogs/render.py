@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, render, tr
 from bot.table import Table, TableStatus
 from engine import (
     BULLHEADS, CardPlaced, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
@@ -20,6 +20,7 @@ from .special_text import MARKER_LABELS, label, narrate_special
 
 BULL = "🐮"
 GREEN = discord.Colour(0x2E7D32)
+GREY = discord.Colour(0x607D8B)
 
 VARIANT_NAMES = {
     Variant.CLASSIC: N_("Classic"),
@@ -63,7 +64,18 @@ def limits_text(table: Table, locale) -> str:
               goal="".join(goal), seconds=o.turn_seconds)
     if o.variant is Variant.ANNIVERSARY:
         text += tr(locale, ", {seconds}s for a special card", seconds=o.special_seconds)
+    if o.helpers:
+        text += " · " + tr(locale, "helpers on: every hand can show the cards seen this round")
     return text
+
+
+#: The lobby message's title for each table status: a lobby left behind says what became of it.
+LOBBY_TITLES = {
+    TableStatus.LOBBY: N_("6 nimmt! — table open"),
+    TableStatus.PLAYING: N_("6 nimmt! — the game has started"),
+    TableStatus.FINISHED: N_("6 nimmt! — the game is over"),
+    TableStatus.CANCELLED: N_("6 nimmt! — table closed"),
+}
 
 
 def lobby_embed(table: Table, locale) -> discord.Embed:
@@ -72,7 +84,10 @@ def lobby_embed(table: Table, locale) -> discord.Embed:
         + (f" · {tr(locale, AI_LEVELS.get(s.ai_level, s.ai_level))}" if s.is_ai else "")
         for i, s in enumerate(table.seats)
     )
-    embed = discord.Embed(title=tr(locale, "6 nimmt! — table open"), colour=GREEN,
+    title = LOBBY_TITLES[table.status]
+    if table.status is TableStatus.CANCELLED and table.game is None:
+        title = N_("6 nimmt! — lobby closed")
+    embed = discord.Embed(title=tr(locale, title), colour=GREEN if table.status is TableStatus.LOBBY else GREY,
                           description=limits_text(table, locale))
     embed.add_field(name=tr(locale, "Players ({count}/{most})", count=len(table.seats),
                             most=table.options.max_players), value=seats or "—", inline=False)
@@ -80,9 +95,11 @@ def lobby_embed(table: Table, locale) -> discord.Embed:
         embed.add_field(name=tr(locale, "Closes"), inline=False,
                         value=tr(locale, "{when} unless the host starts", when=f"<t:{int(table.deadline)}:R>"))
     elif table.status is TableStatus.PLAYING:
-        embed.set_footer(text=tr(locale, "The game has started."))
+        embed.set_footer(text=tr(locale, "The game has started: the table is in the newest message below."))
     elif table.status is TableStatus.CANCELLED:
-        embed.set_footer(text=tr(locale, "This table is closed."))
+        why = render(locale, table.closed_notice) if table.closed_notice else tr(locale, "This table is closed.")
+        embed.add_field(name=tr(locale, "Closed"), value=why[:1024], inline=False)
+        embed.set_footer(text=tr(locale, "Open a new table with /6nimmt start."))
     return embed
 
 

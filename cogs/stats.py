@@ -13,6 +13,7 @@ minimum games and page, and re-queries the store on every click.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -25,9 +26,11 @@ from bot.app import answer_error
 from bot.i18n import N_, public_locale, tr, user_locale
 from bot.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
+    round_points_of,
 )
 from data.models import LeaderboardEntry, PlayerStats
 
+from .chart import CHART_WORDS, render_score_chart
 from .components import TableItem, item_view
 from .render import BULL, GREEN
 from .special_text import narrate_special
@@ -282,6 +285,12 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
                  discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
         standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
         locale = user_locale(interaction)
+        points = round_points_of(log_)
+        if points is not None:  # each player's bullheads round by round
+            chart = await asyncio.to_thread(render_score_chart, [s.display_name for s in log_.seats], points,
+                                            {word: tr(locale, word) for word in CHART_WORDS})
+            files.append(discord.File(io.BytesIO(chart), filename=f"6nimmt-game-{export.game_id}-scores.png",
+                                      description=tr(locale, "Bullheads after each round")))
         await interaction.response.send_message(
             tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
                status=log_.game.status, standings=standings or tr(locale, "no results")),

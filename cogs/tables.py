@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -10,17 +12,19 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.app import answer_error
-from bot.errors import NoTable, OptionError, TableExists
+from bot.errors import NoTable, OptionError, SeatTakenOver, TableExists
 from bot.i18n import render, tr, user_locale
 from bot.table import TableOptions, TableStatus
 from engine import Variant
 
-from .components import PREFIX, TABLE_ITEMS, send_hand
-from .presenter import Presenter, post_lobby
-from .render import RULES, limits_text
+from .components import PREFIX, TABLE_ITEMS, refuse, send_hand
+from .presenter import IMAGE_NAME, Presenter, post_lobby
+from .render import RULES, limits_text, table_embed
 from .special_items import PREFERENCES, SPECIAL_ITEMS
 
 DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot
@@ -67,6 +71,7 @@ class Tables(commands.Cog):
         rounds="Play this many rounds instead of a target score (Anniversary: always 2)",
         timer="Seconds per turn (default 60)",
         ai_players="AI players to seat now", ai_level="How strong the AI players are",
+        helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
     )
     async def start(
         self, interaction: discord.Interaction,
@@ -76,6 +81,7 @@ class Tables(commands.Cog):
         timer: app_commands.Range[int, 15, 600] | None = None,
         ai_players: app_commands.Range[int, 0, 9] = 0,
         ai_level: Literal["easy", "medium", "hard"] | None = None,
+        helpers: bool = False,
     ) -> None:
         settings = self.bot.settings
         try:
@@ -85,7 +91,7 @@ class Tables(commands.Cog):
                 rounds=rounds, turn_seconds=timer or settings.turn_seconds,
                 choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
                 ai_seats=ai_players,
-                ai_level=ai_level or settings.default_ai_level,
+                ai_level=ai_level or settings.default_ai_level, helpers=helpers,
             )
         except ValidationError as exc:
             locale = user_locale(interaction)
@@ -138,7 +144,10 @@ class Tables(commands.Cog):
     @game.command(name="hand", description="Show your hand (only you can see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
-        await send_hand(interaction, self.service, table.id)
+        try:
+            await send_hand(interaction, self.service, table.id)
+        except SeatTakenOver as exc:  # with its Take my seat back button
+            await refuse(interaction, exc)
 
     @game.command(name="prompts", description="Anniversary: when to ask you about your special cards")
     @app_commands.describe(when="always; only when your card would take a row; or never")
@@ -156,10 +165,24 @@ class Tables(commands.Cog):
         if table.status is TableStatus.LOBBY:
             await post_lobby(interaction, self.service, table)
             return
-        await interaction.response.send_message(tr(user_locale(interaction), "Here is the table:"), ephemeral=True)
-        from bot.service import TableUpdate
-
-        self.presenter(TableUpdate(table, "turn"))  # posts it anew at the bottom
+        # The asker sees the table at once (rows as text and as the picture); everyone gets it
+        # posted anew at the bottom of the channel, its buttons with it.
+        locale = user_locale(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
+        embed = table_embed(table, locale)
+        files = []
+        if table.game.rows:
+            try:
+                image = await self.presenter._image(table, [], locale)
+            except Exception:  # the text says the same: answer without the picture
+                log.exception("table %s: the status picture could not be drawn", table.id)
+            else:
+                files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME))
+                embed.set_image(url=f"attachment://{IMAGE_NAME}")
+        await interaction.followup.send(tr(locale, "Here is the table; it is posted again at the bottom of the "
+                                                   "channel, with its buttons."), embed=embed, files=files,
+                                        ephemeral=True)
+        self.presenter.repost(table)  # posts it anew at the bottom
 
     @game.command(name="rules", description="A short summary of this table's rules")
     async def rules(self, interaction: discord.Interaction) -> None:

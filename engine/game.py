@@ -61,7 +61,7 @@ class Game:
     __slots__ = (
         "config", "rng", "round", "turn", "phase", "rows", "hands", "piles", "round_points",
         "totals", "history", "set_aside", "picks", "n_picked", "pending", "chooser",
-        "draft_pool", "drafter", "first_drafter", "outcome",
+        "draft_pool", "drafter", "first_drafter", "draft_log", "outcome",
     )
 
     # -- construction -------------------------------------------------------------
@@ -87,6 +87,7 @@ class Game:
         self.draft_pool: list[int] = []
         self.drafter: int | None = None
         self.first_drafter: int | None = None
+        self.draft_log: list[tuple[int, int]] = []  # Pro: (seat, card) taken this round, in order
         self.outcome: Outcome | None = None
 
     @classmethod
@@ -285,6 +286,7 @@ class Game:
         hand = self.hands[player]
         hand.append(card)
         hand.sort()
+        self.draft_log.append((player, card))
         events: list = [CardDrafted(player, card)]
         n = self.config.players
         if len(self.draft_pool) == ROW_COUNT:
@@ -383,6 +385,7 @@ class Game:
             else:
                 self.first_drafter = (self.first_drafter + 1) % n  # … then one seat on
             self.draft_pool = list(range(1, config.deck_size + 1))
+            self.draft_log = []
             self.drafter = self.first_drafter
             self.hands = [[] for _ in range(n)]
             self.rows = []

@@ -63,6 +63,7 @@ def game_to_dict(game) -> dict:
         "draft_pool": list(game.draft_pool),
         "drafter": game.drafter,
         "first_drafter": game.first_drafter,
+        "draft_log": [list(entry) for entry in game.draft_log],
         "outcome": game.outcome.to_dict() if game.outcome else None,
     }
 
@@ -79,6 +80,26 @@ def _ints(value, name: str) -> list[int]:
     if not isinstance(value, list) or not all(type(c) is int for c in value):
         raise CorruptState(f"{name} must be a list of whole numbers")
     return list(value)
+
+
+def _draft_log(data: dict, game) -> list[tuple[int, int]]:
+    """The Pro draft's public log; saves from before it was kept rebuild what they can.
+
+    Mid-draft, an old save's hands are exactly the cards drafted so far, taken
+    in seat order from the first drafter (each seat's own cards in ascending
+    order: which of them came first was not saved). After the draft, played
+    cards have left the hands, so an old save's log stays empty.
+    """
+    if "draft_log" in data:
+        return [(seat, card) for seat, card in _int_lists(data["draft_log"], "draft_log")]
+    if game.phase.value != "draft" or game.first_drafter is None:
+        return []
+    n = len(game.hands)
+    order = [(game.first_drafter + i) % n for i in range(n)]
+    log = []
+    for turn in range(max((len(h) for h in game.hands), default=0)):
+        log += [(seat, game.hands[seat][turn]) for seat in order if turn < len(game.hands[seat])]
+    return log
 
 
 def _game_class(cls, config: GameConfig):
@@ -120,6 +141,7 @@ def game_from_dict(cls, data: dict):
         game.draft_pool = _ints(data["draft_pool"], "draft_pool")
         game.drafter = data["drafter"]
         game.first_drafter = data["first_drafter"]
+        game.draft_log = _draft_log(data, game)
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         load_extra = getattr(game, "_load_extra", None)
         if load_extra is not None:  # a variant's own state (see engine/anniversary)

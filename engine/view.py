@@ -1,10 +1,10 @@
 """Each player's view of the game, computed from the state, never stored beside it.
 
 A view holds what that player may know: their own hand, the rows, everyone's
-scores and pile sizes, who has picked. Never another player's hand or
-face-down card. (In the Pro variant the draft is public, so the face-up
-cards and who drafted what are public knowledge; the view still shows only
-the player's own hand, as a hand at the table would.)
+scores and the cards in their piles (each was face up when taken), who has
+picked. Never another player's hand or face-down card. In the Pro variant the
+draft is public — everyone watched each card being taken — so the view holds
+every seat's drafted cards and the draft's log, as the AI seats know them.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ class PlayerView:
     chooser_card: int | None  # the low card itself (it is already revealed)
     draft_pool: tuple[int, ...]  # Pro: the face-up cards still to draft
     drafter: int | None
+    draft_log: tuple[tuple[int, int], ...]  # Pro: (seat, card) taken this round, in order
+    drafted: tuple[tuple[int, ...], ...]  # Pro: each seat's drafted cards this round, ascending
+    piles: tuple[tuple[int, ...], ...]  # this round's taken cards, per seat
+    revealed: tuple[int, ...]  # revealed this turn and still to place, lowest first
     target: int | None
     rounds: int | None
     outcome: object | None
@@ -49,6 +53,9 @@ def observe(game, player: int | None) -> PlayerView:
     if player is not None:
         game._check_player(player)
     pick = game.picks[player] if player is not None else 0
+    drafted: list[list[int]] = [[] for _ in game.hands]
+    for seat, card in game.draft_log:
+        drafted[seat].append(card)
     return PlayerView(
         player=player,
         variant=game.config.variant.value,
@@ -68,6 +75,10 @@ def observe(game, player: int | None) -> PlayerView:
         chooser_card=game.pending[-1][0] if game.chooser is not None else None,
         draft_pool=tuple(game.draft_pool),
         drafter=game.drafter,
+        draft_log=tuple(game.draft_log),
+        drafted=tuple(tuple(sorted(cards)) for cards in drafted),
+        piles=tuple(tuple(p) for p in game.piles),
+        revealed=tuple(sorted(c for c, _ in game.pending)),
         target=game.config.target,
         rounds=game.config.rounds,
         outcome=game.outcome,

@@ -32,3 +32,30 @@ async def test_two_humans_play_a_round(store, clock):
     assert table.status.value == "finished"
     assert [u.kind for u in updates][-1] == "finished"
     await service.close()
+
+
+async def test_ai_seats_opened_together_have_distinct_names(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3))
+    names = [seat.name for seat in table.seats]
+    assert len(set(names)) == 4, names
+    await service.close()
+
+
+async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
+    """A post shown late (a slow or failing Discord) gives the players their whole time."""
+    service = TableService(store, clock=clock, ai=first_legal)
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
+                                                                       turn_seconds=60))
+    await service.begin(table.id, 100)
+    [post] = table.outbox
+    assert table.deadline == clock() + 60
+    clock.advance(7)  # Discord took seven seconds to accept the table message
+    service.post_seen_late(table, post)
+    service.post_seen_late(table, post)  # a retry of the same post extends nothing more
+    assert table.deadline == clock() + 60
+    await service.mark_shown(table, post.seq, message_id=555)
+    assert table.outbox == [] and table.message_id == 555
+    restored = (await store.load_unfinished())[0].checkpoint.meta
+    assert restored["deadline"] == table.deadline and restored["outbox"] == []
+    await service.close()

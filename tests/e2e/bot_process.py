@@ -66,9 +66,9 @@ class CrashingStore:
         self.timings.setdefault("update_game", []).append(time.perf_counter() - started)
         return result
 
-    async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), **options):
+    async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), unshown=False):
         started = time.perf_counter()
-        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, **options)
+        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, unshown=unshown)
         self.timings.setdefault("checkpoint", []).append(time.perf_counter() - started)
         kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
         point = (state.get("round"), state.get("turn"), state.get("phase"))

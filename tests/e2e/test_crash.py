@@ -102,6 +102,17 @@ def table_ids(message) -> list[str]:
     return [cid for cid in message.custom_ids if cid.startswith(("6n:h:", "6n:r:"))]
 
 
+async def wait_for_live(standin, channel, prefix: str, title: str = ""):
+    """Wait until the newest public message with buttons starts with ``prefix`` (and its title has ``title``)."""
+    def live():
+        newest = next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
+        if newest is not None and table_ids(newest)[0].startswith(prefix) and title in str(newest.embed):
+            return newest
+        return None
+
+    return await standin.world.wait_until(live, 10, f"no live table message with {prefix} buttons {title}")
+
+
 async def wait_for_buttons(standin, message, prefix: str):
     """Wait until ``message`` (as Discord stores it now) carries a button starting with ``prefix``."""
     return await standin.world.wait_until(
@@ -167,25 +178,26 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             await bot.died()
             assert unanswered.callback_type is None
 
-            # 3. Alice chooses a row on the first process's message; the bot dies after saving it.
+            # 3. The reveal committed before the crash is shown by the next process, once; alice
+            #    chooses a row on it and the bot dies after saving her choice.
             await bot.start("chose-row")
-            await wait_for_buttons(standin, first, "6n:r:")
-            chose = await standin.click(alice, first, next(c for c in first.custom_ids if c.startswith("6n:r:")))
+            choice = await wait_for_live(standin, channel, "6n:r:")
+            await standin.world.wait_until(lambda: not table_ids(standin.message(first.id)), 10,
+                                           "the first table message was not retired")
+            chose = await standin.click(alice, choice, next(c for c in choice.custom_ids if c.startswith("6n:r:")))
             await bot.died()
             assert chose.callback_type is None
 
-            # 4. Turn 2 on the same old message; the bot dies while revealing it.
+            # 4. Turn 2; the bot dies while revealing it.
             await bot.start("reveal")
-            await wait_for_buttons(standin, first, "6n:h:")
-            assert "turn 2" in standin.message(first.id).embed["title"]
-            await pick_acked(alice, first)
-            await pick(bob, first)
+            turn2 = await wait_for_live(standin, channel, "6n:h:", "turn 2")
+            await pick_acked(alice, turn2)
+            await pick(bob, turn2)
             await bot.died()
 
             # 5. The rest of the game; the bot dies while the results are being written.
             await bot.start("results")
-            await wait_for_buttons(standin, first, "6n:h:")
-            assert "turn 3" in standin.message(first.id).embed["title"]
+            await wait_for_live(standin, channel, "6n:h:", "turn 3")
             dead = lambda: bot.proc.returncode is not None  # noqa: E731
             for _ in range(300):
                 if dead():
@@ -222,6 +234,10 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             await bot.start()
             await standin.wait_for_message(  # the end of the game, with its Rematch button
                 lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10)
+            public = [m.content or "" for m in standin.channel_messages(channel) if not m.ephemeral]
+            # Every turn's reveal shown exactly once, across six processes.
+            assert sum("🃏 Revealed" in text for text in public) == 10, public
+            assert sum("Game over" in text for text in public) == 1
             board = await (await standin.slash(bob, channel, "leaderboard", metric="games")).reply(timeout=10)
             assert "Page 1 of 1 · 2 players" in board.embed["footer"]["text"]
             assert board.embed["description"].count("1/1 won") + board.embed["description"].count("0/1 won") == 2

@@ -105,7 +105,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             # Refusals speak the language of whoever clicked.
             refused = await (await standin.click(carol, lobby, lobby.button("Beginnen")["custom_id"])).reply()
             assert refused.ephemeral_to.id == carol.id
-            assert refused.content == "Nur der Gastgeber kann die Partie beginnen."
+            assert refused.content == "Du sitzt nicht an diesem Tisch: drücke **Beitreten**, um Platz zu nehmen."
             refused = await (await standin.click(bob, lobby, lobby.button("Beginnen")["custom_id"])).reply()
             assert refused.content == "Only the host can start the game."
             await click_ok(world, alice, lobby, lobby.button("Beginnen")["custom_id"])
@@ -147,7 +147,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             decide = reveal.button("Entscheiden")["custom_id"]
             # An intruder's click and the wrong player's click are refused, each in their language.
             refused = await (await standin.click(carol, reveal, decide)).reply()
-            assert refused.content == "Du sitzt nicht an diesem Tisch."
+            assert refused.content.startswith("Du sitzt nicht an diesem Tisch.") and "`/6nimmt eröffnen`" in refused.content
             refused = await (await standin.click(bob, reveal, decide)).reply()
             assert refused.content == "This decision is not yours: the game is waiting for **alice**."
 

@@ -48,7 +48,7 @@ async def test_lobby_buttons_and_commands_with_their_refusals(world):
 
         # Add AI: only players at the table may; the AI shows in the lobby.
         outsider = await press(world, world.carol, lobby(world), "Add AI")
-        assert outsider is not None and "Only players at the table" in outsider.content
+        assert outsider is not None and "not at this table: press **Join**" in outsider.content
         assert await press(world, world.bob, lobby(world), "Add AI") is None
         await lobby_shows(world, lambda embed: "🤖" in embed, "showed the AI")
 
@@ -113,10 +113,12 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         assert any("An AI plays their seat" in (m.content or "") + str(m.embed) for m in world.public())
         again = await reply(world, world.bob, "6nimmt kick", member=world.carol)
         assert "not playing at this table" in again.content
-        # The kicked player's clicks are refused from now on.
+        # The kicked player's clicks are refused from now on, with the reason and no way back.
         table = world.table_message()
         refused = await (await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])).reply()
-        assert "not at this table" in refused.content
+        assert "the host removed you from this game" in refused.content and refused.custom_ids == []
+        hand = await reply(world, world.carol, "6nimmt hand")
+        assert "the host removed you" in hand.content and hand.custom_ids == []
 
         # Cancel: not by a plain player; by a member who can Manage Messages although not the host.
         carol_cancel = await reply(world, world.carol, "6nimmt cancel")
@@ -203,13 +205,17 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
         opened = await reply(world, world.alice, "6nimmt start", rounds=1)
         await world.settle()
         gate = asyncio.Event()
-        show = presenter._show
+        deliver, edit_live = presenter._deliver, presenter._edit_live
 
-        async def lagging(update):
+        async def lagging_deliver(*args):
             await gate.wait()
-            await show(update)
+            await deliver(*args)
 
-        presenter._show = lagging
+        async def lagging_edit(*args):
+            await gate.wait()
+            await edit_live(*args)
+
+        presenter._deliver, presenter._edit_live = lagging_deliver, lagging_edit
         await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
         await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
         gate.set()
@@ -254,7 +260,7 @@ async def test_a_lobby_whose_id_arrives_after_the_start_loses_its_buttons(world)
         start, opened = await start_with_a_late_lobby_id(world, (world.bob, "Join"), (world.alice, "Start"))
         table = world.table_message()
         assert table is not None and world.bot.service.table_in(world.channel.id).message_id == table.id
-        assert "table open" in world.standin.message(opened.id).embed["title"]
+        assert "the game has started" in world.standin.message(opened.id).embed["title"]
         world.standin.assert_no_errors()
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 
+from PIL import Image
+
+from cogs.chart import LINE_COLOURS, chart_size
 from tests.data.helpers import game_result, start_game
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
 
@@ -122,6 +126,12 @@ async def test_stats_history_export_and_forget_me(world):
         assert log["actions"] and {r["display_name"] for r in log["results"]} >= {"alice", "bob"}
         text = files[f"6nimmt-game-{game_id}.txt"].decode()
         assert "Revealed:" in text and "Final standings" in text and "Game over." in text
+        # The score chart: each player's bullheads round by round, one line colour per seat.
+        chart = Image.open(io.BytesIO(files[f"6nimmt-game-{game_id}-scores.png"])).convert("RGB")
+        seats = len(log["seats"])
+        assert chart.size == chart_size(seats)
+        drawn = {colour for _, colour in chart.getcolors(maxcolors=1 << 20)}
+        assert all(LINE_COLOURS[p] in drawn for p in range(seats))
 
         for bad, expected in (("abc", "not a game number"), ("99999", "There is no game #99999"),
                               (str(other), "not played in this server")):

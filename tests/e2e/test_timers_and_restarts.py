@@ -59,10 +59,10 @@ async def test_an_absent_player_is_played_for_then_replaced(world):
         assert not table.seats[alice_seat].is_ai, "alice played every turn herself"
         news = "".join(str(m.embeds) + (m.content or "") for m in world.public())
         assert f"<@{world.bob.id}> missed two turns in a row" in news
-        # Bob's old buttons no longer act for him: an AI has his seat.
+        # Bob's old buttons no longer act for him: an AI has his seat, and he is told why.
         message = world.table_message()
         refused = await (await world.standin.click(world.bob, message, message.custom_ids[0])).reply()
-        assert "not at this table" in refused.content
+        assert "missed two turns in a row" in refused.content and refused.button("Take my seat back")
         world.standin.assert_no_errors()
 
 

@@ -1,0 +1,122 @@
+"""What was committed is shown: across a clean stop, a stop that cannot wait, and a restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.e2e.test_table_play import click_ok, open_table
+from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
+from tests.e2e.test_takeovers import play_to_the_end
+
+
+def reveals(world) -> list[str]:
+    return [m.content for m in world.public() if "🃏 Revealed" in (m.content or "")]
+
+
+async def pick_both(world):
+    table = world.table_message()
+    await pick_first_card(world, world.alice, table)
+    await pick_first_card(world, world.bob, table)
+
+
+def hold_posts(presenter, release: asyncio.Event):
+    """Let the presenter's posts wait for ``release``, as on a slow Discord."""
+    send = presenter._send
+
+    async def slow_send(*args, **kwargs):
+        await release.wait()
+        return await send(*args, **kwargs)
+
+    presenter._send = slow_send
+
+
+async def test_a_clean_stop_shows_the_news_it_has_queued(world):
+    async with world.running_bot():
+        await start_game(world, rounds=1)
+        release = asyncio.Event()
+        hold_posts(world.bot.get_cog("Tables").presenter, release)
+        await pick_both(world)  # the reveal is committed; its post waits
+        assert reveals(world) == []
+        asyncio.get_running_loop().call_later(0.3, release.set)
+        # Leaving the block stops the bot: the stop waits for the post (within its bound).
+    assert len(reveals(world)) == 1
+    world.standin.assert_no_errors()
+
+
+async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(world):
+    async with world.running_bot():
+        await start_game(world, rounds=1)
+        presenter = world.bot.get_cog("Tables").presenter
+        presenter.drain_seconds = 0.2
+        hold_posts(presenter, asyncio.Event())  # never released
+        await pick_both(world)
+    assert reveals(world) == [], "the stop gave up on the post"
+    async with world.running_bot():
+        await world.settle()
+        assert len(reveals(world)) == 1, "the next start showed it, once"
+        live = world.table_message()
+        assert "🃏 Revealed" in live.content, "the table is posted with the reveal, and is live"
+        assert sum(bool(m.custom_ids) for m in world.public()) == 1, "older table messages were retired"
+        # The game goes on from the new message, to its end.
+        await play_to_the_end(world, [world.alice, world.bob])
+        assert len(reveals(world)) == 10
+        assert sum("Game over" in (m.content or "") for m in world.public()) == 1
+    world.standin.assert_no_errors()
+
+
+async def test_rematch_works_after_a_restart(world):
+    async with world.running_bot():
+        await start_game(world, rounds=1)
+        await play_to_the_end(world, [world.alice, world.bob])
+        final = world.public()[-1]
+        assert "Game over" in final.content
+    async with world.running_bot():
+        outsider = await (await world.standin.click(world.carol, final, final.button("Rematch")["custom_id"])).reply()
+        assert "not at this table" in outsider.content
+        lobby = await (await world.standin.click(world.bob, final, final.button("Rematch")["custom_id"])).reply()
+        assert "table open" in lobby.embed["title"]
+        assert "alice" in str(lobby.embed) or f"<@{world.alice.id}>" in str(lobby.embed)
+        await click_ok(world, world.bob, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        assert world.table_message().button("Play a card")
+    world.standin.assert_no_errors()
+
+
+async def test_a_finished_table_leaves_nothing_behind(world):
+    """Once its standings are shown, a table holds no task and is not kept in memory."""
+    async with world.running_bot():
+        for _ in range(2):
+            lobby = await open_table(world, rounds=1, ai_players=1)
+            await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+            await play_to_the_end(world, [world.alice])
+        await world.settle()
+        presenter = world.bot.get_cog("Tables").presenter
+        assert presenter.busy_tables == 0 and not presenter._tables and not presenter._news
+        assert world.bot.service.tables == {}
+        tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("present-")]
+        assert tasks == []
+
+
+async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
+    """The error reply says "nothing was changed" only when that is true."""
+    from cogs import components
+
+    async with world.running_bot():
+        table_message = await start_game(world, rounds=1)
+
+        def broken_hand_text(view, locale):
+            raise RuntimeError("rendering failed")
+
+        hand = await (await world.standin.click(world.alice, table_message,
+                                                table_message.button("Play a card")["custom_id"])).reply()
+        monkeypatch.setattr(components, "hand_text", broken_hand_text)  # fails after the pick is saved
+        card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
+        answer = await (await world.standin.click(world.alice, hand, card)).reply()
+        assert "Your action was saved" in answer.content and "nothing was changed" not in answer.content
+        table = world.bot.service.table_in(world.channel.id)
+        assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
+
+        # A failure before anything is saved still says so.
+        other = await (await world.standin.click(world.bob, table_message,
+                                                 table_message.button("Play a card")["custom_id"])).reply()
+        assert "nothing was changed" in other.content
