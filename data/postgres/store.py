@@ -7,8 +7,8 @@ click is acknowledged. The SQL is the shared SQL of ``data/queries.py``,
 several writing processes need.
 
 A lost connection (a server restart, a failover) is retried: reads and
-checkpoints for a few seconds (a checkpoint idempotently, see
-``writes.checkpoint``); other writes are not retried, since their outcome is
+checkpoints for a few seconds (checkpoints idempotently, see
+``writes.checkpoint_batch``); other writes are not retried, since their outcome is
 unknown. When the server stays away the caller gets StoreUnavailable, which
 the Discord face answers with "try again".
 """
