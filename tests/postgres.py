@@ -154,3 +154,23 @@ def _throwaway(durable: bool) -> Cluster:
         shutil.rmtree(root, ignore_errors=True)
 
     return Cluster(f"postgresql://postgres@127.0.0.1:{port}/postgres", stop)
+
+
+def main() -> None:
+    """``python -m tests.postgres``: a throwaway server that syncs to disk, for running the bot
+    or benchmarks/load.py on PostgreSQL by hand; prints a DATABASE_URL, stops on Ctrl-C/SIGTERM."""
+    import signal
+
+    cluster = start_cluster(durable=True)
+    try:
+        print(f"DATABASE_URL={asyncio.run(cluster.empty_database())}", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+        signal.pause()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
