@@ -2,8 +2,10 @@
 
 The engine pauses (``Phase.SPECIAL`` / ``Phase.SWAP``) for one decider. An AI
 seat decides through the AI interface; a player whose prompt preference says
-not to ask is answered by the service at once (a decline); everyone else gets
-the short special-card timer, and its end declines for them.
+not to ask (``asks``) is answered by the service at once (a decline);
+everyone else gets the short special-card timer, and its end declines for them.
+Nobody is ever asked when no special play would change the rows, the piles
+or the scores: the engine's ``special_outlook`` tells.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
-from engine.anniversary import PlacementPreview
+from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
 from .errors import TableError
-from .table import PROMPT_PREFERENCES, Table
-from .text import N_
+from .table import PROMPT_PREFERENCES, Table, prompt_preference
+from .text import N_, Text
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -40,16 +42,54 @@ class SpecialPrompt:
     phase: Phase
     preview: PlacementPreview | None  # None at a swap offer
     plays: list  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
+    outlook: SpecialOutlook | None = None  # where each answer leads (None at a swap offer)
+
+
+#: The bullheads a special card must save on the card being placed for these preferences to ask.
+#: "big": a take of ten or more is a disaster worth a special card; smaller ones are not worth
+#: a pause (asking for every saving pauses a table of five about once a turn: each player
+#: has about six special cards a game, and nearly every one finds a take to save).
+SAVING_MIN = {"saving": 1, "big": 10}
+
+
+def asks(preference: str, game: Game) -> bool:
+    """Whether a player with ``preference`` is asked at ``game``'s special-card or swap pause.
+
+    Never when no special play changes the rows, their markers, the piles or the
+    scores; "always" asks at every other pause (a swap offer included: the engine
+    makes none where a swap could not matter), "saving" and "big" only when a
+    special card saves enough bullheads (``SAVING_MIN``), "never" not at all.
+    """
+    if preference not in ("always", *SAVING_MIN) or game.phase not in SPECIAL_PHASES:
+        return False
+    if game.phase is Phase.SWAP:
+        return preference == "always"
+    outlook = special_outlook(game)
+    if preference == "always":
+        return outlook.changes_anything
+    return outlook.best_saving >= SAVING_MIN[preference]
 
 
 def declined_for(table: Table, seat: int) -> object | None:
     """The decline the service makes for a player whose preference is not to be asked now."""
+    return None if asks(table.seats[seat].prompts, table.game) else timed_out_decline(table.game, seat)
+
+
+#: What the channel is told when the special-card timer decided for a player.
+TIMED_OUT = {
+    Phase.SPECIAL: N_("⌛ {player} did not decide in time: no special card was played on their {card}."),
+    Phase.SWAP: N_("⌛ {player} did not decide in time and keeps their special cards."),
+}
+
+
+def timed_out_notice(table: Table, seat: int) -> Text:
+    """The notice for the decline ``timed_out_decline`` makes (call it before the decline is applied)."""
     game = table.game
-    preference = table.seats[seat].prompts
-    # "taking": a swap offer only ever follows a take, so it is always asked.
-    asked = preference == "always" or (preference == "taking" and (
-        game.phase is not Phase.SPECIAL or game.preview_placement(game.special_card).takes))
-    return None if asked else timed_out_decline(game, seat)
+    return Text(TIMED_OUT[game.phase], player=table.seats[seat].name, card=game.special_card)
+
+
+def is_timed_out_notice(notice: Text) -> bool:
+    return any(template in TIMED_OUT.values() for template, _ in notice.parts)
 
 
 def timed_out_decline(game: Game, seat: int) -> object | None:
@@ -74,8 +114,11 @@ class SpecialOps:
         if game.decider != seat:
             raise NotYourDecision(table.seats[game.decider].name)
         plays = [a for a in game.legal_actions(seat) if not isinstance(a, (DeclineSpecial, DeclineSwap))]
-        preview = game.preview_placement(game.special_card) if game.phase is Phase.SPECIAL else None
-        return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays)
+        if game.phase is Phase.SPECIAL:
+            preview, outlook = game.preview_placement(game.special_card), special_outlook(game)
+        else:
+            preview = outlook = None
+        return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays, outlook)
 
     async def play_special(self, table_id: int, user_id: int, step: int | None, special: str,
                            row: int | None = None, card: int | None = None,
@@ -94,7 +137,8 @@ class SpecialOps:
 
     async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
         """Change when ``user_id`` is asked about special cards; a pending prompt may be answered now."""
-        if preference not in PROMPT_PREFERENCES:
+        preference = prompt_preference(preference)
+        if preference is None:
             raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
         table = self.get(table_id)
         async with table.lock:

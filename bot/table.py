@@ -26,11 +26,23 @@ TURN_SECONDS_RANGE = (15, 600)
 CHOICE_SECONDS_RANGE = (10, 300)
 SPECIAL_SECONDS_RANGE = (5, 300)
 
-#: When an Anniversary player is asked about a special card (or a swap):
-#: ``always``; ``taking`` — only when their card would take a row (and for the
-#: swap offer, which only follows a take); ``never`` — the bot declines for them.
-PromptPreference = Literal["always", "taking", "never"]
+#: When an Anniversary player is asked about a special card (or a swap), see
+#: ``bot.specials.asks``: ``always`` — whenever a special card could change the
+#: table, and at every swap offer; ``saving`` — when a special card would save
+#: them bullheads on the card being placed; ``big`` (the default) — only when it
+#: would save many (``bot.specials.SAVING_MIN``); ``never`` — the bot declines for them.
+PromptPreference = Literal["always", "saving", "big", "never"]
 PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
+#: The default keeps a table of five at about one pause every two turns (benchmarks/prompts.py).
+DEFAULT_PROMPTS: PromptPreference = "big"
+#: Names older checkpoints and buttons may carry.
+FORMER_PREFERENCES = {"taking": "saving"}
+
+
+def prompt_preference(value) -> PromptPreference | None:
+    """``value`` as a preference (a former name mapped to its successor); None if it is none."""
+    value = FORMER_PREFERENCES.get(value, value)
+    return value if value in PROMPT_PREFERENCES else None
 
 
 class TableStatus(str, enum.Enum):
@@ -104,7 +116,7 @@ class Seat:
     ai_level: str | None = None  # set for AI seats and for players an AI took over from
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
-    prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
+    prompts: PromptPreference = DEFAULT_PROMPTS  # Anniversary: when to ask about special cards
 
     @property
     def is_ai(self) -> bool:
@@ -128,7 +140,7 @@ class Seat:
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
-            prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
+            prompts=prompt_preference(data.get("prompts")) or DEFAULT_PROMPTS,
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),

@@ -25,6 +25,7 @@ from engine import CardPlaced
 from .components import lobby_view, rematch_view, table_view
 from .images import WORDS, render_table
 from .render import clip, lobby_embed, reveal_text, seat_name, table_embed
+from .special_items import DecideMessages
 from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
@@ -59,6 +60,7 @@ class Presenter:
         self._workers: dict[int, asyncio.Task] = {}
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self.pick_edit_delay = PICK_EDIT_DELAY
+        self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
         self._images = WorkerPool()
@@ -156,7 +158,8 @@ class Presenter:
         if kind == "finished":
             message = await self._channel(table).send(clip(text or tr(locale, "The game is over.")),
                                                       view=rematch_view(table.id, locale))
-            await self._edit(table, table.message_id, view=None)
+            await self._edit(table, table.message_id, view=None,
+                             **self._decide.retired(table, update.events, update.notices, locale))
             return
         # A new decision point: post the reveal with the fresh table, retire the old message.
         previous = table.message_id
@@ -179,6 +182,8 @@ class Presenter:
             content=clip(text) if text else None, embed=embed, view=table_view(table, locale), files=files,
         )
         if kind != "started":
-            await self._edit(table, previous, view=None)
+            await self._edit(table, previous, view=None,
+                             **self._decide.retired(table, update.events, update.notices, locale))
+        self._decide.posted(table.id, clip(text) if text else None, nudge)
         if table.is_open:
             await self.service.set_message(table.id, message.id)
