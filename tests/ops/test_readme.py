@@ -48,3 +48,16 @@ def test_the_picture_is_there_and_the_script_renders_it(tmp_path):
     assert main([str(tmp_path / "table.png")]) == 0
     rendered = Image.open(io.BytesIO((tmp_path / "table.png").read_bytes()))
     assert rendered.format == "PNG" and rendered.size == committed.size
+
+
+def test_the_prompt_picture_is_there_and_shows_the_prompt_the_bot_builds(tmp_path):
+    from scripts.demo_prompt import demo_prompt, main
+
+    assert "](docs/anniversary_prompt.png)" in README
+    committed = Image.open(ROOT / "docs" / "anniversary_prompt.png")
+    assert main([str(tmp_path / "prompt.png")]) == 0
+    rendered = Image.open(io.BytesIO((tmp_path / "prompt.png").read_bytes()))
+    assert rendered.format == "PNG" and rendered.size == committed.size
+    # The position it draws: a saving worth asking about, with two Stops held.
+    prompt = demo_prompt()
+    assert prompt.outlook.best_saving == 8 and prompt.view.specials.count("stop") == 2
