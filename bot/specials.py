@@ -52,19 +52,30 @@ class SpecialPrompt:
 SAVING_MIN = {"saving": 1, "big": 10}
 
 
-def asks(preference: str, game: Game) -> bool:
+def table_outlook(table: Table) -> SpecialOutlook:
+    """The engine's outlook on the table's special-card pause, worked out once per pause
+    (up to a few dozen plays, each on a copy of the game: it is asked at every click)."""
+    game = table.game
+    key = (id(game), game.round, game.turn, game.decider, len(game.pending))
+    if table.outlook is None or table.outlook[0] != key:
+        table.outlook = (key, special_outlook(game))
+    return table.outlook[1]
+
+
+def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
     """Whether a player with ``preference`` is asked at ``game``'s special-card or swap pause.
 
     Never when no special play changes the rows, their markers, the piles or the
     scores; "always" asks at every other pause (a swap offer included: the engine
     makes none where a swap could not matter), "saving" and "big" only when a
     special card saves enough bullheads (``SAVING_MIN``), "never" not at all.
+    ``outlook_of(game)`` gives the engine's outlook (the table service caches it).
     """
     if preference not in ("always", *SAVING_MIN) or game.phase not in SPECIAL_PHASES:
         return False
     if game.phase is Phase.SWAP:
         return preference == "always"
-    outlook = special_outlook(game)
+    outlook = outlook_of(game)
     if preference == "always":
         return outlook.changes_anything
     return outlook.best_saving >= SAVING_MIN[preference]
@@ -72,7 +83,9 @@ def asks(preference: str, game: Game) -> bool:
 
 def declined_for(table: Table, seat: int) -> object | None:
     """The decline the service makes for a player whose preference is not to be asked now."""
-    return None if asks(table.seats[seat].prompts, table.game) else timed_out_decline(table.game, seat)
+    game = table.game
+    asked = asks(table.seats[seat].prompts, game, lambda _: table_outlook(table))
+    return None if asked else timed_out_decline(game, seat)
 
 
 #: What the channel is told when the special-card timer decided for a player.
@@ -115,7 +128,7 @@ class SpecialOps:
             raise NotYourDecision(table.seats[game.decider].name)
         plays = [a for a in game.legal_actions(seat) if not isinstance(a, (DeclineSpecial, DeclineSwap))]
         if game.phase is Phase.SPECIAL:
-            preview, outlook = game.preview_placement(game.special_card), special_outlook(game)
+            preview, outlook = game.preview_placement(game.special_card), table_outlook(table)
         else:
             preview = outlook = None
         return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays, outlook)

@@ -168,6 +168,7 @@ class Table:
     message_id: int | None = None  # the public lobby / table message
     created_at: float = 0.0
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
+    outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 

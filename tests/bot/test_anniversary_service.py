@@ -72,6 +72,8 @@ async def test_saving_asks_when_a_special_card_saves_bullheads(store, clock):
     prompt = service.special_prompt(table.id, 100, table.step)
     assert prompt.preview.takes and {p.special for p in prompt.plays} == {Special.STOP}
     assert prompt.outlook.best_saving == 8
+    # Worked out once per pause: every click of the prompt asks for it again.
+    assert service.special_prompt(table.id, 100, table.step).outlook is prompt.outlook
     # Switching to "never" answers the waiting prompt at once.
     await service.set_prompts(table.id, 100, "never")
     alice = table.seat_of(100)
