@@ -63,7 +63,7 @@ MESSAGES: dict[str, str] = {
         "immer; wenn dir eine Sonderkarte Hornochsen spart; nur bei großer Ersparnis; oder nie",
     "Always ask me": "Immer fragen",
     "Ask when it saves me bullheads": "Fragen, wenn es mir Hornochsen spart",
-    "Ask only for big savings (10🐮+)": "Nur bei großer Ersparnis fragen (10🐮+)",
+    "Ask only for big savings (over 10🐮)": "Nur bei großer Ersparnis fragen (über 10🐮)",
     "Never ask me": "Nie fragen",
     "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
@@ -510,10 +510,15 @@ MESSAGES: dict[str, str] = {
     "I will ask you only when a special card would save you bullheads on the card being placed.":
         "Ich frage dich nur, wenn dir eine Sonderkarte bei der Karte, die gerade angelegt wird, Hornochsen "
         "spart.",
-    "I will ask you only when a special card would save you 10🐮 or more on the card being placed.":
-        "Ich frage dich nur, wenn dir eine Sonderkarte bei der Karte, die gerade angelegt wird, 10🐮 oder "
-        "mehr spart.",
+    "I will ask you only when a special card would save you more than 10🐮 on the card being placed.":
+        "Ich frage dich nur, wenn dir eine Sonderkarte bei der Karte, die gerade angelegt wird, mehr als "
+        "10🐮 spart.",
     # a choice's consequence for the decider, and what a retired Decide nudge says was decided
+    "No special card, then swap {card}": "Keine Sonderkarte, dann {card} tauschen",
+    "You play no special card and swap a **{card}** for the top card of the special deck. "
+    "See the channel for what happens.":
+        "Du spielst keine Sonderkarte und tauschst eine **{card}** gegen die oberste Karte des "
+        "Sonderkartenstapels. Was passiert, steht im Kanal.",
     "no take": "nimmt nichts",
     "you choose a row to take — {bull} {points} at best": "du wählst eine Reihe — bestenfalls {bull} {points}",
     "take row {row} — {bull} {points}": "nimmt Reihe {row} — {bull} {points}",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
+from engine.errors import SpecialNotInHand
 from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
 from .errors import TableError
@@ -46,10 +47,10 @@ class SpecialPrompt:
 
 
 #: The bullheads a special card must save on the card being placed for these preferences to ask.
-#: "big": a take of ten or more is a disaster worth a special card; smaller ones are not worth
+#: "big": a take of more than ten is a disaster worth a special card; smaller ones are not worth
 #: a pause (asking for every saving pauses a table of five about once a turn: each player
 #: has about six special cards a game, and nearly every one finds a take to save).
-SAVING_MIN = {"saving": 1, "big": 10}
+SAVING_MIN = {"saving": 1, "big": 11}
 
 
 def table_outlook(table: Table) -> SpecialOutlook:
@@ -82,8 +83,14 @@ def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
 
 
 def declined_for(table: Table, seat: int) -> object | None:
-    """The decline the service makes for a player whose preference is not to be asked now."""
+    """The answer the service makes for ``seat`` at once: the swap they chose together with
+    declining a special card (``SpecialOps.decline_special``), or the decline for a player
+    whose preference is not to be asked now. None: ask them."""
     game = table.game
+    queued, table.queued_swap = table.queued_swap, None
+    if (game.phase is Phase.SWAP and queued is not None and queued[:2] == (seat, table.step)
+            and queued[2] in game.specials[seat]):
+        return Swap(seat, queued[2])
     asked = asks(table.seats[seat].prompts, game, lambda _: table_outlook(table))
     return None if asked else timed_out_decline(game, seat)
 
@@ -139,8 +146,21 @@ class SpecialOps:
         await self._decide(table_id, user_id, step, lambda seat: PlaySpecial(
             seat, Special(special), row=row, card=card, target_row=target_row, position=position))
 
-    async def decline_special(self, table_id: int, user_id: int, step: int | None) -> None:
-        await self._decide(table_id, user_id, step, DeclineSpecial)
+    async def decline_special(self, table_id: int, user_id: int, step: int | None,
+                              then_swap: str | None = None) -> None:
+        """No special card; ``then_swap``: the special card to swap at the take that follows, so the
+        player answers once instead of waiting for a second prompt (``declined_for`` makes the swap)."""
+        table = self.get(table_id)
+
+        def decline(seat: int) -> DeclineSpecial:
+            swapped = Special(then_swap) if then_swap else None  # a forged name: "That choice does not exist."
+            if swapped is not None and swapped not in table.game.specials[seat]:
+                raise SpecialNotInHand(f"you do not hold a {swapped.label} card")
+            # Good for this pause only: the step moves on at the next one.
+            table.queued_swap = (seat, table.step, swapped) if swapped else None
+            return DeclineSpecial(seat)
+
+        await self._decide(table_id, user_id, step, decline)
 
     async def swap(self, table_id: int, user_id: int, step: int | None, special: str) -> None:
         await self._decide(table_id, user_id, step, lambda seat: Swap(seat, Special(special)))

@@ -169,6 +169,7 @@ class Table:
     created_at: float = 0.0
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
+    queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 

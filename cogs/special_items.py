@@ -7,7 +7,8 @@ alone, so its custom ids may carry a choice's parameters ("choice codes"):
 * ``p:<special>:<row>:<card>:<target>:<position>`` — play that special card
   (``-`` for a parameter the card does not use); the engine re-checks it;
 * ``m:menu`` / ``m:<special>`` / ``m:shift:<row>:<card>`` — show the top of the
-  prompt, a card's choices, or where a Shift's chosen card may go.
+  prompt, a card's choices, or where a Shift's chosen card may go;
+* ``w:<special>`` — no special card, and swap ``<special>`` at the take that follows.
 
 Every click goes through the service with the step it was made for, so an
 old prompt is refused with a clear message and changes nothing.
@@ -46,12 +47,12 @@ PREFERENCES = {
                N_("I will ask you whenever a special card could change the table, and after you take a row.")),
     "saving": (N_("Ask when it saves me bullheads"),
                N_("I will ask you only when a special card would save you bullheads on the card being placed.")),
-    "big": (N_("Ask only for big savings (10🐮+)"),
-            N_("I will ask you only when a special card would save you 10🐮 or more on the card being placed.")),
+    "big": (N_("Ask only for big savings (over 10🐮)"),
+            N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed.")),
     "never": (N_("Never ask me"), N_("I will not ask you: your special cards stay in your hand.")),
 }
 
-_CODE = r"[pm]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
+_CODE = r"[pmw]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
 
 
 def _part(value: int | None) -> str:
@@ -231,6 +232,12 @@ async def act_on_choice(interaction: discord.Interaction, service: "TableService
                         code: str) -> None:
     kind, *parts = code.split(":")
     locale = user_locale(interaction)
+    if kind == "w":
+        await service.decline_special(table_id, interaction.user.id, step, then_swap=parts[0])
+        await interaction.response.edit_message(view=None, content=tr(
+            locale, "You play no special card and swap a **{card}** for the top card of the special deck. "
+                    "See the channel for what happens.", card=label(parts[0], locale)))
+        return
     if kind == "p":
         special, row, card, target, position = (parts + ["-"] * 5)[:5]
         await service.play_special(table_id, interaction.user.id, step, special, row=_number(row),
@@ -316,6 +323,12 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
                                        EMOJI[special], row=i // 5))
         decline = prompt.outlook.decline if prompt.outlook is not None else None
         view.add_item(DeclineButton(table_id, step, "special", row=2, locale=locale, outcome=decline))
+        if decline is not None and decline.swap_offered and not decline.row_choice:
+            # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
+            for special in list(held)[:4]:
+                text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
+                view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
+                                           discord.ButtonStyle.success, row=2))
     _add_preferences(view, table_id, prompt.table.seats[prompt.seat].prompts, 3, locale)
     return view
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import WrongPhase
 from ..events import CardPlaced, RowChoiceRequired, RowTaken
 from .actions import DeclineSpecial, PlaySpecial
-from .events import CardInserted, FifthRowOpened
+from .events import CardInserted, FifthRowOpened, SwapOffered
 from .legal import all_special_plays
 
 
@@ -34,6 +34,7 @@ class OptionOutcome:
     row_choice: bool  # the card is low: the player then chooses the row (figures for the cheapest)
     changes: bool  # rows, markers, piles or scores differ from declining
     placed: tuple[int, int] | None = None  # (number card, row) it ends in; None: it went to the pile
+    swap_offered: bool = False  # the player's take is followed by a swap offer
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +109,10 @@ def _play_out(game, action, player: int, base: tuple | None = None) -> tuple[Opt
     events += settle(copy, player)
     taken = next((e.row for e in events if isinstance(e, RowTaken) and e.player == player), None)
     placed = next(((e.card, e.row) for e in events if isinstance(e, _PLACING) and e.player == player), None)
+    swap = any(isinstance(e, SwapOffered) and e.player == player for e in events)
     state = _table_state(copy, game.round)
     outcome = OptionOutcome(action, copy.scores[player] - game.scores[player], taken, row_choice,
-                            base is not None and state != base, placed)
+                            base is not None and state != base, placed, swap)
     return outcome, state
 
 

@@ -74,6 +74,12 @@ async def test_saving_asks_when_a_special_card_saves_bullheads(store, clock):
     assert prompt.outlook.best_saving == 8
     # Worked out once per pause: every click of the prompt asks for it again.
     assert service.special_prompt(table.id, 100, table.step).outlook is prompt.outlook
+    # Declining and swapping a card she does not hold is refused and changes nothing.
+    before = table.game.to_dict()
+    for forged in ("seven_nimmt", "joker"):
+        with pytest.raises(TableError, match="does not exist"):
+            await service.decline_special(table.id, 100, table.step, then_swap=forged)
+    assert table.game.to_dict() == before and table.queued_swap is None
     # Switching to "never" answers the waiting prompt at once.
     await service.set_prompts(table.id, 100, "never")
     alice = table.seat_of(100)

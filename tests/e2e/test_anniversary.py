@@ -213,6 +213,28 @@ async def test_decline_then_swap_and_an_intruder_is_refused(world):
         world.standin.assert_no_errors()
 
 
+async def test_declining_and_swapping_are_one_answer(world):
+    async with world.running_bot():
+        table = await start_anniversary(world, prompts="saving")
+        alice, bob = world.alice, world.bob
+        # Alice's 20 takes the full row (11🐮); her Stop there would save 8, so she is asked,
+        # and she may decline and swap with one click instead of waiting for a second prompt.
+        seat_position(table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
+                      [Special.STOP])
+        await pick(world, alice, 20)
+        await pick(world, bob, 90)
+        prompt = await open_prompt(world, alice)
+        assert prompt.button("No special card → take row 1 — 🐮 11")
+        answer = await press(world, alice, prompt, "No special card, then swap Stop → take row 1 — 🐮 11")
+        assert "You play no special card and swap a **Stop**" in answer.content
+        await world.settle()
+        assert table.game.phase is Phase.PICK, "no second pause for the swap"
+        assert "alice swaps a **Stop** for the top card of the deck." in last_public_text(world)
+        seat = table.seat_of(alice.id)
+        assert table.game.piles[seat] == [10, 11, 12, 13, 14] and len(table.game.specials[seat]) == 1
+        world.standin.assert_no_errors()
+
+
 async def test_the_prompt_timer_plays_no_special_card(world):
     async with world.running_bot():
         table = await start_anniversary(world)

@@ -91,3 +91,11 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
         assert prompts / turns <= 0.5, (prompts, turns)
         assert_private_stays_private(world)
         world.standin.assert_no_errors()
+
+
+def test_the_default_names_the_saving_it_asks_for():
+    from bot.specials import SAVING_MIN
+    from cogs.special_items import PREFERENCES
+
+    assert f"over {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][0]
+    assert f"more than {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][1]

@@ -40,7 +40,9 @@ def test_the_stop_example_saves_the_take_only_on_the_row_taken():
     outlook = special_outlook(game)
     assert game.to_dict() == before, "a query only"
     assert (outlook.decline.bullheads, outlook.decline.taken_row, outlook.decline.placed) == (8, 0, (22, 0))
+    assert outlook.decline.swap_offered, "her take is followed by a swap offer"
     by_row = {o.action.row: o for o in outlook.options}
+    assert not by_row[0].swap_offered
     assert (by_row[0].bullheads, by_row[0].taken_row, by_row[0].placed, by_row[0].changes) == (0, None, (22, 1), True)
     assert [by_row[r].changes for r in (1, 2, 3)] == [False, False, False]
     assert outlook.changes_anything and outlook.best_saving == 8
