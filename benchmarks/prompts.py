@@ -9,8 +9,11 @@ answer by ``--policy``:
 
 * ``ai`` — like the medium AI (it weighs the bullheads saved against keeping
   the card), a thoughtful player;
-* ``eager`` — a special card at random with chance 0.6, else decline (how
-  players clicked when the problem was measured: 2.03 pauses per turn).
+* ``eager`` — a special card at random with chance 0.6, else decline, a
+  careless player (as tests/e2e/test_anniversary.py clicks).
+
+A decline and swap chosen with one click (the prompt offers it) is counted as
+two pauses here, as the engine pauses twice: "always" is slightly overstated.
 
 For each preference it prints the mean pauses per turn (turn = everyone's card
 of one trick), the most in one turn, and the share of special-card prompts on
