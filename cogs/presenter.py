@@ -36,6 +36,7 @@ from engine import CardPlaced, GameEnded
 from .components import lobby_view, rematch_view, table_view
 from .images import WORDS, render_table
 from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
+from .special_items import DecideMessages
 from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
@@ -85,6 +86,7 @@ class Presenter:
         self._last_edit: dict[int, float] = {}  # message id -> monotonic time of its last edit
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
+        self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         self._closing = False
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
@@ -177,6 +179,7 @@ class Presenter:
             table = self._tables.pop(table_id, None)
             if table is not None and not table.is_open:
                 self._without_picture.discard(table_id)
+                self._decide.posted(table_id, None, None)
                 self._news.pop(table_id, None)
                 self._last_edit.pop(table.message_id, None)
 
@@ -208,7 +211,8 @@ class Presenter:
             text = "\n".join(t for t in (text, *notices) if t)
             await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
                               view=rematch_view(table.id, locale))
-            await self._retry(self._edit, table, table.message_id, view=None)
+            await self._retry(self._edit, table, table.message_id, view=None,
+                              **self._decide.retired(table, post.events, post.notices, locale))
             return
         if post.kind == "started" and table.message_id is not None:
             # The lobby says the game began; the table is posted below it.
@@ -249,7 +253,9 @@ class Presenter:
         message = await self._retry(self._send, table, post, content=clip(text) if text else None, embed=embed,
                                     view=table_view(table, locale), files=files)
         if previous is not None and (post is None or post.kind != "started"):
-            await self._retry(self._edit, table, previous, view=None)
+            retired = self._decide.retired(table, post.events, post.notices, locale) if post else {}
+            await self._retry(self._edit, table, previous, view=None, **retired)
+        self._decide.posted(table.id, clip(text) if text else None, nudge)
         if message is None:
             return
         if post is None:
