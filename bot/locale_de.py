@@ -302,6 +302,13 @@ MESSAGES: dict[str, str] = {
     "6 nimmt! — round {round}, turn {turn}": "6 nimmt! — Runde {round}, Zug {turn}",
     "The rows are laid when the draft is over.": "Die Reihen werden gelegt, wenn alle Karten ausgewählt sind.",
     "Players (points)": "Spieler (Hornochsen)",
+    "📝 {name} drafts **{card}**.": "📝 {name} zieht **{card}**.",
+    "📝 The draft is over: the four cards left start the rows.":
+        "📝 Die Auswahl ist vorbei: die vier übrigen Karten beginnen die Reihen.",
+    "Players (points) · drafted cards": "Spieler (Hornochsen) · gezogene Karten",
+    "Draft so far": "Bisher gezogen",
+    "**Still to draft** ({count} cards, the last four start the rows):":
+        "**Noch zu ziehen** ({count} Karten, die letzten vier beginnen die Reihen):",
     "empty": "leer",
     "Special cards": "Sonderkarten",
     "Deck: {deck} · discard pile: {discard}": "Stapel: {deck} · Ablage: {discard}",
