@@ -33,6 +33,7 @@ from bot.table import Post, Table, TableStatus
 from bot.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
+from .chart import CHART_WORDS, render_score_chart
 from .components import lobby_view, rematch_view, table_view
 from .images import WORDS, render_table
 from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
@@ -40,6 +41,7 @@ from .special_items import DecideMessages
 from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
+CHART_NAME = "scores.png"
 
 if TYPE_CHECKING:
     from bot.service import TableService, TableUpdate
@@ -209,8 +211,11 @@ class Presenter:
                 # Ended before a crash with its last events unsaved: the outcome still says it all.
                 text = "\n".join(t for t in (text, final_standings(table, GameEnded(table.game.outcome), locale)) if t)
             text = "\n".join(t for t in (text, *notices) if t)
+            chart = await self._chart(table, locale)
+            files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
+                locale, "Bullheads after each round"))]
             await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
-                              view=rematch_view(table.id, locale))
+                              view=rematch_view(table.id, locale), files=files)
             await self._retry(self._edit, table, table.message_id, view=None,
                               **self._decide.retired(table, post.events, post.notices, locale))
             return
@@ -327,6 +332,20 @@ class Presenter:
                                    markers=markers, capacities=getattr(view, "row_capacities", None),
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
+
+    async def _chart(self, table: Table, locale) -> bytes | None:
+        """The score chart of a finished game; the standings go out without it if it cannot be drawn."""
+        game = table.game
+        if game is None or not game.history:
+            return None
+        points = [[round_points[seat] for round_points in game.history] for seat in range(len(table.seats))]
+        render = functools.partial(render_score_chart, [s.name for s in table.seats], points,
+                                   {word: tr(locale, word) for word in CHART_WORDS})
+        try:
+            return await self._images.run(render)
+        except Exception:
+            log.exception("table %s: the score chart could not be drawn", table.id)
+            return None
 
     def _locale(self, table: Table):
         """Public table messages speak the server's language (English when unknown)."""
