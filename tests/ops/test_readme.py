@@ -61,3 +61,11 @@ def test_the_prompt_picture_is_there_and_shows_the_prompt_the_bot_builds(tmp_pat
     # The position it draws: a saving worth asking about, with two Stops held.
     prompt = demo_prompt()
     assert prompt.outlook.best_saving == 8 and prompt.view.specials.count("stop") == 2
+
+
+def test_the_draft_picture_is_there_and_shows_the_draft_message(tmp_path):
+    from scripts.demo_draft import demo_table, main
+
+    assert_the_script_renders_the_committed_picture(main, "draft.png", tmp_path)
+    view = demo_table().game.view(None)
+    assert view.phase == "draft" and len(view.draft_log) == 7
