@@ -60,10 +60,11 @@ MESSAGES: dict[str, str] = {
     "anniversary": "Jubiläum",
     # /6nimmt prompts (Anniversary special cards)
     "Anniversary: when to ask you about your special cards": "Jubiläum: wann du nach deinen Sonderkarten gefragt wirst",
-    "always; only when your card would take a row; or never":
-        "immer; nur wenn deine Karte eine Reihe nehmen würde; oder nie",
+    "always; when a special card saves you bullheads; only for big savings; or never":
+        "immer; wenn dir eine Sonderkarte Hornochsen spart; nur bei großer Ersparnis; oder nie",
     "Always ask me": "Immer fragen",
-    "Ask only when I take a row": "Nur fragen, wenn ich eine Reihe nehme",
+    "Ask when it saves me bullheads": "Fragen, wenn es mir Hornochsen spart",
+    "Ask only for big savings (over 10🐮)": "Nur bei großer Ersparnis fragen (über 10🐮)",
     "Never ask me": "Nie fragen",
     "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
@@ -301,6 +302,13 @@ MESSAGES: dict[str, str] = {
     "6 nimmt! — round {round}, turn {turn}": "6 nimmt! — Runde {round}, Zug {turn}",
     "The rows are laid when the draft is over.": "Die Reihen werden gelegt, wenn alle Karten ausgewählt sind.",
     "Players (points)": "Spieler (Hornochsen)",
+    "📝 {name} drafts **{card}**.": "📝 {name} zieht **{card}**.",
+    "📝 The draft is over: the four cards left start the rows.":
+        "📝 Die Auswahl ist vorbei: die vier übrigen Karten beginnen die Reihen.",
+    "Players (points) · drafted cards": "Spieler (Hornochsen) · gezogene Karten",
+    "Draft so far": "Bisher gezogen",
+    "**Still to draft** ({count} cards, the last four start the rows):":
+        "**Noch zu ziehen** ({count} Karten, die letzten vier beginnen die Reihen):",
     "empty": "leer",
     "Special cards": "Sonderkarten",
     "Deck: {deck} · discard pile: {discard}": "Stapel: {deck} · Ablage: {discard}",
@@ -510,10 +518,37 @@ MESSAGES: dict[str, str] = {
     "You played **{card}**. See the channel for what happens.":
         "Du hast **{card}** gespielt. Was passiert, steht im Kanal.",
     "You cannot play **{card}** like that now.": "**{card}** kannst du so gerade nicht spielen.",
-    "I will ask you whenever you can play a special card.":
-        "Ich frage dich jedes Mal, wenn du eine Sonderkarte spielen kannst.",
-    "I will ask you only when your card would take a row (and after you take one).":
-        "Ich frage dich nur, wenn deine Karte eine Reihe nehmen würde (und nachdem du eine genommen hast).",
+    "I will ask you whenever a special card could change the table, and after you take a row.":
+        "Ich frage dich jedes Mal, wenn eine Sonderkarte am Tisch etwas ändern könnte, und nachdem du eine "
+        "Reihe genommen hast.",
+    "I will ask you only when a special card would save you bullheads on the card being placed.":
+        "Ich frage dich nur, wenn dir eine Sonderkarte bei der Karte, die gerade angelegt wird, Hornochsen "
+        "spart.",
+    "I will ask you only when a special card would save you more than 10🐮 on the card being placed.":
+        "Ich frage dich nur, wenn dir eine Sonderkarte bei der Karte, die gerade angelegt wird, mehr als "
+        "10🐮 spart.",
+    # a choice's consequence for the decider, and what a retired Decide nudge says was decided
+    "No special card, then swap {card}": "Keine Sonderkarte, dann {card} tauschen",
+    "You play no special card and swap a **{card}** for the top card of the special deck. "
+    "See the channel for what happens.":
+        "Du spielst keine Sonderkarte und tauschst eine **{card}** gegen die oberste Karte des "
+        "Sonderkartenstapels. Was passiert, steht im Kanal.",
+    "no take": "nimmt nichts",
+    "you choose a row to take — {bull} {points} at best": "du wählst eine Reihe — bestenfalls {bull} {points}",
+    "take row {row} — {bull} {points}": "nimmt Reihe {row} — {bull} {points}",
+    "{card} in row {row} — no take": "{card} in Reihe {row} — nimmt nichts",
+    "✨ {name} played **{card}**.": "✨ {name} hat **{card}** gespielt.",
+    "🔄 {name} swapped a **{card}**.": "🔄 {name} hat eine **{card}** getauscht.",
+    "✨ {name} played no special card on their {card}.": "✨ {name} hat auf die {card} keine Sonderkarte gespielt.",
+    "🔄 {name} kept their special cards.": "🔄 {name} hat die Sonderkarten behalten.",
+    "⌛ Time ran out: no special card was played on {name}'s {card}.":
+        "⌛ Die Zeit ist abgelaufen: auf die {card} von {name} wurde keine Sonderkarte gespielt.",
+    "⌛ Time ran out: {name} keeps their special cards.":
+        "⌛ Die Zeit ist abgelaufen: {name} behält die Sonderkarten.",
+    "⌛ {player} did not decide in time: no special card was played on their {card}.":
+        "⌛ {player} hat nicht rechtzeitig entschieden: auf die {card} wurde keine Sonderkarte gespielt.",
+    "⌛ {player} did not decide in time and keeps their special cards.":
+        "⌛ {player} hat nicht rechtzeitig entschieden und behält die Sonderkarten.",
     "I will not ask you: your special cards stay in your hand.":
         "Ich frage dich nicht: deine Sonderkarten bleiben auf deiner Hand.",
 

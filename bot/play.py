@@ -12,7 +12,7 @@ from engine import (
 )
 
 from .errors import LobbyError, NoTable, TableError
-from .specials import SPECIAL_PHASES, declined_for, timed_out_decline
+from .specials import SPECIAL_PHASES, declined_for, timed_out_decline, timed_out_notice
 from .table import Table, TableStatus
 from .text import N_, Mention, Text
 
@@ -226,6 +226,7 @@ class PlayOps:
                 continue
             declined = timed_out_decline(game, seat)
             if declined is not None:  # a special card is optional: no turn was missed
+                notices.append(timed_out_notice(table, seat))
                 events.extend(game.apply(declined))
                 actions.append(declined)
                 break

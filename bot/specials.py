@@ -2,8 +2,10 @@
 
 The engine pauses (``Phase.SPECIAL`` / ``Phase.SWAP``) for one decider. An AI
 seat decides through the AI interface; a player whose prompt preference says
-not to ask is answered by the service at once (a decline); everyone else gets
-the short special-card timer, and its end declines for them.
+not to ask (``asks``) is answered by the service at once (a decline);
+everyone else gets the short special-card timer, and its end declines for them.
+Nobody is ever asked when no special play would change the rows, the piles
+or the scores: the engine's ``special_outlook`` tells.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
-from engine.anniversary import PlacementPreview
+from engine.errors import SpecialNotInHand
+from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
 from .errors import TableError
-from .table import PROMPT_PREFERENCES, Table
-from .text import N_
+from .table import PROMPT_PREFERENCES, Table, prompt_preference
+from .text import N_, Text
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -40,16 +43,73 @@ class SpecialPrompt:
     phase: Phase
     preview: PlacementPreview | None  # None at a swap offer
     plays: list  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
+    outlook: SpecialOutlook | None = None  # where each answer leads (None at a swap offer)
+
+
+#: The bullheads a special card must save on the card being placed for these preferences to ask.
+#: "big": a take of more than ten is a disaster worth a special card; smaller ones are not worth
+#: a pause (asking for every saving pauses a table of five about once a turn: each player
+#: has about six special cards a game, and nearly every one finds a take to save).
+SAVING_MIN = {"saving": 1, "big": 11}
+
+
+def table_outlook(table: Table) -> SpecialOutlook:
+    """The engine's outlook on the table's special-card pause, worked out once per pause
+    (up to a few dozen plays, each on a copy of the game: it is asked at every click)."""
+    game = table.game
+    key = (id(game), game.round, game.turn, game.decider, len(game.pending))
+    if table.outlook is None or table.outlook[0] != key:
+        table.outlook = (key, special_outlook(game))
+    return table.outlook[1]
+
+
+def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
+    """Whether a player with ``preference`` is asked at ``game``'s special-card or swap pause.
+
+    Never when no special play changes the rows, their markers, the piles or the
+    scores; "always" asks at every other pause (a swap offer included: the engine
+    makes none where a swap could not matter), "saving" and "big" only when a
+    special card saves enough bullheads (``SAVING_MIN``), "never" not at all.
+    ``outlook_of(game)`` gives the engine's outlook (the table service caches it).
+    """
+    if preference not in ("always", *SAVING_MIN) or game.phase not in SPECIAL_PHASES:
+        return False
+    if game.phase is Phase.SWAP:
+        return preference == "always"
+    outlook = outlook_of(game)
+    if preference == "always":
+        return outlook.changes_anything
+    return outlook.best_saving >= SAVING_MIN[preference]
 
 
 def declined_for(table: Table, seat: int) -> object | None:
-    """The decline the service makes for a player whose preference is not to be asked now."""
+    """The answer the service makes for ``seat`` at once: the swap they chose together with
+    declining a special card (``SpecialOps.decline_special``), or the decline for a player
+    whose preference is not to be asked now. None: ask them."""
     game = table.game
-    preference = table.seats[seat].prompts
-    # "taking": a swap offer only ever follows a take, so it is always asked.
-    asked = preference == "always" or (preference == "taking" and (
-        game.phase is not Phase.SPECIAL or game.preview_placement(game.special_card).takes))
+    queued, table.queued_swap = table.queued_swap, None
+    if (game.phase is Phase.SWAP and queued is not None and queued[:2] == (seat, table.step)
+            and queued[2] in game.specials[seat]):
+        return Swap(seat, queued[2])
+    asked = asks(table.seats[seat].prompts, game, lambda _: table_outlook(table))
     return None if asked else timed_out_decline(game, seat)
+
+
+#: What the channel is told when the special-card timer decided for a player.
+TIMED_OUT = {
+    Phase.SPECIAL: N_("⌛ {player} did not decide in time: no special card was played on their {card}."),
+    Phase.SWAP: N_("⌛ {player} did not decide in time and keeps their special cards."),
+}
+
+
+def timed_out_notice(table: Table, seat: int) -> Text:
+    """The notice for the decline ``timed_out_decline`` makes (call it before the decline is applied)."""
+    game = table.game
+    return Text(TIMED_OUT[game.phase], player=table.seats[seat].name, card=game.special_card)
+
+
+def is_timed_out_notice(notice: Text) -> bool:
+    return any(template in TIMED_OUT.values() for template, _ in notice.parts)
 
 
 def timed_out_decline(game: Game, seat: int) -> object | None:
@@ -74,8 +134,11 @@ class SpecialOps:
         if game.decider != seat:
             raise NotYourDecision(table.seats[game.decider].name)
         plays = [a for a in game.legal_actions(seat) if not isinstance(a, (DeclineSpecial, DeclineSwap))]
-        preview = game.preview_placement(game.special_card) if game.phase is Phase.SPECIAL else None
-        return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays)
+        if game.phase is Phase.SPECIAL:
+            preview, outlook = game.preview_placement(game.special_card), table_outlook(table)
+        else:
+            preview = outlook = None
+        return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays, outlook)
 
     async def play_special(self, table_id: int, user_id: int, step: int | None, special: str,
                            row: int | None = None, card: int | None = None,
@@ -83,8 +146,21 @@ class SpecialOps:
         await self._decide(table_id, user_id, step, lambda seat: PlaySpecial(
             seat, Special(special), row=row, card=card, target_row=target_row, position=position))
 
-    async def decline_special(self, table_id: int, user_id: int, step: int | None) -> None:
-        await self._decide(table_id, user_id, step, DeclineSpecial)
+    async def decline_special(self, table_id: int, user_id: int, step: int | None,
+                              then_swap: str | None = None) -> None:
+        """No special card; ``then_swap``: the special card to swap at the take that follows, so the
+        player answers once instead of waiting for a second prompt (``declined_for`` makes the swap)."""
+        table = self.get(table_id)
+
+        def decline(seat: int) -> DeclineSpecial:
+            swapped = Special(then_swap) if then_swap else None  # a forged name: "That choice does not exist."
+            if swapped is not None and swapped not in table.game.specials[seat]:
+                raise SpecialNotInHand(f"you do not hold a {swapped.label} card")
+            # Good for this pause only: the step moves on at the next one.
+            table.queued_swap = (seat, table.step, swapped) if swapped else None
+            return DeclineSpecial(seat)
+
+        await self._decide(table_id, user_id, step, decline)
 
     async def swap(self, table_id: int, user_id: int, step: int | None, special: str) -> None:
         await self._decide(table_id, user_id, step, lambda seat: Swap(seat, Special(special)))
@@ -94,7 +170,8 @@ class SpecialOps:
 
     async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
         """Change when ``user_id`` is asked about special cards; a pending prompt may be answered now."""
-        if preference not in PROMPT_PREFERENCES:
+        preference = prompt_preference(preference)
+        if preference is None:
             raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
         table = self.get(table_id)
         async with table.lock:

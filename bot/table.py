@@ -26,11 +26,23 @@ TURN_SECONDS_RANGE = (15, 600)
 CHOICE_SECONDS_RANGE = (10, 300)
 SPECIAL_SECONDS_RANGE = (5, 300)
 
-#: When an Anniversary player is asked about a special card (or a swap):
-#: ``always``; ``taking`` — only when their card would take a row (and for the
-#: swap offer, which only follows a take); ``never`` — the bot declines for them.
-PromptPreference = Literal["always", "taking", "never"]
+#: When an Anniversary player is asked about a special card (or a swap), see
+#: ``bot.specials.asks``: ``always`` — whenever a special card could change the
+#: table, and at every swap offer; ``saving`` — when a special card would save
+#: them bullheads on the card being placed; ``big`` (the default) — only when it
+#: would save many (``bot.specials.SAVING_MIN``); ``never`` — the bot declines for them.
+PromptPreference = Literal["always", "saving", "big", "never"]
 PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
+#: The default keeps a table of five at about one pause every two turns (benchmarks/prompts.py).
+DEFAULT_PROMPTS: PromptPreference = "big"
+#: Names older checkpoints and buttons may carry.
+FORMER_PREFERENCES = {"taking": "saving"}
+
+
+def prompt_preference(value) -> PromptPreference | None:
+    """``value`` as a preference (a former name mapped to its successor); None if it is none."""
+    value = FORMER_PREFERENCES.get(value, value)
+    return value if value in PROMPT_PREFERENCES else None
 
 
 class TableStatus(str, enum.Enum):
@@ -106,7 +118,7 @@ class Seat:
     ai_level: str | None = None  # set for AI seats and for players an AI took over from
     missed_turns: int = 0  # in a row; two and an AI takes over
     stats: SeatStats = field(default_factory=SeatStats)
-    prompts: PromptPreference = "always"  # Anniversary: when to ask about special cards
+    prompts: PromptPreference = DEFAULT_PROMPTS  # Anniversary: when to ask about special cards
     removed: str | None = None  # "left" or "kicked": why an AI took the seat (else missed turns)
     back_from_step: int = 0  # a player who took the seat back acts from this table step on
 
@@ -140,7 +152,7 @@ class Seat:
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
-            prompts=data["prompts"] if data.get("prompts") in PROMPT_PREFERENCES else "always",
+            prompts=prompt_preference(data.get("prompts")) or DEFAULT_PROMPTS,
             removed=data["removed"] if data.get("removed") in ("left", "kicked") else None,
             back_from_step=int(data.get("back_from_step") or 0),
             stats=SeatStats(
@@ -202,6 +214,8 @@ class Table:
     outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
     post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
+    outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
+    queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
     closed_notice: Text | None = field(default=None, repr=False, compare=False)  # why it closed (LobbyOps._close)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)

@@ -33,12 +33,15 @@ from bot.table import Post, Table, TableStatus
 from bot.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
+from .chart import CHART_WORDS, render_score_chart
 from .components import lobby_view, rematch_view, table_view
 from .images import WORDS, render_table
 from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
+from .special_items import DecideMessages
 from .special_text import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
+CHART_NAME = "scores.png"
 
 if TYPE_CHECKING:
     from bot.service import TableService, TableUpdate
@@ -85,6 +88,7 @@ class Presenter:
         self._last_edit: dict[int, float] = {}  # message id -> monotonic time of its last edit
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
+        self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         self._closing = False
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
@@ -177,6 +181,7 @@ class Presenter:
             table = self._tables.pop(table_id, None)
             if table is not None and not table.is_open:
                 self._without_picture.discard(table_id)
+                self._decide.posted(table_id, None, None)
                 self._news.pop(table_id, None)
                 self._last_edit.pop(table.message_id, None)
 
@@ -206,9 +211,13 @@ class Presenter:
                 # Ended before a crash with its last events unsaved: the outcome still says it all.
                 text = "\n".join(t for t in (text, final_standings(table, GameEnded(table.game.outcome), locale)) if t)
             text = "\n".join(t for t in (text, *notices) if t)
+            chart = await self._chart(table, locale)
+            files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
+                locale, "Bullheads after each round"))]
             await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
-                              view=rematch_view(table.id, locale))
-            await self._retry(self._edit, table, table.message_id, view=None)
+                              view=rematch_view(table.id, locale), files=files)
+            await self._retry(self._edit, table, table.message_id, view=None,
+                              **self._decide.retired(table, post.events, post.notices, locale))
             return
         if post.kind == "started" and table.message_id is not None:
             # The lobby says the game began; the table is posted below it.
@@ -249,7 +258,9 @@ class Presenter:
         message = await self._retry(self._send, table, post, content=clip(text) if text else None, embed=embed,
                                     view=table_view(table, locale), files=files)
         if previous is not None and (post is None or post.kind != "started"):
-            await self._retry(self._edit, table, previous, view=None)
+            retired = self._decide.retired(table, post.events, post.notices, locale) if post else {}
+            await self._retry(self._edit, table, previous, view=None, **retired)
+        self._decide.posted(table.id, clip(text) if text else None, nudge)
         if message is None:
             return
         if post is None:
@@ -321,6 +332,20 @@ class Presenter:
                                    markers=markers, capacities=getattr(view, "row_capacities", None),
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
+
+    async def _chart(self, table: Table, locale) -> bytes | None:
+        """The score chart of a finished game; the standings go out without it if it cannot be drawn."""
+        game = table.game
+        if game is None or not game.history:
+            return None
+        points = [[round_points[seat] for round_points in game.history] for seat in range(len(table.seats))]
+        render = functools.partial(render_score_chart, [s.name for s in table.seats], points,
+                                   {word: tr(locale, word) for word in CHART_WORDS})
+        try:
+            return await self._images.run(render)
+        except Exception:
+            log.exception("table %s: the score chart could not be drawn", table.id)
+            return None
 
     def _locale(self, table: Table):
         """Public table messages speak the server's language (English when unknown)."""

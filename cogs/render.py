@@ -12,7 +12,7 @@ import discord
 from bot.i18n import N_, render, tr
 from bot.table import Table, TableStatus
 from engine import (
-    BULLHEADS, CardPlaced, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
+    BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
     TakeReason, Variant,
 )
 
@@ -129,6 +129,8 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
         embed.description = "```\n" + "\n".join(lines) + "\n```"
     else:
         embed.description = tr(locale, "The rows are laid when the draft is over.")
+    if view.phase == "draft":
+        embed.description += "\n" + draft_pool_text(view, locale)
     players = []
     for i, seat in enumerate(table.seats):
         if view.phase == "pick":
@@ -138,8 +140,13 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
         else:
             status = "·"
         held = f" · 🎴×{view.special_counts[i]}" if markers is not None else ""
+        if view.phase == "draft":
+            held = " · " + (" ".join(str(c) for c in view.drafted[i]) or "—")
         players.append(f"{status} {seat_name(table, i, locale)} — **{view.scores[i]}**{BULL}{held}")
-    embed.add_field(name=tr(locale, "Players (points)"), value="\n".join(players), inline=False)
+    embed.add_field(name=tr(locale, "Players (points)") if view.phase != "draft"
+                    else tr(locale, "Players (points) · drafted cards"), value="\n".join(players)[:1024], inline=False)
+    if view.phase == "draft" and view.draft_log:
+        embed.add_field(name=tr(locale, "Draft so far"), value=draft_log_text(table, view), inline=False)
     if markers is not None:
         discard = ", ".join(label(s, locale) for s in view.special_discard) or tr(locale, "empty")
         embed.add_field(name=tr(locale, "Special cards"), inline=False,
@@ -150,6 +157,23 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
         embed.add_field(name=tr(locale, "News"), value="\n".join(notices)[:1024], inline=False)
     embed.set_footer(text=limits_text(table, locale))
     return embed
+
+
+def draft_pool_text(view, locale) -> str:
+    """The face-up cards still to draft, bullheads marked where they cost more than one."""
+    cards = " ".join(f"{c}" + (f"({BULLHEADS[c]})" if BULLHEADS[c] > 1 else "") for c in sorted(view.draft_pool))
+    return tr(locale, "**Still to draft** ({count} cards, the last four start the rows):",
+              count=len(view.draft_pool)) + f"\n```\n{cards}\n```"
+
+
+def draft_log_text(table: Table, view) -> str:
+    """Who took which card, in order, so nobody needs to watch every pick; the newest last."""
+    entries = [f"{plain_name(table, seat)} {card}" for seat, card in view.draft_log]
+    text = " · ".join(entries)
+    while len(text) > 1024:  # a ten-player draft: keep the newest picks
+        entries = entries[1:]
+        text = "… · " + " · ".join(entries)
+    return text
 
 
 def phase_text(table: Table, locale) -> str:
@@ -201,6 +225,11 @@ def reveal_text(table: Table, events: list, locale) -> str:
             lines.append(tr(locale, "🐂 {name} takes row {row} ({why}): {cards} — **{points}**{bull}",
                             name=plain_name(table, event.player), row=event.row + 1, why=why,
                             cards=" ".join(str(c) for c in event.cards), points=event.bullheads, bull=BULL))
+        elif isinstance(event, CardDrafted):  # only a draft's last card: the draft message showed the others
+            lines.append(tr(locale, "📝 {name} drafts **{card}**.", name=plain_name(table, event.player),
+                            card=event.card))
+        elif isinstance(event, DraftEnded):
+            lines.append(tr(locale, "📝 The draft is over: the four cards left start the rows."))
         elif isinstance(event, CardPlaced):
             lines.append("  " + tr(locale, "{card} → row {row}", card=event.card, row=event.row + 1))
         elif isinstance(event, RowChoiceRequired):

@@ -7,7 +7,8 @@ alone, so its custom ids may carry a choice's parameters ("choice codes"):
 * ``p:<special>:<row>:<card>:<target>:<position>`` — play that special card
   (``-`` for a parameter the card does not use); the engine re-checks it;
 * ``m:menu`` / ``m:<special>`` / ``m:shift:<row>:<card>`` — show the top of the
-  prompt, a card's choices, or where a Shift's chosen card may go.
+  prompt, a card's choices, or where a Shift's chosen card may go;
+* ``w:<special>`` — no special card, and swap ``<special>`` at the take that follows.
 
 Every click goes through the service with the step it was made for, so an
 old prompt is refused with a clear message and changes nothing.
@@ -22,11 +23,16 @@ import discord
 
 from bot.app import answer_error
 from bot.i18n import N_, tr, user_locale
-from bot.specials import SpecialPrompt
+from bot.specials import SpecialPrompt, is_timed_out_notice
+from bot.table import prompt_preference
 from engine import Phase, Special
 
 from .components import PagedSelect, TableItem, item_view
-from .special_text import EMOJI, kind_prompt_text, label, play_label, prompt_text, shift_source_label
+from .render import clip
+from .special_text import (
+    EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
+    shift_source_label,
+)
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -34,15 +40,19 @@ if TYPE_CHECKING:
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
 MAX_CHOICE_BUTTONS = 20
 SELECT_SIZE = 25
+MAX_CHOICES = 4 * SELECT_SIZE  # four selects; the fifth row keeps Back and the decline
 
 PREFERENCES = {
-    "always": (N_("Always ask me"), N_("I will ask you whenever you can play a special card.")),
-    "taking": (N_("Ask only when I take a row"),
-               N_("I will ask you only when your card would take a row (and after you take one).")),
+    "always": (N_("Always ask me"),
+               N_("I will ask you whenever a special card could change the table, and after you take a row.")),
+    "saving": (N_("Ask when it saves me bullheads"),
+               N_("I will ask you only when a special card would save you bullheads on the card being placed.")),
+    "big": (N_("Ask only for big savings (over 10🐮)"),
+            N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed.")),
     "never": (N_("Never ask me"), N_("I will not ask you: your special cards stay in your hand.")),
 }
 
-_CODE = r"[pm]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
+_CODE = r"[pmw]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
 
 
 def _part(value: int | None) -> str:
@@ -119,9 +129,11 @@ class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"6n:sd:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<phase>special|swap)"):
-    def __init__(self, table_id: int, step: int, phase: str, row: int | None = None, locale=None) -> None:
+    def __init__(self, table_id: int, step: int, phase: str, row: int | None = None, locale=None,
+                 outcome=None) -> None:
         text = tr(locale, "No special card") if phase == "special" else tr(locale, "Keep my cards")
-        super().__init__(discord.ui.Button(label=text, style=discord.ButtonStyle.success, row=row,
+        text = option_label(text, outcome, locale)
+        super().__init__(discord.ui.Button(label=text[:80], style=discord.ButtonStyle.success, row=row,
                                            custom_id=f"6n:sd:{table_id}:{step}:{phase}"))
         self.table_id, self.step, self.phase = table_id, step, phase
 
@@ -142,10 +154,12 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"6n:sw:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<special>[a-z_]{1,20})"):
-    def __init__(self, table_id: int, step: int, special: str, row: int | None = None, locale=None) -> None:
+    def __init__(self, table_id: int, step: int, special: str, row: int | None = None, locale=None,
+                 count: int = 1) -> None:
         shown = Special(special) if special in Special._value2member_map_ else None
+        times = f" ×{count}" if count > 1 else ""
         super().__init__(discord.ui.Button(
-            label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special),
+            label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special) + times,
             emoji=EMOJI.get(shown), row=row,
             style=discord.ButtonStyle.secondary, custom_id=f"6n:sw:{table_id}:{step}:{special}"))
         self.table_id, self.step, self.special = table_id, step, special
@@ -163,7 +177,7 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 
 class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                       template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|taking|never)"):
+                       template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|taking|never)"):
     """When this player wants to be asked about special cards (shown on their own hand and prompt)."""
 
     def __init__(self, table_id: int, preference: str, current: bool = False, row: int | None = None,
@@ -178,12 +192,37 @@ class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["table"]), match["pref"])
 
     async def act(self, interaction, service):
-        await service.set_prompts(self.table_id, interaction.user.id, self.preference)
-        await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[self.preference][1]),
+        preference = prompt_preference(self.preference)  # a button from before a rename still works
+        await service.set_prompts(self.table_id, interaction.user.id, preference)
+        await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[preference][1]),
                                                 ephemeral=True)
 
 
 SPECIAL_ITEMS = (ChoiceButton, ChoiceSelect, DecideButton, DeclineButton, SwapButton, PreferenceButton)
+
+
+class DecideMessages:
+    """The public messages asking someone to **Decide**, so that once the decision is made (by
+    them or by the timer) the retired message says what was decided instead of asking."""
+
+    def __init__(self) -> None:
+        self._asking: dict[int, tuple[str, str]] = {}  # table id → (the message's text, its nudge line)
+
+    def posted(self, table_id: int, text: str | None, nudge: str | None) -> None:
+        if text and nudge:
+            self._asking[table_id] = (text, nudge)
+        else:
+            self._asking.pop(table_id, None)
+
+    def retired(self, table, events: list, notices: list, locale) -> dict:
+        """The edit for the table's previous message: its new content, or nothing to change."""
+        asking = self._asking.pop(table.id, None)
+        if asking is None:
+            return {}
+        text, nudge = asking
+        timed_out = any(is_timed_out_notice(n) for n in notices)
+        line = decided_line(events, timed_out, lambda seat: table.seats[seat].name, locale)
+        return {} if line is None else {"content": clip(text.replace(nudge, line))}
 
 
 # -- what a click on a choice does ---------------------------------------------------------------
@@ -193,6 +232,12 @@ async def act_on_choice(interaction: discord.Interaction, service: "TableService
                         code: str) -> None:
     kind, *parts = code.split(":")
     locale = user_locale(interaction)
+    if kind == "w":
+        await service.decline_special(table_id, interaction.user.id, step, then_swap=parts[0])
+        await interaction.response.edit_message(view=None, content=tr(
+            locale, "You play no special card and swap a **{card}** for the top card of the special deck. "
+                    "See the channel for what happens.", card=label(parts[0], locale)))
+        return
     if kind == "p":
         special, row, card, target, position = (parts + ["-"] * 5)[:5]
         await service.play_special(table_id, interaction.user.id, step, special, row=_number(row),
@@ -227,17 +272,26 @@ def _rows(prompt: SpecialPrompt) -> list[tuple[int, ...]]:
     return [r.cards for r in prompt.view.rows]
 
 
+def choice_label(prompt: SpecialPrompt, play, locale) -> str:
+    """A play's label with its consequence for the decider."""
+    outcome = prompt.outlook.outcome_of(play) if prompt.outlook is not None else None
+    return option_label(play_label(play, _rows(prompt), prompt.preview.card, locale), outcome, locale)
+
+
 def kind_choices(prompt: SpecialPrompt, special: Special, locale,
                  shifted: tuple[int | None, int | None] | None = None) -> list[tuple[str, str]]:
-    """(label, code) for each legal way to play ``special``; a Shift first picks its card."""
+    """(label, code) for each legal way to play ``special``.
+
+    Every choice is one click away (Shift's card and target together) unless there are
+    more than the selects hold: then a Shift first picks its card.
+    """
     plays = [p for p in prompt.plays if p.special is special]
-    card = prompt.preview.card
-    if special is Special.SHIFT and shifted is None:
+    if special is Special.SHIFT and shifted is None and len(plays) > MAX_CHOICES:
         sources = dict.fromkeys((p.row, p.card) for p in plays)
         return [(shift_source_label(r, c, locale), f"m:shift:{r}:{c}") for r, c in sources]
     if shifted is not None:
         plays = [p for p in plays if (p.row, p.card) == shifted]
-    return [(play_label(p, _rows(prompt), card, locale), play_code(p)) for p in plays]
+    return [(choice_label(prompt, p, locale), play_code(p)) for p in plays]
 
 
 def _add_preferences(view: discord.ui.View, table_id: int, current: str, row: int, locale) -> None:
@@ -249,9 +303,11 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
     """The top of the prompt: one button per special card that can be played, the decline, the preference."""
     table_id, step = prompt.table.id, prompt.table.step
     view = item_view()
+    held = counted(prompt.view.specials)
     if prompt.phase is Phase.SWAP:
         for i, play in enumerate(prompt.plays):
-            view.add_item(SwapButton(table_id, step, play.special.value, row=i // 5, locale=locale))
+            view.add_item(SwapButton(table_id, step, play.special.value, row=i // 5, locale=locale,
+                                     count=held.get(play.special, 1)))
         view.add_item(DeclineButton(table_id, step, "swap", row=2, locale=locale))
     else:
         by_kind: dict[Special, list] = {}
@@ -259,12 +315,20 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
             by_kind.setdefault(play.special, []).append(play)
         for i, (special, plays) in enumerate(by_kind.items()):
             if len(plays) == 1:  # nothing to choose: the button plays it
-                code, text = play_code(plays[0]), play_label(plays[0], _rows(prompt), prompt.preview.card, locale)
+                code, text = play_code(plays[0]), choice_label(prompt, plays[0], locale)
             else:
-                code, text = f"m:{special.value}", f"{label(special, locale)}…"
+                times = f" ×{held[special]}" if held.get(special, 1) > 1 else ""
+                code, text = f"m:{special.value}", f"{label(special, locale)}{times}…"
             view.add_item(ChoiceButton(table_id, step, code, text, discord.ButtonStyle.primary,
                                        EMOJI[special], row=i // 5))
-        view.add_item(DeclineButton(table_id, step, "special", row=2, locale=locale))
+        decline = prompt.outlook.decline if prompt.outlook is not None else None
+        view.add_item(DeclineButton(table_id, step, "special", row=2, locale=locale, outcome=decline))
+        if decline is not None and decline.swap_offered and not decline.row_choice:
+            # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
+            for special in list(held)[:4]:
+                text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
+                view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
+                                           discord.ButtonStyle.success, row=2))
     _add_preferences(view, table_id, prompt.table.seats[prompt.seat].prompts, 3, locale)
     return view
 
@@ -277,11 +341,12 @@ def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) 
         for i, (text, code) in enumerate(choices):
             view.add_item(ChoiceButton(table_id, step, code, text, row=i // 5))
     else:
-        for page in range(0, min(len(choices), 4 * SELECT_SIZE), SELECT_SIZE):
+        for page in range(0, min(len(choices), MAX_CHOICES), SELECT_SIZE):
             view.add_item(ChoiceSelect(table_id, step, page // SELECT_SIZE, choices[page:page + SELECT_SIZE],
                                        row=page // SELECT_SIZE, locale=locale))
     view.add_item(ChoiceButton(table_id, step, "m:menu", tr(locale, "Back"), row=4))
-    view.add_item(DeclineButton(table_id, step, "special", row=4, locale=locale))
+    decline = prompt.outlook.decline if prompt.outlook is not None else None
+    view.add_item(DeclineButton(table_id, step, "special", row=4, locale=locale, outcome=decline))
     return view
 
 

@@ -11,8 +11,8 @@ from bot.i18n import N_, tr
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialPlayed, SpecialsDealt,
-    SpecialSwapped, StopPlaced, StopsRemoved,
+    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialDeclined, SpecialPlayed,
+    SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved, SwapDeclined,
 )
 
 BULL = "🐮"
@@ -55,14 +55,22 @@ def label(special, locale) -> str:
     return tr(locale, NAMES[Special(special)])
 
 
+def counted(specials) -> dict[Special, int]:
+    """How many of each kind a hand of special cards holds, in the hand's order."""
+    counts: dict[Special, int] = {}
+    for s in specials:
+        counts[Special(s)] = counts.get(Special(s), 0) + 1
+    return counts
+
+
 def specials_text(specials, locale) -> str:
-    """The owner's special cards with a one-line reminder each (ephemeral only)."""
+    """The owner's special cards with a one-line reminder each, a kind held twice once (ephemeral only)."""
     if not specials:
         return tr(locale, "You hold no special cards.")
     lines = [tr(locale, "**Your special cards** (played when your card is about to be placed):")]
-    for s in specials:
-        s = Special(s)
-        lines.append(f"{EMOJI[s]} **{label(s, locale)}** — {tr(locale, REMINDERS[s])}")
+    for s, count in counted(specials).items():
+        times = f" ×{count}" if count > 1 else ""
+        lines.append(f"{EMOJI[s]} **{label(s, locale)}**{times} — {tr(locale, REMINDERS[s])}")
     return "\n".join(lines)
 
 
@@ -126,6 +134,25 @@ def play_label(play, rows, card: int, locale) -> str:
     if kind is Special.STOP:
         return tr(locale, "Stop on row {row}", row=play.row + 1)
     return tr(locale, "Take row {row}, cancel with {card}", row=play.row + 1, card=play.card)
+
+
+def consequence_text(outcome, locale) -> str:
+    """What an answer leads to for its player: ``take row 2 — 🐮 7``, ``43 in row 3 — no take``."""
+    if outcome.row_choice:
+        return tr(locale, "you choose a row to take — {bull} {points} at best", points=outcome.bullheads,
+                  bull=BULL)
+    if outcome.taken_row is not None:
+        return tr(locale, "take row {row} — {bull} {points}", row=outcome.taken_row + 1, points=outcome.bullheads,
+                  bull=BULL)
+    if outcome.placed is not None:
+        card, row = outcome.placed
+        return tr(locale, "{card} in row {row} — no take", card=card, row=row + 1)
+    return tr(locale, "no take")
+
+
+def option_label(text: str, outcome, locale) -> str:
+    """A choice's label followed by its consequence (when the outlook knows it)."""
+    return text if outcome is None else f"{text} → {consequence_text(outcome, locale)}"
 
 
 def shift_source_label(row: int, card: int, locale) -> str:
@@ -233,3 +260,26 @@ def waiting_line(table, mention, locale) -> str | None:
                   name=who)
     return tr(locale, "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
               name=who, card=game.special_card)
+
+
+def decided_line(events: list, timed_out: bool, name, locale) -> str | None:
+    """What a retired Decide nudge says instead: the decision that ended its pause (``events``
+    start with it), and whether the timer made it. ``name(seat)`` gives a player's name."""
+    for event in events:
+        if isinstance(event, SpecialPlayed):
+            return tr(locale, "✨ {name} played **{card}**.", name=name(event.player),
+                      card=label(event.special, locale))
+        if isinstance(event, SpecialSwapped):
+            return tr(locale, "🔄 {name} swapped a **{card}**.", name=name(event.player),
+                      card=label(event.special, locale))
+        if isinstance(event, SpecialDeclined):
+            if timed_out:
+                return tr(locale, "⌛ Time ran out: no special card was played on {name}'s {card}.",
+                          name=name(event.player), card=event.card)
+            return tr(locale, "✨ {name} played no special card on their {card}.", name=name(event.player),
+                      card=event.card)
+        if isinstance(event, SwapDeclined):
+            if timed_out:
+                return tr(locale, "⌛ Time ran out: {name} keeps their special cards.", name=name(event.player))
+            return tr(locale, "🔄 {name} kept their special cards.", name=name(event.player))
+    return None

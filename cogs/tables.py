@@ -150,7 +150,7 @@ class Tables(commands.Cog):
             await refuse(interaction, exc)
 
     @game.command(name="prompts", description="Anniversary: when to ask you about your special cards")
-    @app_commands.describe(when="always; only when your card would take a row; or never")
+    @app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
     @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
                                 for value, (label, _) in PREFERENCES.items()])
     async def prompts(self, interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:

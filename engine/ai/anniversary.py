@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from ..actions import ChooseRow, Pick
+from ..anniversary.outlook import settle
 from ..cards import BULLHEADS
 from ..game import Phase
 from . import heuristics, search
@@ -97,21 +98,6 @@ def _worth(game, kind) -> float:
     return WORTH.get(value, 1.0) * min(4.0, 0.2 * _turns_left(game))
 
 
-def _settle(game, player: int) -> None:
-    """Finish ``player``'s own decisions of this placement (cheapest row, no swap)."""
-    for _ in range(8):
-        if player not in game.waiting_for or game.phase in (Phase.PICK, Phase.GAME_OVER):
-            return
-        if game.phase is Phase.CHOOSE_ROW:
-            game.choose_row(player, game.cheapest_row())
-        elif game.phase is Phase.SWAP:
-            game.decline_swap(player)
-        elif game.phase is Phase.SPECIAL:
-            game.decline_special(player)
-        else:
-            return
-
-
 def _outlook(game, player: int) -> float:
     """Half the mean danger of the better half of ``player``'s hand on ``game``'s table."""
     hand = game.hands[player]
@@ -131,7 +117,7 @@ def _best_by_lookahead(game, player: int, legal: list, spend: bool):
     for action in legal:
         copy = game.copy()
         copy.apply(action)
-        _settle(copy, player)
+        settle(copy, player)
         cost = float(copy.scores[player] - before)
         if copy.round == same_round:
             cost += _outlook(copy, player)

@@ -3,6 +3,7 @@
 Modules: ``specials`` (the cards), ``table`` (rows with markers, the special
 deck, taking a row), ``legal`` (which special plays are legal now),
 ``placement`` (pauses and effects), ``game`` (``AnniversaryGame``),
+``outlook`` (where each answer to a special-card pause leads),
 ``serialize`` and ``view``. ``Game.new`` / ``Game.from_dict`` return an
 ``AnniversaryGame`` for an Anniversary config; so does ``engine.new_game``.
 """
@@ -15,13 +16,14 @@ from .events import (
     SwapDeclined, SwapOffered,
 )
 from .game import AnniversaryGame
+from .outlook import OptionOutcome, SpecialOutlook, special_outlook
 from .specials import LABELS, SPECIAL_DECK, Special
 from .table import PlacementPreview, best_cancellation
 from .view import AnniversaryView
 
 __all__ = [
     "AnniversaryGame", "AnniversaryView", "Special", "SPECIAL_DECK", "LABELS", "best_cancellation",
-    "PlacementPreview",
+    "PlacementPreview", "OptionOutcome", "SpecialOutlook", "special_outlook",
     "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap", "BullheadsCancelled", "CardInserted",
     "CardReplaced", "CardShifted", "FifthRowClosed", "FifthRowOpened", "SevenNimmtPlaced",
     "SevenNimmtRemoved", "SpecialChoiceRequired", "SpecialDeckReshuffled", "SpecialDeclined",

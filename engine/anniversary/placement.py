@@ -10,7 +10,9 @@ for the card about to be placed (lowest first):
    unblocked rows.
 3. **Swap** (``Phase.SWAP``): after any take, its taker may swap one special
    card for the top of the deck, if they hold one and the deck (or the discard
-   pile it is rebuilt from) is not empty. Offered before the next card is placed.
+   pile it is rebuilt from) is not empty. Offered before the next card is placed;
+   not at the last turn of the last round, where the new card could never be
+   played (the swap would change nothing and only delay the results).
 
 Rulings for effects the rulebook leaves open:
 
@@ -85,12 +87,19 @@ class PlacementMixin:
         """Pause for ``player``'s swap after a take, if a swap is possible."""
         from ..game import Phase
 
+        if self._last_placement(player):
+            return False
         if self.specials[player] and (self.special_deck or self.special_discard):
             self.phase = Phase.SWAP
             self.decider = player
             events.append(SwapOffered(player))
             return True
         return False
+
+    def _last_placement(self, player: int) -> bool:
+        """Whether ``player`` has no number card left to place in this game (a swap is useless then)."""
+        rounds = self.config.rounds
+        return rounds is not None and self.round >= rounds and not self.hands[player]
 
     # -- effects of the special cards (the play is already known to be legal) -----
 

@@ -6,7 +6,7 @@ from pydantic import ValidationError
 from bot.errors import TableError
 from bot.service import TableService
 from bot.specials import NotYourDecision
-from bot.table import Seat, Table, TableOptions
+from bot.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
 
 
@@ -25,10 +25,12 @@ def test_anniversary_options_always_play_two_rounds_without_a_target():
 
 
 def test_a_seat_keeps_its_prompt_preference_in_the_checkpoint():
-    seat = Seat(7, "alice", prompts="taking")
-    assert Seat.from_dict(seat.to_dict()).prompts == "taking"
-    assert Seat.from_dict({**seat.to_dict(), "prompts": "sometimes"}).prompts == "always"
-    assert Seat.from_dict({"user_id": 7, "name": "alice"}).prompts == "always"  # older checkpoints
+    assert Seat(7, "alice").prompts == DEFAULT_PROMPTS == "big"
+    seat = Seat(7, "alice", prompts="saving")
+    assert Seat.from_dict(seat.to_dict()).prompts == "saving"
+    assert Seat.from_dict({**seat.to_dict(), "prompts": "sometimes"}).prompts == DEFAULT_PROMPTS
+    assert Seat.from_dict({**seat.to_dict(), "prompts": "taking"}).prompts == "saving"  # its former name
+    assert Seat.from_dict({"user_id": 7, "name": "alice"}).prompts == DEFAULT_PROMPTS  # older checkpoints
 
 
 async def two_players(store, clock):
@@ -48,24 +50,36 @@ def seat_game(table: Table, rows, alice, bob, alice_specials, bob_specials=()):
                                                specials=specials)
 
 
-async def alice_takes_a_row_holding_a_stop(service, table) -> None:
-    """Alice (preference "taking") plays 20 onto a full row; Bob plays a harmless 90."""
-    await service.set_prompts(table.id, 100, "taking")
+async def alice_takes_a_row_holding_a_stop(service, table, preference: str) -> None:
+    """Alice plays 20 onto a full row (11 bullheads); Bob plays a harmless 90.
+
+    Her Stop on that row would make the 20 a low card, costing the cheapest other row
+    (3 bullheads): a saving of 8, a real one but not a big one.
+    """
+    await service.set_prompts(table.id, 100, preference)
     seat_game(table, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.STOP])
     await service.pick(table.id, 100, 20)
     await service.pick(table.id, 200, 90)
 
 
-async def test_taking_asks_only_when_the_card_takes_a_row(store, clock):
+async def test_saving_asks_when_a_special_card_saves_bullheads(store, clock):
     service, table = await two_players(store, clock)
-    await alice_takes_a_row_holding_a_stop(service, table)
-    # Her 20 takes the full first row, so she is asked, with the special-card timer.
+    await alice_takes_a_row_holding_a_stop(service, table, "saving")
     assert table.game.phase is Phase.SPECIAL and table.game.decider == table.seat_of(100)
     assert table.deadline == clock() + 9
     with pytest.raises(NotYourDecision):
         service.special_prompt(table.id, 200)
     prompt = service.special_prompt(table.id, 100, table.step)
     assert prompt.preview.takes and {p.special for p in prompt.plays} == {Special.STOP}
+    assert prompt.outlook.best_saving == 8
+    # Worked out once per pause: every click of the prompt asks for it again.
+    assert service.special_prompt(table.id, 100, table.step).outlook is prompt.outlook
+    # Declining and swapping a card she does not hold is refused and changes nothing.
+    before = table.game.to_dict()
+    for forged in ("seven_nimmt", "joker"):
+        with pytest.raises(TableError, match="does not exist"):
+            await service.decline_special(table.id, 100, table.step, then_swap=forged)
+    assert table.game.to_dict() == before and table.queued_swap is None
     # Switching to "never" answers the waiting prompt at once.
     await service.set_prompts(table.id, 100, "never")
     alice = table.seat_of(100)
@@ -74,15 +88,42 @@ async def test_taking_asks_only_when_the_card_takes_a_row(store, clock):
     await service.close()
 
 
-async def test_taking_still_offers_the_swap_and_classic_tables_refuse_preferences(store, clock):
+async def test_big_savings_only_at_the_default_and_the_swap_only_when_always(store, clock):
     service, table = await two_players(store, clock)
-    await alice_takes_a_row_holding_a_stop(service, table)
+    await alice_takes_a_row_holding_a_stop(service, table, "big")
+    alice = table.seat_of(100)
+    # 8 saved is not a big saving: declined for her, and so is the swap after her take.
+    assert table.game.phase is Phase.PICK and table.game.piles[alice] == [10, 11, 12, 13, 14]
+    assert table.game.specials[alice] == [Special.STOP]
+
+    await alice_takes_a_row_holding_a_stop(service, table, "always")
     await service.decline_special(table.id, 100, table.step)
-    assert table.game.phase is Phase.SWAP and table.game.decider == table.seat_of(100)
+    assert table.game.phase is Phase.SWAP and table.game.decider == alice
     await service.decline_swap(table.id, 100, table.step)
     assert table.game.phase is Phase.PICK
+    await service.close()
+
+
+async def test_always_never_asks_when_nothing_can_change(store, clock):
+    service, table = await two_players(store, clock)
+    await service.set_prompts(table.id, 100, "always")
+    # The game's last cards: a 7 nimmt! on the row Alice's 25 ends in would only mark a row
+    # about to be cleared.
+    seat_game(table, [[10, 20], [30], [40], [50]], [25], [90], [Special.SEVEN_NIMMT])
+    table.game.round = 2
+    await service.pick(table.id, 100, 25)
+    await service.pick(table.id, 200, 90)
+    assert table.game.is_over and table.game.sevens == [False] * 4
+    assert table.game.specials[table.seat_of(100)] == [Special.SEVEN_NIMMT]
+    await service.close()
+
+
+async def test_preferences_refuse_nonsense_and_classic_tables(store, clock):
+    service, table = await two_players(store, clock)
     with pytest.raises(TableError):
         await service.set_prompts(table.id, 100, "sometimes")
+    await service.set_prompts(table.id, 100, "taking")  # a button from before the rename
+    assert table.seats[table.seat_of(100)].prompts == "saving"
     classic = await service.open_lobby(1, 11, 100, "alice", TableOptions())
     with pytest.raises(TableError, match="only for the Anniversary"):
         await service.set_prompts(classic.id, 100, "never")

@@ -18,11 +18,16 @@ CONFIG = GameConfig(2, "anniversary")
 PRIVATE_PREFIXES = ("6n:p:", "6n:sx:", "6n:sc:", "6n:sd:", "6n:sw:", "6n:pf:")
 
 
-async def start_anniversary(world, **options):
+async def start_anniversary(world, prompts: str | None = "always", **options):
+    """Alice and Bob at an Anniversary table; both chose ``prompts`` (None: the default) with
+    ``/6nimmt prompts``, so the scenarios below are asked about every special card."""
     lobby = await open_table(world, variant="anniversary", **options)
     await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
     await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
     await world.settle()
+    if prompts is not None:
+        for user in (world.alice, world.bob):
+            await (await world.standin.slash(user, world.channel, "6nimmt prompts", when=prompts)).reply()
     return world.bot.service.table_in(world.channel.id)
 
 
@@ -132,13 +137,12 @@ async def test_every_special_card_through_the_real_buttons(world):
             in last_public_text(world)
         assert 25 in table.game.hands[table.seat_of(alice.id)]
 
-        # Shift: first which card, then where.
+        # Shift: which card and where in one list, so two clicks.
         seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.SHIFT])
         await pick(world, alice, 25)
         await pick(world, bob, 90)
-        where = await press(world, alice, await press(world, alice, await open_prompt(world, alice), "Shift"),
-                            "Move 20 (row 1)")
-        assert "where does the **20** go" in where.content
+        where = await press(world, alice, await open_prompt(world, alice), "Shift")
+        assert "Move 20 to row 2 → 25 in row 1 — no take" in [b["label"] for b in where.buttons]
         await press(world, alice, where, "Move 20 to row 2")
         await world.settle()
         assert "alice plays **Shift**: 20 moves from row 1 to row 2, then places 25 in row 1." in \
@@ -153,7 +157,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         choices = await press(world, alice, await open_prompt(world, alice), "Negative = Positive")
         select = choices.selects[0]
         assert len(select["options"]) == 21
-        value = next(o["value"] for o in select["options"] if o["label"] == "Take row 1, cancel with 11")
+        value = next(o["value"] for o in select["options"] if o["label"].startswith("Take row 1, cancel with 11 →"))
         # Forged values are refused with a clear message and change nothing.
         before = table.game.to_dict()
         for forged, says in (("p:stop:9:-:-:-", "do not hold a Stop"), ("drop table", "does not exist"),
@@ -209,6 +213,28 @@ async def test_decline_then_swap_and_an_intruder_is_refused(world):
         world.standin.assert_no_errors()
 
 
+async def test_declining_and_swapping_are_one_answer(world):
+    async with world.running_bot():
+        table = await start_anniversary(world, prompts="saving")
+        alice, bob = world.alice, world.bob
+        # Alice's 20 takes the full row (11🐮); her Stop there would save 8, so she is asked,
+        # and she may decline and swap with one click instead of waiting for a second prompt.
+        seat_position(table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
+                      [Special.STOP])
+        await pick(world, alice, 20)
+        await pick(world, bob, 90)
+        prompt = await open_prompt(world, alice)
+        assert prompt.button("No special card → take row 1 — 🐮 11")
+        answer = await press(world, alice, prompt, "No special card, then swap Stop → take row 1 — 🐮 11")
+        assert "You play no special card and swap a **Stop**" in answer.content
+        await world.settle()
+        assert table.game.phase is Phase.PICK, "no second pause for the swap"
+        assert "alice swaps a **Stop** for the top card of the deck." in last_public_text(world)
+        seat = table.seat_of(alice.id)
+        assert table.game.piles[seat] == [10, 11, 12, 13, 14] and len(table.game.specials[seat]) == 1
+        world.standin.assert_no_errors()
+
+
 async def test_the_prompt_timer_plays_no_special_card(world):
     async with world.running_bot():
         table = await start_anniversary(world)
@@ -216,11 +242,18 @@ async def test_the_prompt_timer_plays_no_special_card(world):
         seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.STOP])
         await pick(world, alice, 25)
         await pick(world, bob, 90)
+        decide = world.table_message()
         prompt = await open_prompt(world, alice)
         seconds = table.options.special_seconds
         assert table.deadline == world.clock() + seconds, "the short special-card timer, not the turn's"
         await run_out_the_clock(world, seconds + 1)
         assert table.game.phase is Phase.PICK and table.game.rows[0] == [10, 20, 25]
+        # The public Decide message loses its button and says what was decided for alice.
+        retired = world.standin.message(decide.id)
+        assert not retired.buttons and "press **Decide**" not in retired.content
+        assert "⌛ Time ran out: no special card was played on alice's 25." in retired.content
+        assert "alice did not decide in time: no special card was played on their 25." in \
+            str(world.table_message().embed)
         assert table.game.specials[table.seat_of(alice.id)] == [Special.STOP]
         assert table.seats[table.seat_of(alice.id)].missed_turns == 0, "declining is not missing a turn"
         late = await press(world, alice, prompt, "Stop")
@@ -234,13 +267,13 @@ async def test_preference_never_keeps_the_game_going(world):
         alice, bob = world.alice, world.bob
         answer = await (await world.standin.slash(bob, world.channel, "6nimmt prompts", when="never")).reply()
         assert answer.ephemeral_to.id == bob.id and "will not ask you" in answer.content
-        # From the hand: alice only wants to be asked when her card would take a row.
+        # From the hand: alice only wants to be asked when a special card saves her bullheads.
         hand = await (await world.standin.click(alice, world.table_message(),
                                                 world.table_message().button("Play a card")["custom_id"])).reply()
         assert "Your special cards" in hand.content
-        await press(world, alice, hand, "Ask only when I take a row")
-        assert [s.prompts for s in table.seats] == (["taking", "never"] if table.seat_of(alice.id) == 0
-                                                    else ["never", "taking"])
+        await press(world, alice, hand, "Ask when it saves me bullheads")
+        assert [s.prompts for s in table.seats] == (["saving", "never"] if table.seat_of(alice.id) == 0
+                                                    else ["never", "saving"])
 
         # Bob could Stop a row, alice too, but neither card takes a row: nobody is asked.
         seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [35, 91], [Special.STOP],
@@ -278,6 +311,29 @@ async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
         world.standin.assert_no_errors()
 
 
+async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 800) -> None:
+    """Drive the game through the buttons until it ends. ``users``: seat → member for the human
+    seats; ``pick_card(seat, user, game)`` plays one card from the hand; ``decide(user, message,
+    game)`` answers the special-card or swap pause the public ``message`` announces. Low cards
+    take the row of the first button."""
+    for _ in range(moves):
+        await world.settle()
+        game = table.game
+        if not table.is_open:
+            return
+        message = world.table_message()
+        if game.phase is Phase.PICK:
+            for seat, user in users.items():
+                if not game.picks[seat] and game.phase is Phase.PICK:
+                    await pick_card(seat, user, game)
+        elif game.phase is Phase.CHOOSE_ROW:
+            await (await world.standin.click(users[game.chooser], message, message.custom_ids[0])).ack()
+        else:
+            assert not table.seats[game.decider].is_ai, "AI seats decide on their own"
+            await decide(users[game.decider], message, game)
+    raise AssertionError("the game did not end")
+
+
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)
     monkeypatch.setattr(TableService, "_new_seed", staticmethod(lambda: 7))  # the same deal every run
@@ -286,44 +342,36 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
         assert len(table.seats) == 3 and table.options.rounds == 2 and table.options.target is None
         prompts = plays = told_round_two = 0
-        for _ in range(600):
-            await world.settle()
-            game = table.game
-            if not table.is_open:
-                break
-            message = world.table_message()
-            if game.phase is Phase.PICK:
-                for seat, user in users.items():
-                    if not game.picks[seat] and game.phase is Phase.PICK:
-                        fresh = (game.round, game.turn) == (2, 1)
-                        shown = await pick(world, user, game.hands[seat][0])
-                        told_round_two += fresh and "drew new special cards" in shown
-            elif game.phase is Phase.CHOOSE_ROW:
-                await (await world.standin.click(users[game.chooser], message, message.custom_ids[0])).ack()
+
+        async def pick_card(seat, user, game):
+            nonlocal told_round_two
+            fresh = (game.round, game.turn) == (2, 1)
+            shown = await pick(world, user, game.hands[seat][0])
+            told_round_two += fresh and "drew new special cards" in shown
+
+        async def decide(user, message, game):
+            nonlocal prompts, plays
+            prompt = await open_prompt(world, user)
+            prompts += 1
+            offered = [b for b in prompt.buttons if b["custom_id"].startswith(("6n:sx:", "6n:sw:"))]
+            if offered and rng.random() < 0.6:
+                answer = await (await world.standin.click(user, prompt, rng.choice(offered)["custom_id"])).reply()
+                # A menu: take its first choice (a select's first option, or the first button).
+                while answer.selects or any(b["custom_id"].startswith("6n:sx:") and b["label"] != "Back"
+                                            for b in answer.buttons):
+                    if answer.selects:
+                        select = answer.selects[0]
+                        answer = await (await world.standin.select(
+                            user, answer, select["custom_id"], [select["options"][0]["value"]])).reply()
+                    else:
+                        first = next(b for b in answer.buttons
+                                     if b["custom_id"].startswith("6n:sx:") and b["label"] != "Back")
+                        answer = await (await world.standin.click(user, answer, first["custom_id"])).reply()
+                plays += "You played" in answer.content or "You swapped" in answer.content
             else:
-                assert not table.seats[game.decider].is_ai, "AI seats decide on their own"
-                user = users[game.decider]
-                prompt = await open_prompt(world, user)
-                prompts += 1
-                offered = [b for b in prompt.buttons if b["custom_id"].startswith(("6n:sx:", "6n:sw:"))]
-                if offered and rng.random() < 0.6:
-                    answer = await (await world.standin.click(user, prompt, rng.choice(offered)["custom_id"])).reply()
-                    # A menu: take its first choice (a select's first option, or the first button).
-                    while answer.selects or any(b["custom_id"].startswith("6n:sx:") and b["label"] != "Back"
-                                                for b in answer.buttons):
-                        if answer.selects:
-                            select = answer.selects[0]
-                            answer = await (await world.standin.select(
-                                user, answer, select["custom_id"], [select["options"][0]["value"]])).reply()
-                        else:
-                            first = next(b for b in answer.buttons
-                                         if b["custom_id"].startswith("6n:sx:") and b["label"] != "Back")
-                            answer = await (await world.standin.click(user, answer, first["custom_id"])).reply()
-                    plays += "You played" in answer.content or "You swapped" in answer.content
-                else:
-                    await press(world, user, prompt, ("No special card", "Keep my cards")[game.phase is Phase.SWAP])
-        else:
-            raise AssertionError("the game did not end")
+                await press(world, user, prompt, ("No special card", "Keep my cards")[game.phase is Phase.SWAP])
+
+        await play_to_the_end(world, table, users, pick_card, decide)
         await world.settle()
         assert "Game over" in world.public()[-1].content
         assert prompts > 0 and plays > 0

@@ -127,6 +127,9 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert hand.content.startswith("**Deine Hand** — wähle eine Karte")
             assert "⛔ **Stopp** — sperre eine Reihe" in hand.content
             assert hand.button("Immer fragen") and hand.button("Nie fragen")
+            # A Stop saving 8🐮 is no big saving: alice asks to be asked always, in German.
+            always = await (await standin.click(alice, hand, hand.button("Immer fragen")["custom_id"])).reply()
+            assert always.content.startswith("Ich frage dich jedes Mal, wenn eine Sonderkarte am Tisch etwas")
             await click_ok(world, alice, hand, hand.button("22 · 5🐮")["custom_id"])
             assert standin.message(hand.id).content.startswith("Du spielst verdeckt die **22**")
 
@@ -156,10 +159,12 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert prompt.ephemeral_to.id == alice.id
             assert prompt.content.startswith(
                 "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮.")
-            assert "drücke **Keine Sonderkarte**" in prompt.content and prompt.button("Keine Sonderkarte")
+            assert "drücke **Keine Sonderkarte**" in prompt.content
+            assert prompt.button("Keine Sonderkarte → nimmt Reihe 1 — 🐮 8")
             choices = await (await standin.click(alice, prompt, prompt.button("Stopp…")["custom_id"])).reply()
             assert standin.message(prompt.id).content.startswith("**Stopp**: sperre eine Reihe")
-            await click_ok(world, alice, choices, standin.message(prompt.id).button("Stopp auf Reihe 1")["custom_id"])
+            stop = standin.message(prompt.id).button("Stopp auf Reihe 1 → 22 in Reihe 2 — nimmt nichts")
+            await click_ok(world, alice, choices, stop["custom_id"])
             assert standin.message(prompt.id).content == "Du hast **Stopp** gespielt. Was passiert, steht im Kanal."
             await world.settle()
             assert "✨ alice spielt **Stopp** auf Reihe 1, dann kommt 22 in Reihe 2." in world.public()[-1].content

@@ -109,6 +109,9 @@ async def test_a_whole_game_through_the_real_bot(world):
         await world.settle()
         final = world.public()[-1]
         assert "Game over" in final.content and final.button("Rematch")
+        # The standings carry the score chart: each player's bullheads round by round.
+        [chart] = final.attachments
+        assert chart.filename == "scores.png" and chart.data.startswith(b"\x89PNG")
 
         # A hand never appears in a public message.
         for message in world.public():

@@ -80,6 +80,9 @@ async def test_the_pro_draft_is_played_with_selects(world):
         await start_game(world, variant="pro", rounds=1)
         table = world.bot.service.table_in(world.channel.id)
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
+        draft_message = world.table_message()
+        assert "Still to draft" in draft_message.embed["description"]
+        taken = []
         for _ in range(20):
             await world.settle()
             message = world.table_message()
@@ -93,8 +96,23 @@ async def test_the_pro_draft_is_played_with_selects(world):
                 refused = await (await world.standin.select(other, message, select["custom_id"], [value])).reply()
                 assert "not your turn" in refused.content
             await (await world.standin.select(drafter, message, select["custom_id"], [value])).ack()
+            taken.append((drafter, int(value)))
+            await world.settle()
+            if table.game.phase.value == "draft":  # the one draft message, edited: it names the card taken
+                assert world.table_message().id == draft_message.id
+                log = next(f["value"] for f in world.standin.message(draft_message.id).embed["fields"]
+                           if f["name"] == "Draft so far")
+                assert log.endswith(f"{drafter.name} {value}")
         assert table.game.phase.value == "pick"
         assert all(len(h) == 10 for h in table.game.hands) and len(table.game.rows) == 4
+        # One public message for the whole draft, then the table for the first turn.
+        public = world.public()
+        assert [m.id for m in public][1:] == [draft_message.id, world.table_message().id]
+        log = next(f["value"] for f in world.standin.message(draft_message.id).embed["fields"]
+                   if f["name"] == "Draft so far")
+        named = log.split(" · ") + [f"{taken[-1][0].name} {taken[-1][1]}"]
+        assert named == [f"{user.name} {card}" for user, card in taken]
+        assert f"{taken[-1][0].name} drafts **{taken[-1][1]}**" in world.table_message().content
         world.standin.assert_no_errors()
 
 

@@ -40,11 +40,32 @@ async def test_every_command_is_listed_with_its_german_name(tree):
         assert scope in README
 
 
+def assert_the_script_renders_the_committed_picture(main, name: str, tmp_path) -> None:
+    assert f"](docs/{name})" in README
+    committed = Image.open(ROOT / "docs" / name)
+    assert main([str(tmp_path / name)]) == 0
+    rendered = Image.open(io.BytesIO((tmp_path / name).read_bytes()))
+    assert rendered.format == "PNG" and rendered.size == committed.size
+
+
 def test_the_picture_is_there_and_the_script_renders_it(tmp_path):
     from scripts.demo_table import main
 
-    assert "](docs/table.png)" in README
-    committed = Image.open(ROOT / "docs" / "table.png")
-    assert main([str(tmp_path / "table.png")]) == 0
-    rendered = Image.open(io.BytesIO((tmp_path / "table.png").read_bytes()))
-    assert rendered.format == "PNG" and rendered.size == committed.size
+    assert_the_script_renders_the_committed_picture(main, "table.png", tmp_path)
+
+
+def test_the_prompt_picture_is_there_and_shows_the_prompt_the_bot_builds(tmp_path):
+    from scripts.demo_prompt import demo_prompt, main
+
+    assert_the_script_renders_the_committed_picture(main, "anniversary_prompt.png", tmp_path)
+    # The position it draws: a saving worth asking about, with two Stops held.
+    prompt = demo_prompt()
+    assert prompt.outlook.best_saving == 8 and prompt.view.specials.count("stop") == 2
+
+
+def test_the_draft_picture_is_there_and_shows_the_draft_message(tmp_path):
+    from scripts.demo_draft import demo_table, main
+
+    assert_the_script_renders_the_committed_picture(main, "draft.png", tmp_path)
+    view = demo_table().game.view(None)
+    assert view.phase == "draft" and len(view.draft_log) == 7
