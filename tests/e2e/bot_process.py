@@ -114,7 +114,8 @@ async def main() -> None:
     shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
         if os.environ.get("SHARD_COUNT") else {}
     settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
-                        database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING", **shards)
+                        database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING",
+                        health_file=os.environ.get("HEALTH_FILE") or None, **shards)
     store = CrashingStore(await open_store(settings.database))
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):

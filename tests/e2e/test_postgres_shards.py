@@ -37,7 +37,8 @@ class ShardProcess:
         before = len([s for s in gateway.live_sessions if s.shard and s.shard[0] == self.shard])
         name, value = self.tag.split("=")
         env = {**os.environ, **self.standin.env, "DATABASE_URL": self.database_url, "SHARD_COUNT": "2",
-               "SHARD_IDS": str(self.shard), "SIXNIMMT_SYNC": "1" if sync else "", name: value}
+               "SHARD_IDS": str(self.shard), "SIXNIMMT_SYNC": "1" if sync else "", name: value,
+               "HEALTH_FILE": str(self.log.with_suffix(".health"))}  # not next to a database file
         with open(self.log, "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, str(ROOT / "tests" / "e2e" / "bot_process.py"), env=env, cwd=ROOT,
