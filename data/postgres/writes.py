@@ -115,6 +115,11 @@ async def record_results(conn: Numbered, game_id: int, result: GameResult, now: 
                                  result)
     if mismatch:
         raise ResultMismatch(mismatch)
+    # Each player's lock before any of their rows, as forget_player takes it: a rating is read,
+    # recomputed and written back, and two games of one player finishing at once in two
+    # processes take turns; locks in one order, so no two transactions wait in a circle.
+    for user_id in sorted(s.user_id for s in result.seats if s.user_id is not None):
+        await conn.conn.execute("SELECT pg_advisory_xact_lock($1)", user_id)
     await upsert_players(conn, sql.result_players(result), now)
     for statement, rows in sql.result_rows(game_id, result):
         await conn.executemany(statement, rows)
@@ -123,13 +128,10 @@ async def record_results(conn: Numbered, game_id: int, result: GameResult, now: 
 
 
 async def update_ratings(conn: Numbered, guild_id: int, result: GameResult, now: float) -> None:
+    """Under the players' locks taken by record_results."""
     humans = sql.rated_humans(result)
     if not humans:
         return
-    # A player's rating is read, recomputed and written back: two games of one player
-    # finishing at once in two processes take turns, in one order (no deadlock).
-    for user_id in sorted(s.user_id for s in humans):
-        await conn.conn.execute("SELECT pg_advisory_xact_lock($1)", user_id)
     for scope in sql.rating_scopes(guild_id):
         known = await conn.execute_fetchall(sql.ratings_of(len(humans)), (scope, *(s.user_id for s in humans)))
         await conn.executemany(sql.UPSERT_RATING, sql.rating_rows(scope, humans, known, now))

@@ -141,3 +141,14 @@ async def test_a_database_that_stays_away_is_a_clear_error_and_nothing_changes(p
         await pg.leaderboard(None)
     monkeypatch.undo()
     assert await all_rows(pg) == before
+
+
+async def test_two_games_of_the_same_players_finishing_at_once_both_count_in_their_ratings(pg):
+    from .helpers import game_result
+
+    specs = [(1, 5), (2, 20), (3, 12)]
+    games = [await start_game(pg, specs) for _ in range(4)]
+    assert await asyncio.gather(*(pg.record_results(g, game_result(g, specs)) for g in games)) == [True] * 4
+    ratings = await raw(pg, "SELECT scope_id, user_id, games FROM ratings ORDER BY scope_id, user_id")
+    assert [r[2] for r in ratings] == [4] * 6, "every game updated every rating, none was lost to a race"
+    assert (await pg.player_stats(1)).rating.games == 4
