@@ -6,7 +6,6 @@ import sqlite3
 from typing import Any
 
 import asyncpg
-import pytest
 
 from data.postgres import PostgresStore
 from data.postgres.sql import numbered
@@ -42,8 +41,3 @@ async def raw(store: Any, sql: str, *params: Any) -> list[tuple]:
         return [tuple(row) for row in await conn.fetch(text, *params)]
     finally:
         await conn.close()
-
-
-def sqlite_only(store: Any, why: str) -> None:
-    if not isinstance(store, SQLiteStore):
-        pytest.skip(f"SQLite only: {why}")

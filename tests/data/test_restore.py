@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from data.models import CorruptTable, RestoredTable, SeatInfo
-from .backends import raw, sqlite_only
+from .backends import raw
 from .helpers import CHANNEL, GUILD, game_result, start_game
 
 TWO_HUMANS = [(1, 10), (2, 20)]
@@ -39,24 +39,25 @@ async def test_restores_lobbies_and_playing_tables_only(store):
     assert [s.user_id for s in playing_table.seats] == [1, 2]
 
 
-# The last three are damage only SQLite's loose typing lets in: PostgreSQL's columns refuse it.
-@pytest.mark.parametrize(
-    ("damage", "reason", "sqlite_only_damage"),
-    [
-        ("UPDATE checkpoints SET state = '{not json' WHERE game_id = ?", "state is not valid JSON", False),
-        ("UPDATE checkpoints SET meta = '[1, 2]' WHERE game_id = ?", "meta is not a JSON object", False),
-        ("UPDATE games SET options = 'null' WHERE game_id = ?", "options is not a JSON object", False),
-        ("DELETE FROM checkpoints WHERE game_id = ?", "has no checkpoint", False),
-        ("UPDATE games SET channel_id = 'general' WHERE game_id = ?", "channel_id", True),
-        ("UPDATE seats SET seat = -1 WHERE game_id = ? AND seat = 1", "seat", True),
-        ("UPDATE checkpoints SET state = x'ff00' WHERE game_id = ?", "state is not JSON text", True),
-    ],
-)
-async def test_corrupt_table_is_reported_without_hiding_others(
-    store, damage: str, reason: str, sqlite_only_damage: bool
-):
-    if sqlite_only_damage:
-        sqlite_only(store, "PostgreSQL's column types and checks refuse this damage")
+DAMAGE_ON_BOTH = [
+    ("UPDATE checkpoints SET state = '{not json' WHERE game_id = ?", "state is not valid JSON"),
+    ("UPDATE checkpoints SET meta = '[1, 2]' WHERE game_id = ?", "meta is not a JSON object"),
+    ("UPDATE games SET options = 'null' WHERE game_id = ?", "options is not a JSON object"),
+    ("DELETE FROM checkpoints WHERE game_id = ?", "has no checkpoint"),
+]
+# Damage only SQLite's loose typing lets in: PostgreSQL's column types and checks refuse it.
+DAMAGE_ON_SQLITE = [
+    ("UPDATE games SET channel_id = 'general' WHERE game_id = ?", "channel_id"),
+    ("UPDATE seats SET seat = -1 WHERE game_id = ? AND seat = 1", "seat"),
+    ("UPDATE checkpoints SET state = x'ff00' WHERE game_id = ?", "state is not JSON text"),
+]
+
+
+@pytest.mark.parametrize(("backend", "damage", "reason"), [
+    *[(backend, *case) for case in DAMAGE_ON_BOTH for backend in ("sqlite", "postgres")],
+    *[("sqlite", *case) for case in DAMAGE_ON_SQLITE],
+])
+async def test_corrupt_table_is_reported_without_hiding_others(store, damage: str, reason: str):
     games = [await start_game(store, TWO_HUMANS) for _ in range(3)]
     for gid in games:
         await store.checkpoint(gid, {"ok": gid}, {}, {"a": 1})
@@ -76,8 +77,8 @@ async def test_corrupt_table_is_reported_without_hiding_others(
     ]
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # PostgreSQL stores only valid UTF-8 text
 async def test_invalid_utf8_text_does_not_break_the_restore(store):
-    sqlite_only(store, "PostgreSQL stores only valid UTF-8 text")
     gid = await start_game(store, TWO_HUMANS)
     await store.checkpoint(gid, {}, {})
     await raw(store, "UPDATE seats SET display_name = CAST(x'c328' AS TEXT) WHERE seat = 0")
