@@ -60,6 +60,10 @@ async def _copy(source: sqlite3.Connection, target: asyncpg.Connection) -> Trans
     if filled:
         raise TransferError(f"the target database is not empty ({', '.join(filled)} have rows); "
                             "migrate into a new, empty database")
+    tables = {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    unknown = sorted(tables - set(TABLES) - {"sqlite_sequence"})
+    if unknown:  # a table added to one backend and not to this copy: refuse rather than lose it
+        raise TransferError(f"the source has tables this version cannot copy: {', '.join(unknown)}")
     copied: dict[str, int] = {}
     for table in TABLES:  # parents before children, so every foreign key finds its row
         columns = [row[1] for row in source.execute(f"PRAGMA table_info({table})")]

@@ -16,7 +16,7 @@ from data.models import Metric, SeatResult
 from data.postgres import PostgresStore
 from data.sqlite import SQLiteStore
 
-from .backends import all_rows
+from .backends import all_rows, raw
 from .helpers import GUILD, TickingClock, game_result, start_game
 
 OTHER_GUILD = 3000
@@ -97,6 +97,19 @@ async def test_a_filled_database_answers_alike_after_the_move(tmp_path, postgres
         assert {t: len(r) for t, r in (await all_rows(moved)).items() if t != "schema_version"} == rows
         new = await moved.create_game(guild_id=GUILD, channel_id=1, host_id=None, variant="classic")
         assert new == max(games) + 1, "new games continue after the copied ones"
+
+
+async def test_both_schemas_have_the_same_tables_and_columns_and_the_copy_knows_them_all(tmp_path, postgres_url):
+    from data.postgres.schema import TABLES
+
+    async with await SQLiteStore.open(tmp_path / "bot.sqlite3") as lite, await PostgresStore.open(postgres_url) as pg:
+        lite_columns = {t: [c[1] for c in await raw(lite, f"PRAGMA table_info({t})")]
+                        for t in await all_rows(lite) if t != "sqlite_sequence"}
+        pg_columns = {t: [c[0] for c in await raw(pg, "SELECT column_name FROM information_schema.columns "
+                                                  "WHERE table_name = ? ORDER BY ordinal_position", t)]
+                      for t in await all_rows(pg) if t != "schema_version"}
+    assert lite_columns == pg_columns
+    assert set(TABLES) == set(lite_columns)
 
 
 async def test_a_target_with_games_is_refused_and_left_alone(tmp_path, postgres_cluster, capsys):
