@@ -59,7 +59,7 @@ class LobbyOps:
         table = self.tables.get(table_id) if lobby else self.get(table_id)
         if table is None:
             return False  # the lobby closed (cancelled, expired) before its id arrived
-        async with table.lock:
+        async with self._acting(table):
             if lobby and table.status is not TableStatus.LOBBY:
                 return False
             table.message_id = message_id
@@ -70,7 +70,7 @@ class LobbyOps:
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             self._require_lobby(table)
             if table.has_user(user_id):
                 raise LobbyError(N_("You are already at this table."))
@@ -83,7 +83,7 @@ class LobbyOps:
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
                 raise NotInLobby()
             seat = self._seat(table, user_id)  # says why, to a player an AI plays for already
@@ -93,7 +93,7 @@ class LobbyOps:
 
     async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             if host_id != table.host_id:
                 raise NotHost(N_("Only the host can kick a player."))
             if target_id == host_id:
@@ -107,7 +107,7 @@ class LobbyOps:
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise NotInLobby()
@@ -119,7 +119,7 @@ class LobbyOps:
 
     async def begin(self, table_id: int, user_id: int) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             self._require_lobby(table)
             if not table.has_user(user_id):
                 raise NotInLobby()
@@ -136,7 +136,7 @@ class LobbyOps:
 
     async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             if user_id != table.host_id and not can_manage:
                 if not table.has_user(user_id):
                     raise NotInLobby() if table.status is TableStatus.LOBBY else NotAtTable()
@@ -189,7 +189,7 @@ class LobbyOps:
         decision stands; the player's own timer starts with the next one.
         """
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             if table.status is not TableStatus.PLAYING:
                 raise LobbyError(N_("The game is not running, so there is no seat to take back."))
             if table.seat_of(user_id) is not None:

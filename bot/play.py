@@ -51,7 +51,7 @@ class PlayOps:
 
     async def pick(self, table_id: int, user_id: int, card: int, step: int | None = None) -> PickResult:
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             game = self._running_game(table)
             seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
@@ -71,7 +71,7 @@ class PlayOps:
                       make: Callable[[int], object]) -> None:
         """Apply the engine action ``make(seat)`` for ``user_id``; the engine refuses what is illegal."""
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             game = self._running_game(table)
             seat = self._acting_seat(table, user_id)
             self._check_step(table, step)
@@ -167,7 +167,7 @@ class PlayOps:
 
     async def finish_restored(self, table: Table) -> None:
         """A game that ended just before a crash: write its results (once) and close it."""
-        async with table.lock:
+        async with self._acting(table):
             await self._finish(table, [], [], [])  # its standings post was committed with its last move
 
     async def _finish(self, table: Table, actions: list, events: list, notices: list[Text]) -> None:
@@ -205,7 +205,7 @@ class PlayOps:
         table = self.tables.get(table_id)
         if table is None:
             return
-        async with table.lock:
+        async with self._acting(table):
             if not table.is_open or table.deadline is None or table.deadline > self.clock():
                 return  # acted on (or moved) while this timer was firing
             if table.status is TableStatus.LOBBY:

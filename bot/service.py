@@ -9,6 +9,7 @@ action is checkpointed (with its action-log entry) before the call returns.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import secrets
@@ -150,9 +151,11 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         checkpoint = entry.checkpoint
         if checkpoint is None or not checkpoint.meta:
             return None  # created but never saved: nothing anyone could have clicked yet
-        return Table.from_checkpoint(
+        table = Table.from_checkpoint(
             record.game_id, record.guild_id, record.channel_id, checkpoint.meta, checkpoint.state or None
         )
+        table.saved = (checkpoint.state, checkpoint.meta)
+        return table
 
     # -- listeners ----------------------------------------------------------------
 
@@ -230,9 +233,30 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         The table's outbox is in its meta: news is committed with the state that made it.
         """
         state = table.game.to_dict() if table.game is not None else {}
-        await self.store.checkpoint(table.id, state, table.meta(), actions=[action_to_dict(a) for a in actions],
+        meta = table.meta()
+        await self.store.checkpoint(table.id, state, meta, actions=[action_to_dict(a) for a in actions],
                                     unshown=bool(table.outbox))
+        table.saved = (state, meta)
         committed_change.set(True)
+
+    @contextlib.asynccontextmanager
+    async def _acting(self, table: Table):
+        """The table's lock, for a change that is saved before it counts.
+
+        If the change fails before its checkpoint is written (the database is
+        away, a bug), the table goes back to its last checkpoint: what the user is
+        told ("nothing was changed") is then true in memory too.
+        """
+        async with table.lock:
+            before = table.saved
+            try:
+                yield
+            except BaseException:
+                if table.saved is before and before is not None:
+                    table.roll_back()
+                    if table.is_open:
+                        self.scheduler.set(table.id, table.deadline)
+                raise
 
     # -- what the channel has seen ---------------------------------------------------
 
@@ -249,7 +273,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
 
     async def mark_shown(self, table: Table, seq: int, message_id: int | None = None) -> None:
         """The channel has seen ``table``'s posts up to ``seq``; ``message_id`` is its live message now."""
-        async with table.lock:
+        async with self._acting(table):
             table.outbox = [p for p in table.outbox if p.seq > seq]
             if message_id is not None:
                 table.message_id = message_id

@@ -174,7 +174,7 @@ class SpecialOps:
         if preference is None:
             raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
         table = self.get(table_id)
-        async with table.lock:
+        async with self._acting(table):
             seat = self._seat(table, user_id)
             if table.options.variant is not Variant.ANNIVERSARY:
                 raise TableError(N_("Special-card prompts are only for the Anniversary variant."))

@@ -219,6 +219,7 @@ class Table:
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
     closed_notice: Text | None = field(default=None, repr=False, compare=False)  # why it closed (LobbyOps._close)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a player still playing themselves (not one an AI took over)."""
@@ -260,6 +261,15 @@ class Table:
             "message_id": self.message_id, "created_at": self.created_at,
             "outbox": [p.to_dict() for p in self.outbox], "post_seq": self.post_seq,
         }
+
+    def roll_back(self) -> None:
+        """Back to the last committed checkpoint: a change whose save failed did not happen."""
+        state, meta = self.saved
+        fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
+        for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "message_id",
+                     "created_at", "outbox", "post_seq", "game", "decision"):
+            setattr(self, name, getattr(fresh, name))
+        self.outlook = None  # worked out again from the restored game
 
     @classmethod
     def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,

@@ -120,3 +120,31 @@ async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypa
         other = await (await world.standin.click(world.bob, table_message,
                                                  table_message.button("Play a card")["custom_id"])).reply()
         assert "nothing was changed" in other.content
+
+
+async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
+    """The database is away for one click: the player is told nothing changed, and nothing did."""
+    from data.errors import StoreUnavailable
+
+    async with world.running_bot():
+        table_message = await start_game(world, rounds=1)
+        service = world.bot.service
+        table = service.table_in(world.channel.id)
+        before = (table.game.to_dict(), table.meta())
+        checkpoint = service.store.checkpoint
+
+        async def away(*args, **kwargs):
+            raise StoreUnavailable("the database did not answer")
+
+        monkeypatch.setattr(service.store, "checkpoint", away)
+        hand = await (await world.standin.click(world.alice, table_message,
+                                                table_message.button("Play a card")["custom_id"])).reply()
+        card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
+        answer = await (await world.standin.click(world.alice, hand, card)).reply()
+        assert "nothing was changed" in answer.content
+        assert (table.game.to_dict(), table.meta()) == before, "memory is back at the last checkpoint"
+
+        monkeypatch.setattr(service.store, "checkpoint", checkpoint)  # the database is back
+        again = await (await world.standin.click(world.alice, hand, card)).reply()
+        assert "face down" in again.content
+        assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
