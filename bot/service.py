@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from data.models import CorruptTable, SeatInfo
 from data.store import Store
-from engine import action_to_dict
+from engine import IllegalAction, action_to_dict
 
 from .ai_seats import AIDecider, AISeats
-from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton
+from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton, TableError
 from .lobby import LobbyOps
 from .play import PlayOps
 from .specials import SpecialOps
@@ -251,7 +251,9 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
             before = table.saved
             try:
                 yield
-            except BaseException:
+            except (TableError, IllegalAction):
+                raise  # refused before anything changed
+            except Exception:
                 if table.saved is before and before is not None:
                     table.roll_back()
                     if table.is_open:
