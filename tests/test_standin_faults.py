@@ -12,7 +12,8 @@ import discord
 import pytest
 import zstandard
 
-from tests.standin import DiscordStandin
+from tests.standin import DiscordStandin, Fault
+from tests.standin.faults import Faults
 from tests.test_standin import TinyBot, table  # noqa: F401  (the fixture)
 
 MESSAGES = "/channels/{channel}/messages"
@@ -141,6 +142,19 @@ async def test_applied_but_answered_503_and_a_dropped_connection(table: Any) -> 
         assert [f.status for f in standin.injected_faults] == [503, 0]
         assert (await target.send("after the cut")).content == "after the cut"
     standin.assert_no_errors()
+
+
+def test_which_calls_a_rule_matches() -> None:
+    anywhere = Fault(fraction=1.0)
+    assert anywhere.matches("PATCH", MESSAGE, 1)
+    assert not anywhere.matches("GET", "/users/@me", None)  # log-in is spared unless named
+    assert Fault(routes=frozenset(["/users/@me"])).matches("GET", "/users/@me", None)
+    posts_here = Fault(methods=frozenset(["POST"]), routes=frozenset([MESSAGES]), channel=5, times=2)
+    assert not posts_here.matches("PATCH", MESSAGES, 5) and not posts_here.matches("POST", MESSAGES, 6)
+    faults = Faults()
+    faults.add(posts_here)
+    assert [faults.pick("POST", MESSAGES, 5) is posts_here for _ in range(3)] == [True, True, False]
+    assert posts_here.spent and posts_here.hits == 2
 
 
 def test_fault_rules_are_checked() -> None:

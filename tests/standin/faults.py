@@ -103,7 +103,10 @@ class Faults:
 
     def add(self, fault: Fault, *, first: bool = False) -> Fault:
         _check(fault)
-        self.rules.insert(0, fault) if first else self.rules.append(fault)
+        if first:
+            self.rules.insert(0, fault)
+        else:
+            self.rules.append(fault)
         return fault
 
     def clear(self) -> None:
