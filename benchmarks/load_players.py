@@ -223,7 +223,10 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
         if any(cid.startswith("6n:r:") for cid in current.custom_ids):
             await pace.think(rng)
             for user in (host, guest):
-                last_click = await click_table(standin, channel, user, "6n:r:")
+                click = await click_table(standin, channel, user, "6n:r:", must=last_click is None)
+                if click is None:
+                    break  # the prompt is gone: the first click chose the row after all
+                last_click = click
                 if await last_click.ack(30) == 6:
                     break  # a deferred update: the choice was accepted
         else:
@@ -247,11 +250,12 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
         current = await wait_until(lambda: (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
 
 
-async def click_table(standin, channel, user, prefix: str):
+async def click_table(standin, channel, user, prefix: str, must: bool = True):
     """Click the first `prefix` button of the newest table message. A presenter may show the next
-    turn on the old message a moment before it moves the table to a new one, so a button that
-    vanished between looking and clicking is looked for again, as a person would."""
-    for attempt in range(50):
+    turn on the old message a moment before it moves the table to a new one, and an overloaded
+    bot may be reconnecting, so a click that could not be made is tried again, as a person
+    would; `must=False` gives up after a second (None) instead of failing after fifteen."""
+    for attempt in range(300 if must else 20):
         message = table_message(standin, channel)
         custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
         if custom_id is not None:
@@ -260,6 +264,8 @@ async def click_table(standin, channel, user, prefix: str):
             except InteractionRejected:
                 pass
         await asyncio.sleep(0.05)
+    if not must:
+        return None
     raise RuntimeError(f"no {prefix} button to click on the table")
 
 
