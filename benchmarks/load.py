@@ -18,8 +18,8 @@ Modes (each prints its figures and how long it ran):
     live tasks, tracked objects and RSS at the start, after the warm-up and at the end, each
     with no game running and after a full collection.
 ``max-rate``
-    300 tables play games non-stop while the players' think time halves every ``--step``
-    seconds; per step the click rate reached and its ack p50/p99; reports the highest rate
+    300 tables play games non-stop while the players' think time shrinks by ``--factor`` (0.7)
+    every ``--step`` (30) seconds; per step the click rate reached and its ack p50/p99; reports the highest rate
     with ack p99 < 100 ms.
 ``speed``
     the same workload twice, the bot with and without discord.py[speed]'s orjson and zstandard
@@ -233,13 +233,13 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
               f"{ms(setup.driver_lag.lags[ticks:], 0.99)}", flush=True)
         if percentile(acks, 0.99) >= 0.1 or pace.high < 0.01 or len(steps) >= args.max_steps:
             break
-        pace.low, pace.high = pace.low / 2, pace.high / 2
+        pace.low, pace.high = pace.low * args.factor, pace.high * args.factor
     stop.set()
     results = await players
     elapsed = time.monotonic() - started
     setup.stop_measuring()
     good = [(rate, acks) for _, rate, acks, _ in steps if percentile(acks, 0.99) < 0.1]
-    print(f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time halved every "
+    print(f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time x{args.factor:g} every "
           f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games")
     if good:
         rate, acks = max(good, key=lambda g: g[0])
@@ -291,6 +291,7 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None, help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
     parser.add_argument("--step", type=float, default=30.0, help="max-rate: seconds per step")
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
+    parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     args = parser.parse_args()
