@@ -15,6 +15,13 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_LOOP_LAG=1``
     print how late the bot's event loop ran, how long it took to answer interactions, its
     collector's pauses and its checkpoint waits (``looplag.py``) when the process stops.
+``SIXNIMMT_PROBE=<path>``
+    on SIGUSR1 the process runs a full collection and appends one JSON line to ``<path>``:
+    its live asyncio task count (and the most common task names/coroutines), tracked objects
+    and resident memory. The load benchmark reads it to compare the start and the end.
+``SIXNIMMT_WITHOUT=<module>[,<module>...]``
+    the process runs as if these packages were not installed (e.g. ``zstandard,orjson``, the
+    ``discord.py[speed]`` extras: discord.py then asks for zlib-stream and parses with json).
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -39,6 +46,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+for _name in filter(None, os.environ.get("SIXNIMMT_WITHOUT", "").split(",")):
+    sys.modules[_name.strip()] = None  # type: ignore[assignment]  # "import x" now raises ImportError
 
 
 CRASH_AT = os.environ.get("SIXNIMMT_CRASH_AT", "")
@@ -95,6 +105,33 @@ def install_results_crash() -> None:
     sqlite_writes.record_results = record_results
 
 
+def write_probe(path: str) -> None:
+    """Runs on the event loop (a signal handler), so the task list is consistent."""
+    import collections
+    import gc
+    import json
+
+    gc.collect()
+    tasks = asyncio.all_tasks()
+    kinds = collections.Counter(_task_kind(t) for t in tasks)
+    rss_kb = 0
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                rss_kb = int(line.split()[1])
+    import discord.utils
+
+    with open(path, "a") as out:
+        out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
+                              "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
+                              "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE}) + "\n")
+
+
+def _task_kind(task: asyncio.Task) -> str:
+    coro = task.get_coro()
+    return getattr(coro, "__qualname__", type(coro).__name__)
+
+
 async def main() -> None:
     from bot.app import ShardedSixNimmtBot, SixNimmtBot, serve
     from bot.config import Settings
@@ -125,6 +162,8 @@ async def main() -> None:
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
+    if os.environ.get("SIXNIMMT_PROBE"):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, write_probe, os.environ["SIXNIMMT_PROBE"])
     lag = None
     if os.environ.get("SIXNIMMT_LOOP_LAG"):
         from tests.e2e.looplag import GCPauses, InteractionTimer, LoopLag, percentiles

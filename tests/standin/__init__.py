@@ -9,10 +9,15 @@ Typical use::
         ...
 
 Bots in a subprocess call `apply_env_overrides()` at start-up and get `standin.env`.
+
+Failing on purpose: `standin.fail_next(...)` / `standin.fail_requests(...)` answer REST calls
+with 5xx (faults.py says which of them discord.py retries), `standin.drop_gateway()` cuts the
+gateway connection; a message create with `nonce` + `enforce_nonce` is deduplicated as on Discord.
 """
 
 from .api import DiscordStandin
 from .env import apply_env_overrides
+from .faults import Fault, InjectedFault
 from .fixtures import discord_standin
 from .interactions import Interaction, InteractionRejected
 from .message import Attachment, Message, MessageSnapshot
@@ -24,7 +29,9 @@ __all__ = [
     "Attachment",
     "Channel",
     "DiscordStandin",
+    "Fault",
     "Guild",
+    "InjectedFault",
     "Interaction",
     "InteractionRejected",
     "Member",

@@ -10,6 +10,7 @@ from typing import Any, AsyncIterator, Callable, Iterable, Optional, Union
 import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
+from .faults import Fault, InjectedFault
 from .interactions import Interaction, InteractionRejected, build_command_data, find_command
 from .message import Message
 from .model import Channel, Guild, Member, Role, User, snowflake
@@ -130,6 +131,47 @@ class DiscordStandin:
     async def force_reconnect(self) -> None:
         """Send op 7 RECONNECT; a healthy bot reconnects and RESUMEs its session."""
         await self.server.gateway.request_reconnect()
+
+    def drop_gateway(self) -> int:
+        """Cut the bot's gateway connections at the TCP level, as a network failure would (no close
+        frame, no op 7). discord.py notices, reconnects and RESUMEs; events sent meanwhile are
+        replayed from the session's backlog. Returns how many connections were cut."""
+        return self.server.gateway.drop_connections()
+
+    # --- failing on purpose (see faults.py for what discord.py retries) ----------------------
+
+    def fail_requests(self, fraction: float, *, status: Union[int, tuple[int, ...]] = (500, 503),
+                      methods: Optional[Iterable[str]] = None, routes: Optional[Iterable[str]] = None,
+                      channel: Optional[int] = None, seed: int = 0, applied: bool = False) -> Fault:
+        """From now on answer `fraction` of the matching REST calls with `status` (one drawn at random
+        from a tuple), changing nothing. Defaults: every method, every route but log-in and command
+        sync. discord.py retries 500s itself (4 more tries over ~16 s) but not 503s: faults.py."""
+        self.world.faults.rng.seed(seed)
+        return self.world.faults.add(Fault(
+            status=status, methods=_upper(methods), routes=frozenset(routes) if routes is not None else None,
+            channel=channel, fraction=fraction, applied=applied))
+
+    def fail_next(self, method: str, route: str, *, channel: Optional[int] = None, times: int = 1,
+                  status: int = 503, applied: bool = False, drop: bool = False) -> Fault:
+        """Fail the next `times` calls of `method` on `route` (a template such as
+        "/channels/{channel}/messages/{message}"), in `channel` if given, before any random fault.
+        `applied=True` applies the call and answers `status` anyway; `drop=True` cuts the
+        connection instead of answering. Watch `.hits` / `.spent` on the returned rule."""
+        return self.world.faults.add(Fault(status=status, methods=_upper([method]), routes=frozenset([route]),
+                                           channel=channel, times=times, applied=applied, drop=drop), first=True)
+
+    def clear_faults(self) -> None:
+        """Stop failing calls (the record of the ones failed so far stays in injected_faults)."""
+        self.world.faults.clear()
+
+    @property
+    def injected_faults(self) -> list[InjectedFault]:
+        return self.world.faults.injected
+
+    @property
+    def gateway_compression(self) -> Optional[str]:
+        """What the newest gateway connection negotiated: "zstd-stream", "zlib-stream" or None."""
+        return self.server.gateway.compressions[-1] if self.server.gateway.compressions else None
 
     # --- world building ---------------------------------------------------------------------
 
@@ -351,6 +393,10 @@ class DiscordStandin:
     def ack_latencies(self) -> list[float]:
         """Seconds from INTERACTION_CREATE to callback POST, for every acknowledged interaction."""
         return [i.ack_latency for i in self.world.interactions.values() if i.ack_latency is not None]
+
+
+def _upper(methods: Optional[Iterable[str]]) -> Optional[frozenset[str]]:
+    return frozenset(m.upper() for m in methods) if methods is not None else None
 
 
 async def _poll(check: Callable[[], bool], timeout: float, describe: str) -> None:

@@ -1,7 +1,9 @@
 """The gateway websocket: HELLO/IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME and dispatches.
 
-Frames are zlib-stream compressed the way discord.py's _ZlibDecompressionContext expects:
-one compressobj per connection, each frame ending in the Z_SYNC_FLUSH suffix.
+Frames are compressed the way the bot asked in its ``compress=`` query parameter, as Discord
+does: discord.py 2.7 asks for ``zstd-stream`` when ``zstandard`` (the ``discord.py[speed]``
+extra) is importable and ``zlib-stream`` otherwise. Either way one compressor per connection
+and each frame flushed whole, so every websocket message decompresses to one payload.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import secrets
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from aiohttp import WSMsgType, web
 
@@ -34,12 +36,37 @@ _EVENT_INTENTS = {
 }
 
 
+COMPRESSIONS = ("zlib-stream", "zstd-stream")
+
+
+def _zlib_stream() -> Callable[[bytes], bytes]:
+    """One deflate stream; each frame ends in Z_SYNC_FLUSH's 00 00 ff ff, which discord.py waits for."""
+    compressor = zlib.compressobj()
+    return lambda data: compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+
+def _zstd_stream() -> Callable[[bytes], bytes]:
+    """One zstd frame for the connection, flushed block by block: discord.py feeds each websocket
+    message to a single streaming decompressor and expects a whole payload back."""
+    try:
+        import zstandard
+    except ImportError:
+        from compression import zstd  # Python 3.14+; discord.py falls back to it the same way
+
+        std = zstd.ZstdCompressor()
+        return lambda data: std.compress(data, mode=zstd.ZstdCompressor.FLUSH_BLOCK)
+    compressor = zstandard.ZstdCompressor().compressobj()
+    return lambda data: compressor.compress(data) + compressor.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+
+
 class _Connection:
     """One live websocket; owns the compression stream so frames stay in order."""
 
-    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+    def __init__(self, ws: web.WebSocketResponse, compress: Optional[str], transport: Any = None) -> None:
         self.ws = ws
-        self.compressor = zlib.compressobj() if compress else None
+        self.compression = compress
+        self.compressor = {"zlib-stream": _zlib_stream, "zstd-stream": _zstd_stream}[compress]() if compress else None
+        self.transport = transport  # the TCP connection, for drop()
         self.lock = asyncio.Lock()
 
     async def send(self, payload: dict[str, Any]) -> None:
@@ -50,8 +77,12 @@ class _Connection:
             if self.compressor is None:
                 await self.ws.send_str(text)
             else:
-                data = self.compressor.compress(text.encode()) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
-                await self.ws.send_bytes(data)
+                await self.ws.send_bytes(self.compressor(text.encode()))
+
+    def drop(self) -> None:
+        """Cut the TCP connection without a close frame, as a network failure does."""
+        if self.transport is not None:
+            self.transport.abort()
 
 
 @dataclass
@@ -89,6 +120,7 @@ class Gateway:
         self.identify_count = 0
         self.resume_count = 0
         self.last_intents = 0
+        self.compressions: list[Optional[str]] = []  # what each connection asked for, in order
 
     @property
     def live_sessions(self) -> list[Session]:
@@ -106,6 +138,13 @@ class Gateway:
             if session.connection is not None:
                 await session.connection.send(frame)
 
+    def drop_connections(self) -> int:
+        """Cut every live gateway connection (no close frame); the sessions stay resumable."""
+        live = self.live_sessions
+        for session in live:
+            session.connection.drop()
+        return len(live)
+
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT, as Discord does during maintenance; the bot should RESUME."""
         for session in self.live_sessions:
@@ -117,13 +156,14 @@ class Gateway:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         compress = request.query.get("compress")
-        if compress not in (None, "zlib-stream") or request.query.get("encoding", "json") != "json":
+        if compress not in (None, *COMPRESSIONS) or request.query.get("encoding", "json") != "json":
             self.world.record_error(ApiError("GET", str(request.rel_url), 400, {
-                "message": f"stand-in only speaks encoding=json with zlib-stream, got {dict(request.query)}; "
-                           "uninstall zstandard from the test environment"}))
+                "message": f"the stand-in speaks encoding=json with compress= one of {COMPRESSIONS} "
+                           f"or none, got {dict(request.query)}"}))
             await ws.close(code=4000, message=b"unsupported compression/encoding")
             return ws
-        conn = _Connection(ws, compress == "zlib-stream")
+        self.compressions.append(compress)
+        conn = _Connection(ws, compress, request.transport)
         session: Optional[Session] = None
         await conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
@@ -56,6 +57,8 @@ class Message:
     history: list["MessageSnapshot"] = field(default_factory=list)
     deleted: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
+    nonce: Optional[str] = None  # as sent on create; Discord echoes it in the create's answer and event
+    written_at: float = field(default_factory=time.monotonic)  # when this version was created or edited
 
     @property
     def ephemeral(self) -> bool:
@@ -81,22 +84,18 @@ class Message:
             components=copy.deepcopy(self.components),
             attachments=[a.filename for a in self.attachments],
             edited_timestamp=self.edited_timestamp,
+            written_at=self.written_at,
         )
+
+    def versions(self) -> list["MessageSnapshot"]:
+        """Every version of the message, oldest first, the current one last (for timing what was shown when)."""
+        return [*self.history, self.snapshot()]
 
     # --- components -------------------------------------------------------------------------
 
     def iter_components(self) -> Iterator[dict[str, Any]]:
         """Every interactive component (buttons, selects), flattened out of rows and containers."""
-        stack = list(reversed(self.components))
-        while stack:
-            comp = stack.pop()
-            children = comp.get("components")
-            if comp.get("type") == 9 and comp.get("accessory"):  # section with accessory button
-                stack.append(comp["accessory"])
-            if children:
-                stack.extend(reversed(children))
-            elif comp.get("type") in (2, 3, 5, 6, 7, 8):
-                yield comp
+        return iter_components(self.components)
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -157,6 +156,8 @@ class Message:
         if self.webhook_id:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.reference_id:
             data["message_reference"] = {"message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
         return data
@@ -164,6 +165,19 @@ class Message:
     def __repr__(self) -> str:
         where = f"ephemeral to {self.ephemeral_to.name}" if self.ephemeral_to else f"#{self.channel.name}"
         return f"<Message {self.id} {where} content={self.content[:40]!r} embeds={len(self.embeds)} components={self.custom_ids}>"
+
+
+def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    stack = list(reversed(components))
+    while stack:
+        comp = stack.pop()
+        children = comp.get("components")
+        if comp.get("type") == 9 and comp.get("accessory"):  # section with accessory button
+            stack.append(comp["accessory"])
+        if children:
+            stack.extend(reversed(children))
+        elif comp.get("type") in (2, 3, 5, 6, 7, 8):
+            yield comp
 
 
 @dataclass(frozen=True)
@@ -175,3 +189,8 @@ class MessageSnapshot:
     components: list[dict[str, Any]]
     attachments: list[str]
     edited_timestamp: Optional[str]
+    written_at: float = 0.0  # time.monotonic() when this version was written
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]

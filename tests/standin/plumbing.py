@@ -3,12 +3,14 @@ turning a message payload into a stored Message (create or edit)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any, Optional
 
 from aiohttp import web
 
+from .faults import Fault, InjectedFault, channel_of, error_body, route_of
 from .message import Attachment, Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, iso_now, snowflake
 from .validation import validate_message
@@ -50,12 +52,17 @@ def unknown(what: str, code: int) -> DiscordError:
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK = 10003, 10008, 10062, 10015
 
 
-def error_middleware(world: World):
-    """Log every request (with a monotonic timestamp) and turn DiscordError into JSON answers."""
+def error_middleware(world: World, prefix: str = ""):
+    """Log every request (with a monotonic timestamp), turn DiscordError into JSON answers, and
+    fail the calls `world.faults` picks (faults.py says how and what discord.py does then)."""
 
     @web.middleware
     async def middleware(request: web.Request, handler):
         record_at = time.monotonic()
+        fault = world.faults.pick(request.method, route_of(request, prefix),
+                                  channel_of(request, world.interactions_by_token)) if world.faults.rules else None
+        if fault is not None:
+            return await _inject(world, request, handler, fault, record_at)
         try:
             response = await handler(request)
         except DiscordError as exc:
@@ -73,6 +80,24 @@ def error_middleware(world: World):
         return response
 
     return middleware
+
+
+async def _inject(world: World, request: web.Request, handler, fault: Fault, record_at: float) -> web.StreamResponse:
+    if fault.applied:
+        try:
+            await handler(request)
+        except (DiscordError, web.HTTPClientError):
+            pass  # refused anyway: nothing was applied, and the bot still gets the injected error
+    status = 0 if fault.drop else world.faults.status_for(fault)
+    world.faults.injected.append(InjectedFault(record_at, request.method, request.path, status, fault.applied))
+    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=status,
+                                        interaction_id=request.get(INTERACTION_ID)))
+    world.notify()
+    if fault.drop:
+        if request.transport is not None:
+            request.transport.abort()
+        raise asyncio.CancelledError()  # nothing can be answered on a cut connection
+    return json_response(error_body(status), status)
 
 
 async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, Attachment]]:
@@ -112,6 +137,7 @@ def apply_payload(world: World, base_url: str, message: Message, payload: dict[s
     if is_edit:
         message.history.append(message.snapshot())
         message.edited_timestamp = iso_now()
+    message.written_at = time.monotonic()
     if "content" in payload:
         message.content = payload["content"] or ""
     if "embeds" in payload:

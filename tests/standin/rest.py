@@ -12,6 +12,7 @@ from .plumbing import (
     UNKNOWN_MESSAGE,
     DiscordError,
     apply_payload,
+    check_message_payload,
     json_response,
     no_content,
     read_body,
@@ -19,7 +20,7 @@ from .plumbing import (
 )
 from .message import Message
 from .model import Channel, snowflake
-from .world import Command, World
+from .world import ApiError, Command, World
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -192,13 +193,34 @@ class RestApi:
         allowed = perms.send_messages_in_threads if channel.is_thread else perms.send_messages
         if channel.type != 1 and not (perms.view_channel and allowed):
             raise DiscordError(403, 50013, "Missing Permissions")
+        check_message_payload(payload, uploads, is_edit=False)
+        nonce = _nonce(payload)
+        if nonce is not None and payload.get("enforce_nonce"):
+            first = self.world.message_with_nonce(self.world.bot, nonce)
+            if first is not None:
+                return self._repeated_nonce(request, channel, first)
         reference = (payload.get("message_reference") or {}).get("message_id")
         message = Message(id=snowflake(), channel=channel, author=self.world.bot,
-                          reference_id=int(reference) if reference else None)
+                          reference_id=int(reference) if reference else None, nonce=nonce)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=False)
         self.world.store(message)
+        if nonce is not None:
+            self.world.remember_nonce(message)
         await self.dispatch_message("MESSAGE_CREATE", message)
         return json_response(message.payload())
+
+    def _repeated_nonce(self, request: web.Request, channel: Channel, first: Message) -> web.Response:
+        """enforce_nonce: the same author's create with a recent nonce returns the first message
+        (no new message, no MESSAGE_CREATE); if that one was deleted meanwhile, Unknown Message."""
+        if first.deleted:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        if first.channel is not channel:
+            # Discord documents the check per author, not per channel: the answer is a message in
+            # another channel, which a bot reusing nonces across channels would mistake for its post.
+            self.world.record_error(ApiError(request.method, request.path, 200, {
+                "message": f"nonce {first.nonce!r} reused across channels: Discord answers with message "
+                           f"{first.id} in #{first.channel.name} and posts nothing here"}))
+        return json_response(first.payload())
 
     async def patch_message(self, request: web.Request) -> web.Response:
         message = self._message(request)
@@ -276,3 +298,14 @@ class RestApi:
         if member is None:
             raise unknown("Member", 10007)
         return json_response(member.payload())
+
+
+def _nonce(payload: dict[str, Any]) -> Optional[str]:
+    """A message nonce is an integer or a string of at most 25 characters (Discord's limit)."""
+    nonce = payload.get("nonce")
+    if nonce is None:
+        return None
+    if isinstance(nonce, bool) or not isinstance(nonce, (int, str)) or len(str(nonce)) > 25:
+        raise DiscordError(400, 50035, "Invalid Form Body", {"nonce": {"_errors": [
+            {"code": "BASE_TYPE_BAD_LENGTH", "message": "Nonce must be an integer or a string of at most 25 characters"}]}})
+    return str(nonce)

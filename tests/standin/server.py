@@ -29,7 +29,7 @@ class StandinServer:
         self._runner: Optional[web.AppRunner] = None
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[error_middleware(self.world)], client_max_size=64 * 1024 * 1024)
+        app = web.Application(middlewares=[error_middleware(self.world, API_PREFIX)], client_max_size=64 * 1024 * 1024)
         self.rest.add_routes(app, API_PREFIX)
         self.webhooks.add_routes(app, API_PREFIX)
         app.router.add_get("/gateway", self.gateway.handle)

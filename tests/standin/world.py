@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Optional, TypeVar
 
+from .faults import Faults
 from .message import Message
 from .model import (
     DEFAULT_BOT_PERMISSIONS,
@@ -25,6 +26,9 @@ from .model import (
 
 T = TypeVar("T")
 TOKEN_LIFETIME = 15 * 60.0
+# Discord checks an enforced nonce "for uniqueness in the past few minutes"; the stand-in keeps
+# the short end of that, so a sender that relies on it for longer is caught here first.
+NONCE_WINDOW = 120.0
 
 
 @dataclass
@@ -81,7 +85,11 @@ class World:
         self.global_commands: dict[str, Command] = {}
         self.guild_commands: dict[int, dict[str, Command]] = {}
         self.errors: list[ApiError] = []
+        # (author id, nonce) -> (message, world.now() at creation), oldest first, for enforce_nonce
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.nonce_window = NONCE_WINDOW
         self.requests: list[RequestRecord] = []
+        self.faults = Faults()  # REST calls to fail on purpose (DiscordStandin.fail_requests / fail_next)
         self.interactions: dict[int, Any] = {}  # id -> interactions.Interaction
         self.interactions_by_token: dict[str, Any] = {}
         self.clock_offset = 0.0
@@ -144,6 +152,20 @@ class World:
 
     def ephemerals(self, user: User) -> list[Message]:
         return [m for m in self._ephemeral_by_user.get(user.id, ()) if m.ephemeral_to is user and not m.deleted]
+
+    def remember_nonce(self, message: Message) -> None:
+        self.nonces[(message.author.id, message.nonce)] = (message, self.now())
+
+    def message_with_nonce(self, author: User, nonce: str) -> Optional[Message]:
+        """The message `author` created with `nonce` within the nonce window, if any."""
+        cutoff = self.now() - self.nonce_window
+        while self.nonces:  # forget expired nonces, oldest first
+            oldest = next(iter(self.nonces))
+            if self.nonces[oldest][1] >= cutoff:
+                break
+            del self.nonces[oldest]
+        found = self.nonces.get((author.id, nonce))
+        return found[0] if found else None
 
     def record_error(self, error: ApiError) -> None:
         self.errors.append(error)

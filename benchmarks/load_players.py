@@ -1,0 +1,276 @@
+"""The load benchmark's parts: the bot in its own process (with its probe), and scripted players.
+
+Everything is measured from the stand-in's side, so it holds whatever the presenter does:
+an acknowledgement is the time from INTERACTION_CREATE to the callback; a turn's resolution
+is the time from the last click of the turn (the pick, or row choice, that completed it) to the
+first public message version the stand-in received that shows the outcome: a table whose rows
+changed, a row-choice prompt, or the final message with its Rematch button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from tests.standin import InteractionRejected
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE_BUTTONS = ("6n:h:", "6n:r:")
+
+
+# --- the bot process ----------------------------------------------------------------------
+
+def _status_kb(pid: int, key: str) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def bot_processes(pid: int) -> list[int]:
+    """The bot process and its worker processes (table images, the searching AI)."""
+    found = [pid]
+    for proc in os.listdir("/proc"):
+        if proc.isdigit():
+            try:
+                with open(f"/proc/{proc}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(proc))
+            except OSError:
+                continue
+    return found
+
+
+def rss_mb(pid: int) -> tuple[float, float, int]:
+    """(current, peak) resident memory in MB of the bot with its workers, and how many processes."""
+    pids = bot_processes(pid)
+    return (sum(_status_kb(p, "VmRSS") for p in pids) / 1024,
+            sum(_status_kb(p, "VmHWM") for p in pids) / 1024, len(pids))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` itself, from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class BotProcess:
+    """``tests/e2e/bot_process.py`` against the stand-in, with the SIGUSR1 probe switched on.
+
+    ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
+
+    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None) -> None:
+        self.standin = standin
+        self.probe_path = os.path.join(tmp, "probe.jsonl")
+        env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
+                   SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1", SIXNIMMT_PROBE=self.probe_path,
+                   SIXNIMMT_WITHOUT=without)
+        command = [sys.executable, "-m", "tests.e2e.bot_process"]
+        if profile:  # sample the bot process with py-spy (pip install py-spy)
+            command = ["py-spy", "record", "--gil", "-o", profile, "-f", "raw", "--"] + command
+        self.profile = profile
+        self.proc = subprocess.Popen(command, env=env, cwd=ROOT)
+        self.pid = self.proc.pid
+
+    async def ready(self) -> None:
+        await self.standin.wait_until_connected(timeout=60)
+        await self.standin.wait_for_commands("6nimmt", timeout=60)
+        if self.profile:  # py-spy's child is the bot
+            self.pid = next(p for p in bot_processes(self.proc.pid) if p != self.proc.pid)
+
+    async def probe(self, settle: float = 1.0) -> dict:
+        """The bot's live task count, tracked objects and RSS after a full collection, plus the
+        RSS of its workers; waits `settle` seconds first so in-flight work can finish."""
+        await asyncio.sleep(settle)
+        before = _lines(self.probe_path)
+        os.kill(self.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + 30
+        while _lines(self.probe_path) == before:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the bot did not answer its probe")
+            await asyncio.sleep(0.05)
+        with open(self.probe_path) as lines:
+            data = json.loads(lines.readlines()[-1])
+        data["rss_mb_all"], data["peak_mb_all"], data["processes"] = rss_mb(self.pid)
+        data["cpu_s"] = cpu_seconds(self.pid)
+        return data
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT if self.profile else signal.SIGTERM)  # py-spy writes on SIGINT
+        self.proc.wait(60)
+
+
+def _lines(path: str) -> int:
+    try:
+        with open(path) as lines:
+            return sum(1 for _ in lines)
+    except FileNotFoundError:
+        return 0
+
+
+def describe_probe(data: dict) -> str:
+    kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
+    return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects, "
+            f"RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
+            f"{data['rss_mb_all']:.1f} MB)")
+
+
+# --- what the stand-in shows ---------------------------------------------------------------
+
+def table_message(standin, channel):
+    for message in reversed(standin.channel_messages(channel)):
+        if any(cid.startswith(TABLE_BUTTONS) for cid in message.custom_ids):
+            return message
+    return None
+
+
+def _rows(version) -> Optional[str]:
+    """The rows as the table message's text shows them (its first embed's description)."""
+    if not any(cid.startswith("6n:h:") for cid in version.custom_ids):
+        return None
+    return (version.embeds[0] if version.embeds else {}).get("description")
+
+
+def _shows_outcome(version, rows_before: Optional[str]) -> bool:
+    ids = version.custom_ids
+    if any(cid.startswith(("6n:m:", "6n:r:")) for cid in ids):
+        return True
+    rows = _rows(version)
+    return rows is not None and rows != rows_before
+
+
+def outcome_shown_at(standin, channel, since: float, rows_before: Optional[str]) -> Optional[float]:
+    """When the stand-in received the first message version (create or edit) after `since`
+    that shows the turn's outcome; None while none has arrived."""
+    times = [v.written_at for m in standin.channel_messages(channel) if m.written_at >= since
+             for v in m.versions() if v.written_at >= since and _shows_outcome(v, rows_before)]
+    return min(times, default=None)
+
+
+def game_over(standin, channel, since: float) -> bool:
+    return any(m.written_at >= since and any(cid.startswith("6n:m:") for cid in m.custom_ids)
+               for m in standin.channel_messages(channel))
+
+
+# --- players -------------------------------------------------------------------------------
+
+@dataclass
+class Pace:
+    """Seconds a player thinks before a click; the max-rate mode changes it while games run."""
+
+    low: float
+    high: float
+
+    async def think(self, rng, share: float = 1.0) -> None:
+        if self.high > 0:
+            await asyncio.sleep(rng.uniform(self.low, self.high) * share)
+
+
+@dataclass
+class Tally:
+    resolutions: list[tuple[float, float]] = field(default_factory=list)  # (click time, seconds)
+    games: int = 0
+
+
+async def wait_until(check, timeout=60.0, every=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(every)
+    raise TimeoutError("the bot did not show the expected message in time")
+
+
+def channel_story(standin, channel) -> str:
+    """The channel's messages with their edits, oldest first: what a failed table saw."""
+    lines = []
+    for message in standin.channel_messages(channel)[-6:]:
+        shown = [f"{(v.embeds[0] if v.embeds else {}).get('title', '')!r} {v.custom_ids}" for v in message.versions()]
+        lines.append(f"    {message.id} (interaction {message.interaction_id}) {message.content[:40]!r}: "
+                     + " -> ".join(shown))
+    return "\n".join(lines)
+
+
+async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace) -> None:
+    try:
+        await _play_game(standin, channel, host, guest, tally, rng, pace)
+    except Exception as exc:
+        raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, channel)}") from exc
+
+
+async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace) -> None:
+    """One one-round game: two players and three AI seats; the chooser of a low card takes row 1."""
+    opened = time.monotonic()
+    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600)).reply(timeout=30)
+    for user, label in ((guest, "Join"), (host, "Start")):
+        click = await standin.click(user, lobby, lobby.button(label)["custom_id"])
+        if await click.ack(30) != 6:  # a lobby button that worked defers; a refusal explains itself
+            raise RuntimeError(f"{label} was refused: {(await click.reply(30)).content!r}")
+    current = await wait_until(lambda: (m := table_message(standin, channel)) and m.written_at >= opened and m)
+    while True:
+        rows_before = _rows(current)
+        last_click = None
+        if any(cid.startswith("6n:r:") for cid in current.custom_ids):
+            await pace.think(rng)
+            for user in (host, guest):
+                click = await click_table(standin, channel, user, "6n:r:", must=last_click is None)
+                if click is None:
+                    break  # the prompt is gone: the first click chose the row after all
+                last_click = click
+                if await last_click.ack(30) == 6:
+                    break  # a deferred update: the choice was accepted
+        else:
+            for user in (host, guest):
+                await pace.think(rng)
+                hand = await (await click_table(standin, channel, user, "6n:h:")).reply(timeout=30)
+                cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
+                if not cards:
+                    break
+                await pace.think(rng, 0.5)
+                last_click = await standin.click(user, hand, cards[0])
+                await last_click.ack(30)
+        if last_click is None:
+            raise RuntimeError("no click completed the turn")
+        since = last_click.dispatched_at
+        shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
+        tally.resolutions.append((since, shown - since))
+        if game_over(standin, channel, since):
+            tally.games += 1
+            return
+        current = await wait_until(lambda: (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
+
+
+async def click_table(standin, channel, user, prefix: str, must: bool = True):
+    """Click the first `prefix` button of the newest table message. A presenter may show the next
+    turn on the old message a moment before it moves the table to a new one, and an overloaded
+    bot may be reconnecting, so a click that could not be made is tried again, as a person
+    would; `must=False` gives up after a second (None) instead of failing after fifteen."""
+    for attempt in range(300 if must else 20):
+        message = table_message(standin, channel)
+        custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
+        if custom_id is not None:
+            try:
+                return await standin.click(user, message, custom_id)
+            except InteractionRejected:
+                pass
+        await asyncio.sleep(0.05)
+    if not must:
+        return None
+    raise RuntimeError(f"no {prefix} button to click on the table")
+
+
+def _fresh(message, since: float, rows_before: Optional[str]):
+    """The table message once it offers the next decision (not the one the click completed)."""
+    if message.written_at < since:
+        return None
+    return message if any(c.startswith("6n:r:") for c in message.custom_ids) or _rows(message) != rows_before else None
