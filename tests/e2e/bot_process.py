@@ -29,7 +29,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
                     before the player is answered and before the reveal is shown;
     ``row-choice``  right after the checkpoint that leaves the game waiting for a row choice;
     ``chose-row``   right after the checkpoint of a row choice, before it is answered;
-    ``results``     inside ``record_results``, after its writes and before they commit.
+    ``results``     inside ``record_results``, after its writes and before they commit;
+    ``posted``      once Discord has accepted a post of a turn (its reveal), before the
+                    checkpoint that records it as shown is written.
 
 The process prints ``CRASH <point>`` to stderr just before it dies, and
 ``RESTORED [table ids]`` once it has restored its tables at start-up.
@@ -66,6 +68,7 @@ class CrashingStore:
         self._inner = inner
         self.timings: dict[str, list[float]] = {}  # for SIXNIMMT_LOOP_LAG's report
         self._last: dict[int, tuple] = {}
+        self._outbox: dict[int, list] = {}  # the outbox of each game's previous checkpoint
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
@@ -77,6 +80,12 @@ class CrashingStore:
         return result
 
     async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), unshown=False):
+        left = {p["seq"] for p in meta.get("outbox", ())}
+        shown = [p for p in self._outbox.get(game_id, ()) if p["seq"] not in left]
+        if CRASH_AT == "posted" and not action and not actions and any(
+                p["kind"] == "turn" and p["events"] for p in shown):
+            die(CRASH_AT)  # the reveal is in the channel; the record that it was shown is not written
+        self._outbox[game_id] = list(meta.get("outbox", ()))
         started = time.perf_counter()
         result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, unshown=unshown)
         self.timings.setdefault("checkpoint", []).append(time.perf_counter() - started)

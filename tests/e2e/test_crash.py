@@ -195,9 +195,17 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             await pick(bob, turn2)
             await bot.died()
 
-            # 5. The rest of the game; the bot dies while the results are being written.
+            # 5. Turn 3; the bot dies once Discord has accepted its reveal, before recording that it
+            #    did: the next process sends it again with the same nonce, and it is shown once.
+            await bot.start("posted")
+            turn3 = await wait_for_live(standin, channel, "6n:h:", "turn 3")
+            await pick_acked(alice, turn3)
+            await pick(bob, turn3)
+            await bot.died()
+
+            # 6. The rest of the game; the bot dies while the results are being written.
             await bot.start("results")
-            await wait_for_live(standin, channel, "6n:h:", "turn 3")
+            await wait_for_live(standin, channel, "6n:h:", "turn 4")
             dead = lambda: bot.proc.returncode is not None  # noqa: E731
             for _ in range(300):
                 if dead():
@@ -230,12 +238,12 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
                 await asyncio.sleep(0.03)  # let the presenter post the next table message
             await bot.died()
 
-            # 6. A clean start finishes the game (results once) and shows how it ended.
+            # 7. A clean start finishes the game (results once) and shows how it ended.
             await bot.start()
             await standin.wait_for_message(  # the end of the game, with its Rematch button
                 lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10)
             public = [m.content or "" for m in standin.channel_messages(channel) if not m.ephemeral]
-            # Every turn's reveal shown exactly once, across six processes.
+            # Every turn's reveal shown exactly once, across seven processes.
             assert sum("🃏 Revealed" in text for text in public) == 10, public
             assert sum("Game over" in text for text in public) == 1
             board = await (await standin.slash(bob, channel, "leaderboard", metric="games")).reply(timeout=10)
