@@ -223,12 +223,12 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
         if any(cid.startswith("6n:r:") for cid in current.custom_ids):
             await pace.think(rng)
             for user in (host, guest):
-                click = await click_table(standin, channel, user, "6n:r:", must=last_click is None)
+                click = await click_table(standin, channel, user, "6n:r:", must=False)
                 if click is None:
-                    break  # the prompt is gone: the first click chose the row after all
-                last_click = click
-                if await last_click.ack(30) == 6:
-                    break  # a deferred update: the choice was accepted
+                    break  # the prompt is gone: an AI seat chose, or a click before this one did
+                if await click.ack(30) == 6:
+                    last_click = click  # a deferred update: the choice was accepted
+                    break
         else:
             for user in (host, guest):
                 await pace.think(rng)
@@ -239,11 +239,11 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
                 await pace.think(rng, 0.5)
                 last_click = await standin.click(user, hand, cards[0])
                 await last_click.ack(30)
-        if last_click is None:
-            raise RuntimeError("no click completed the turn")
-        since = last_click.dispatched_at
+        # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
+        since = last_click.dispatched_at if last_click is not None else current.written_at
         shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
-        tally.resolutions.append((since, shown - since))
+        if last_click is not None:
+            tally.resolutions.append((since, shown - since))
         if game_over(standin, channel, since):
             tally.games += 1
             return
@@ -254,7 +254,8 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     """Click the first `prefix` button of the newest table message. A presenter may show the next
     turn on the old message a moment before it moves the table to a new one, and an overloaded
     bot may be reconnecting, so a click that could not be made is tried again, as a person
-    would; `must=False` gives up after a second (None) instead of failing after fifteen."""
+    would; `must=False` gives up after a second (None) instead of failing after fifteen: a row
+    prompt vanishes when the AI seat it waited for chooses."""
     for attempt in range(300 if must else 20):
         message = table_message(standin, channel)
         custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
