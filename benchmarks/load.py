@@ -46,7 +46,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, Pace, Tally, cpu_seconds, describe_probe, play_game,
+    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_probe, play_game,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
@@ -75,11 +75,17 @@ async def freeze_periodically(every: float = 2.0) -> None:
 class Setup:
     """A stand-in with `tables` channels, two members each, and the bot process on it."""
 
-    def __init__(self, standin, tables: int) -> None:
-        guild = standin.add_guild("Load")
+    def __init__(self, standin, tables: int, shards: int = 1) -> None:
+        guilds: dict[int, object] = {}
+        while len(guilds) < shards:  # a server on each shard (a table belongs to its server's shard)
+            guild = standin.add_guild(f"Load {len(guilds)}")
+            guilds.setdefault((guild.id >> 22) % shards, guild)
         self.standin = standin
-        self.seats = [(standin.add_text_channel(guild, f"table-{i}"), standin.add_member(guild, f"host{i}"),
-                       standin.add_member(guild, f"guest{i}")) for i in range(tables)]
+        self.seats = []
+        for i in range(tables):
+            guild = guilds[i % shards]
+            self.seats.append((standin.add_text_channel(guild, f"table-{i}"), standin.add_member(guild, f"host{i}"),
+                               standin.add_member(guild, f"guest{i}")))
         self.driver_lag = LoopLag()
         self.driver_gc = GCPauses()
         self._freezer = None
@@ -143,7 +149,9 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     setup.stop_measuring()
     end_probe = await bot.probe()
     acks = acks_between(standin, started)
-    print(f"load benchmark (human): {args.tables} concurrent tables, 2 players + 3 AI each, one round; players "
+    where = (os.environ.get("DATABASE_URL", "sqlite").split(":")[0] + f", {args.processes} bot process"
+             + ("es (one shard each)" if args.processes > 1 else ""))
+    print(f"load benchmark (human, {where}): {args.tables} concurrent tables, 2 players + 3 AI each, one round; players "
           f"think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
     print(f"  games finished: {tally.games}/{args.tables} in {elapsed:.1f} s; {len(acks)} interactions acknowledged "
           f"({len(acks) / elapsed:.0f}/s); stand-in errors: {len(standin.errors)}")
@@ -271,9 +279,13 @@ async def run_mode(args, without: str = "") -> object:
     # The soak is about memory and tasks: a click answered late on an overloaded machine must
     # not end a table's games there (its acknowledgement times are printed all the same).
     async with DiscordStandin(ack_deadline=10.0 if args.mode == "soak" else 3.0) as standin:
-        setup = Setup(standin, args.tables)
+        setup = Setup(standin, args.tables, args.processes)
         with tempfile.TemporaryDirectory() as tmp:
-            bot = BotProcess(standin, tmp, without=without, profile=args.profile)
+            if args.processes == 1:
+                bot = BotProcess(standin, tmp, without=without, profile=args.profile)
+            else:  # shards of one bot on one database, which DATABASE_URL names
+                bot = BotProcesses([BotProcess(standin, tmp, without=without, shard=(i, args.processes))
+                                    for i in range(args.processes)])
             try:
                 await bot.ready()
                 mode = {"human": human, "soak": soak, "max-rate": max_rate, "speed": speed_run}[args.mode]
@@ -295,7 +307,11 @@ def main() -> None:
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="human: bot processes, one shard each, sharing the database DATABASE_URL names")
     args = parser.parse_args()
+    if args.processes > 1 and (args.mode != "human" or not os.environ.get("DATABASE_URL", "").startswith("postgres")):
+        parser.error("--processes needs --mode human and DATABASE_URL=postgresql://… (one database for all)")
     defaults = {"human": (300, (5.0, 20.0), 60.0), "soak": (100, (0.2, 1.0), 20.0),
                 "max-rate": (300, (4.0, 8.0), 20.0), "speed": (100, (0.5, 1.5), 0.0)}[args.mode]
     args.tables = args.tables or defaults[0]

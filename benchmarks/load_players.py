@@ -68,12 +68,18 @@ class BotProcess:
 
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
-    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None) -> None:
+    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None,
+                 shard: Optional[tuple[int, int]] = None) -> None:
+        """``shard``: (this process's shard, shard count), for several processes on one database."""
         self.standin = standin
-        self.probe_path = os.path.join(tmp, "probe.jsonl")
+        self.shard = shard
+        self.probe_path = os.path.join(tmp, f"probe{shard[0] if shard else ''}.jsonl")
         env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
                    SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1", SIXNIMMT_PROBE=self.probe_path,
                    SIXNIMMT_WITHOUT=without)
+        if shard is not None:
+            env.update(SHARD_IDS=str(shard[0]), SHARD_COUNT=str(shard[1]),
+                       HEALTH_FILE=os.path.join(tmp, f"shard{shard[0]}.health"))
         command = [sys.executable, "-m", "tests.e2e.bot_process"]
         if profile:  # sample the bot process with py-spy (pip install py-spy)
             command = ["py-spy", "record", "--gil", "-o", profile, "-f", "raw", "--"] + command
@@ -82,6 +88,11 @@ class BotProcess:
         self.pid = self.proc.pid
 
     async def ready(self) -> None:
+        if self.shard is not None:  # this process's own gateway session
+            gateway = self.standin.server.gateway
+            await self.standin.world.wait_until(
+                lambda: any(s.shard and s.shard[0] == self.shard[0] for s in gateway.live_sessions), 60,
+                f"shard {self.shard[0]} did not connect")
         await self.standin.wait_until_connected(timeout=60)
         await self.standin.wait_for_commands("6nimmt", timeout=60)
         if self.profile:  # py-spy's child is the bot
@@ -275,3 +286,32 @@ def _fresh(message, since: float, rows_before: Optional[str]):
     if message.written_at < since:
         return None
     return message if any(c.startswith("6n:r:") for c in message.custom_ids) or _rows(message) != rows_before else None
+
+
+class BotProcesses:
+    """Several bot processes, one shard each, on one database: probed and stopped together."""
+
+    def __init__(self, bots: list[BotProcess]) -> None:
+        self.bots = bots
+        self.pid = bots[0].pid
+
+    async def ready(self) -> None:
+        for bot in self.bots:
+            await bot.ready()
+
+    async def probe(self, settle: float = 1.0) -> dict:
+        """The processes' figures added up (task kinds merged)."""
+        probes = await asyncio.gather(*(bot.probe(settle) for bot in self.bots))
+        total = dict(probes[0])
+        for key in ("tasks", "gc_objects", "rss_kb", "rss_mb_all", "peak_mb_all", "processes", "cpu_s"):
+            total[key] = sum(p[key] for p in probes)
+        kinds: dict[str, int] = {}
+        for p in probes:
+            for kind, count in p["task_kinds"]:
+                kinds[kind] = kinds.get(kind, 0) + count
+        total["task_kinds"] = sorted(kinds.items(), key=lambda k: -k[1])
+        return total
+
+    def stop(self) -> None:
+        for bot in self.bots:
+            bot.stop()
