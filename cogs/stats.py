@@ -31,7 +31,7 @@ from bot.tables.records import (
 from data.models import LeaderboardEntry, PlayerStats
 
 from cogs.render.chart import CHART_WORDS, render_score_chart
-from cogs.ui.items import TableItem, item_view
+from cogs.ui.base import TableItem, item_view
 from cogs.render.text import BULL, GREEN
 from cogs.render.specials import narrate_special
 

@@ -17,12 +17,12 @@ from cogs.i18n import render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
 from engine import Variant
 
-from cogs.ui.items import PREFIX, TABLE_ITEMS, refuse, send_hand
-from .presenter import IMAGE_NAME, Presenter, post_lobby
+from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
+from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
-from cogs.ui.specials import PREFERENCES, SPECIAL_ITEMS
+from cogs.ui.specials import PREFERENCES
 
-DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
+DYNAMIC_ITEMS = ITEMS
 
 log = logging.getLogger(__name__)
 
