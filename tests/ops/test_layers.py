@@ -21,11 +21,10 @@ LAYERS = ("engine", "data", "bot", "cogs")  # each may import only itself and wh
 
 #: Imports of project modules made inside a function: (file, module) → why it is not at the top.
 FUNCTION_LEVEL: dict[tuple[str, str], str] = {
-    ("bot/__main__.py", "data"): "migrate-db only: the command line's other modes never open a store",
-    ("bot/__main__.py", "bot.config"): "migrate-db only, beside the store it copies",
-    ("bot/__main__.py", "bot.sync"): "--sync only: the health check (every few seconds in Docker) stays light",
-    ("bot/__main__.py", "bot.app"): "discord.py loads only for running or syncing, not for --health",
-    ("bot/tables/ai_seats.py", "engine.ai"): "the AI's search and model load when an AI seat first decides",
+    # discord.py loads only for running or syncing: not for --health, nor in the spawned
+    # worker processes, which import the main module again
+    ("bot/__main__.py", "bot.sync"): "discord.py, only for --sync",
+    ("bot/__main__.py", "bot.app"): "discord.py, only for running or syncing",
     ("data/__init__.py", "data.postgres"): "asyncpg is loaded only by who uses PostgreSQL",
     ("data/__init__.py", "data.sqlite"): "aiosqlite is loaded only by who uses SQLite",
     ("data/__init__.py", "data.transfer"): "needs both backends: only for the one-off migrate-db command",
@@ -186,7 +185,7 @@ def test_the_scan_sees_the_imports():
     assert ("bot.tables.lobby", "top") in service and ("data.store", "top") in service
     presenter = {(ours(i), i.where) for i in ALL[ROOT / "cogs/presenter.py"]}
     assert ("bot.tables.updates", "typing") in presenter
-    assert ("engine.ai", "function") in {(ours(i), i.where) for i in ALL[ROOT / "bot/tables/ai_seats.py"]}
+    assert ("bot.app", "function") in {(ours(i), i.where) for i in ALL[ROOT / "bot/__main__.py"]}
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
