@@ -20,11 +20,11 @@ from data.store import Store
 from engine import IllegalAction
 
 from .config import Settings
-from .errors import TableError
+from bot.tables.errors import TableError
 from .health import Heartbeat, bot_status
-from .i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
+from cogs.i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
 from .logs import setup_logging
-from .service import ServiceDefaults, TableService, committed_change
+from bot.tables.service import ServiceDefaults, TableService, committed_change
 from .sync import sync_commands
 
 log = logging.getLogger(__name__)

@@ -28,23 +28,23 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.i18n import public_locale, render, tr
-from bot.table import Post, Table, TableStatus
-from bot.workers import WorkerPool
+from cogs.i18n import public_locale, render, tr
+from bot.tables.table import Post, Table, TableStatus
+from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
-from .chart import CHART_WORDS, render_score_chart
-from .components import lobby_view, rematch_view, table_view
-from .images import WORDS, render_table
-from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
-from .special_items import DecideMessages
-from .special_text import IMAGE_MARKERS, waiting_line
+from cogs.render.chart import CHART_WORDS, render_score_chart
+from cogs.ui.items import lobby_view, rematch_view, table_view
+from cogs.render.images import WORDS, render_table
+from cogs.render.text import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
+from cogs.ui.specials import DecideMessages
+from cogs.render.specials import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
 CHART_NAME = "scores.png"
 
 if TYPE_CHECKING:
-    from bot.service import TableService, TableUpdate
+    from bot.tables.service import TableService, TableUpdate
 
 log = logging.getLogger(__name__)
 

@@ -23,17 +23,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import answer_error
-from bot.i18n import N_, public_locale, tr, user_locale
-from bot.records import (
+from cogs.i18n import N_, public_locale, tr, user_locale
+from bot.tables.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
     round_points_of,
 )
 from data.models import LeaderboardEntry, PlayerStats
 
-from .chart import CHART_WORDS, render_score_chart
-from .components import TableItem, item_view
-from .render import BULL, GREEN
-from .special_text import narrate_special
+from cogs.render.chart import CHART_WORDS, render_score_chart
+from cogs.ui.items import TableItem, item_view
+from cogs.render.text import BULL, GREEN
+from cogs.render.specials import narrate_special
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot

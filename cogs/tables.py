@@ -12,15 +12,15 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.app import answer_error
-from bot.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from bot.i18n import render, tr, user_locale
-from bot.table import TableOptions, TableStatus
+from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
+from cogs.i18n import render, tr, user_locale
+from bot.tables.table import TableOptions, TableStatus
 from engine import Variant
 
-from .components import PREFIX, TABLE_ITEMS, refuse, send_hand
+from cogs.ui.items import PREFIX, TABLE_ITEMS, refuse, send_hand
 from .presenter import IMAGE_NAME, Presenter, post_lobby
-from .render import RULES, limits_text, table_embed
-from .special_items import PREFERENCES, SPECIAL_ITEMS
+from cogs.render.text import RULES, limits_text, table_embed
+from cogs.ui.specials import PREFERENCES, SPECIAL_ITEMS
 
 DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.table import TableOptions
+from bot.tables.table import TableOptions
 from engine import Game, action_from_dict
 from tests.standin import DiscordStandin, InteractionRejected
 

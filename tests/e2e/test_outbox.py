@@ -99,7 +99,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
 
 async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
     """The error reply says "nothing was changed" only when that is true."""
-    from cogs import components
+    from cogs.ui import items as components
 
     async with world.running_bot():
         table_message = await start_game(world, rounds=1)

@@ -1,6 +1,6 @@
 """English and German: one catalog, looked up by the Discord locale.
 
-The English text is the key; ``bot/locale_de.py`` maps it to German. How to
+The English text is the key; ``cogs/i18n/de.py`` maps it to German. How to
 use it (everything the Discord face shows goes through one of these):
 
 * ``tr(locale, "Game #{id} is over.", id=7)`` — the text in ``locale``,
@@ -36,9 +36,9 @@ from engine import (
     UnknownPlayer, WrongPhase,
 )
 
-from . import locale_de
-from .errors import TableError
-from .text import N_, Mention, Text
+from . import de as locale_de
+from bot.tables.errors import TableError
+from bot.tables.text import N_, Mention, Text
 
 log = logging.getLogger(__name__)
 

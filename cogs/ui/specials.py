@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.app import answer_error
-from bot.i18n import N_, tr, user_locale
-from bot.specials import SpecialPrompt, is_timed_out_notice
-from bot.table import prompt_preference
+from cogs.i18n import N_, tr, user_locale
+from bot.tables.specials import SpecialPrompt, is_timed_out_notice
+from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
-from .components import PagedSelect, TableItem, item_view
-from .render import clip
-from .special_text import (
+from .items import PagedSelect, TableItem, item_view
+from cogs.render.text import clip
+from cogs.render.specials import (
     EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
 )
 
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.tables.service import TableService
 
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
 MAX_CHOICE_BUTTONS = 20

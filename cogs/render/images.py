@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from bot.text import N_
+from bot.tables.text import N_
 from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT
 
 __all__ = [

@@ -7,7 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
-from bot.i18n import N_, tr
+from cogs.i18n import N_, tr
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
@@ -22,7 +22,7 @@ EMOJI = {
     Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
 }
 
-#: The names printed on the cards (German: the AMIGO edition's style, see bot/locale_de.py).
+#: The names printed on the cards (German: the AMIGO edition's style, see cogs/i18n/de.py).
 NAMES = {
     Special.FIFTH_ROW: N_("5th Row"),
     Special.SEVEN_NIMMT: N_("7 nimmt!"),

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import N_, render, tr
-from bot.table import Table, TableStatus
+from cogs.i18n import N_, render, tr
+from bot.tables.table import Table, TableStatus
 from engine import (
     BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
     TakeReason, Variant,
 )
 
-from .special_text import MARKER_LABELS, label, narrate_special
+from .specials import MARKER_LABELS, label, narrate_special
 
 BULL = "🐮"
 GREEN = discord.Colour(0x2E7D32)

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.app import answer_error
-from bot.errors import SeatTakenOver, TableError
-from bot.i18n import N_, error_text, failure_text, tr, user_locale
-from bot.service import committed_change
+from bot.tables.errors import SeatTakenOver, TableError
+from cogs.i18n import N_, error_text, failure_text, tr, user_locale
+from bot.tables.service import committed_change
 from engine import BULLHEADS, IllegalAction
 
-from .render import card_label, row_cost
+from cogs.render.text import card_label, row_cost
 
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ def hand_text(view, locale) -> str:
     specials = getattr(view, "specials", None)
     if specials is None:
         return text
-    from .special_text import new_round_text, specials_text
+    from cogs.render.specials import new_round_text, specials_text
 
     return (f"{text}{new_round_text(view, locale)}\n\n{specials_text(specials, locale)}\n"
             + tr(locale, "The buttons below the cards set when I ask you about them."))
@@ -205,7 +205,7 @@ def hand_view(table, view, locale) -> discord.ui.View:
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
     if getattr(view, "specials", None) is not None:
-        from .special_items import preference_view
+        from .specials import preference_view
 
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
     if table.options.helpers:
@@ -249,7 +249,7 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["table"]))
 
     async def act(self, interaction, service):
-        from .tracker_text import tracker_text
+        from cogs.render.tracker import tracker_text
 
         table, seat, view = service.hand(self.table_id, interaction.user.id)
         locale = user_locale(interaction)
@@ -354,7 +354,7 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["table"]))
 
     async def act(self, interaction, service):
-        from .presenter import post_lobby  # the new lobby is the answer to the click
+        from cogs.presenter import post_lobby  # the new lobby is the answer to the click
 
         table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name)
         await post_lobby(interaction, service, table)
@@ -382,7 +382,7 @@ def table_view(table, locale) -> discord.ui.View | None:
         for action in game.legal_actions(game.chooser):  # Anniversary: not a row behind a Stop
             view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row]), locale))
     elif phase in ("special", "swap"):
-        from .special_items import DecideButton  # it imports this module's TableItem
+        from .specials import DecideButton  # it imports this module's TableItem
 
         view.add_item(DecideButton(table.id, table.step, locale))
     elif phase == "draft":

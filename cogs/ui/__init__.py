@@ -1,0 +1,1 @@
+"""The persistent buttons and selects (discord.py DynamicItems) and the views they sit in."""
