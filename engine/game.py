@@ -60,6 +60,10 @@ class Game:
         "draft_pool", "drafter", "first_drafter", "draft_log", "outcome",
     )
 
+    #: Whom a special-card decision waits for: nobody in a game without special
+    #: cards (``AnniversaryGame`` keeps its own in a slot of that name).
+    decider: int | None = None
+
     # -- construction -------------------------------------------------------------
 
     def __init__(self, config: GameConfig, rng: random.Random) -> None:

@@ -2,7 +2,7 @@
 
 ``variant_spec(variant)`` says a variant's player range, hand and deck, how a
 game of it ends (target score and rounds: the default, whether a table may
-choose, and the range a table may choose from), and which state class, view
+choose; ``TARGET_CHOICES`` / ``ROUNDS_CHOICES`` bound the choice), and which state class, view
 and serializer play it. ``GameConfig``, ``Game.new``, ``serialize``, the
 lobby's options and the slash command's bounds all read it, so no other
 module knows a variant's numbers. The classic and Pro parts register in
@@ -31,6 +31,10 @@ MAX_PLAYERS = 10
 #: the narrower ``target_choices`` / ``rounds_choices`` of its variant.
 TARGET_LIMITS = (1, 1000)
 ROUNDS_LIMITS = (1, 100)
+#: What a table may choose, in every variant that lets it choose (the lobby's and
+#: the slash command's bounds; a ``fixed_length`` variant offers no choice).
+TARGET_CHOICES = (10, 500)
+ROUNDS_CHOICES = (1, 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +65,7 @@ class VariantSpec:
     target: int | None  # the default target score
     rounds: int | None  # the default number of rounds
     fixed_length: bool  # the rulebook fixes target and rounds: a table may not choose them
-    target_choices: tuple[int, int] = (10, 500)  # what a table may choose
-    rounds_choices: tuple[int, int] = (1, 20)
+    special_cards: bool = False  # special cards are dealt (and shown) beside the number cards
 
     def deck_size(self, players: int) -> int:
         """How many number cards are in play: 10·n+4 in the Pro variant, else all 104."""
@@ -97,7 +100,7 @@ SPECS: dict[Variant, VariantSpec] = {
                     target=66, rounds=None, fixed_length=False),
         # The rulebook fixes the Anniversary game at two rounds and no target score.
         VariantSpec(Variant.ANNIVERSARY, players=(2, 8), hand_size=12, pro_deck=False,
-                    target=None, rounds=2, fixed_length=True),
+                    target=None, rounds=2, fixed_length=True, special_cards=True),
     )
 }
 #: (fewest, most) players of each variant.

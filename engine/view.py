@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .cards import BULLHEADS, ROW_LIMIT
 from .phase import Phase
+from .variants import variant_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,7 @@ class PlayerView:
     # What the viewer must decide now: the phase whose action the game waits on
     # from them (``None`` in the public view, or when it waits on others).
     to_decide: Phase | None
+    special_cards: bool  # the variant deals special cards: the table shows counts, deck and discard
     row_capacities: tuple[int, ...]  # cards a row holds before the next takes it (5; 6 with a 7 nimmt!)
     row_markers: tuple[tuple[str, ...], ...]  # Anniversary, per row: "fifth_row", "seven_nimmt", "stop"
     specials: tuple[str, ...] | None  # Anniversary: the viewer's special cards; None in the public view
@@ -102,6 +104,7 @@ def observe(game, player: int | None) -> PlayerView:
         rounds=game.config.rounds,
         outcome=game.outcome,
         to_decide=game.phase if player is not None and player in waiting_for else None,
+        special_cards=variant_spec(game.config.variant).special_cards,
         row_capacities=(ROW_LIMIT,) * len(game.rows),
         row_markers=((),) * len(game.rows),
         specials=None,

@@ -172,7 +172,7 @@ def test_every_view_carries_row_costs_capacities_markers_and_the_decision(varian
         game.apply(rng.choice(game.legal_actions(seat)))
     view = game.view(0)
     if variant is Variant.ANNIVERSARY:
-        assert isinstance(view, AnniversaryView) and view.specials is not None
+        assert isinstance(view, AnniversaryView) and view.specials is not None and view.special_cards
     else:
         assert view.row_capacities == (5,) * len(view.rows) and all(m == () for m in view.row_markers)
-        assert view.specials is None and view.decider is None and view.special_counts == (0, 0, 0)
+        assert not view.special_cards and view.specials is None and view.decider is None and view.special_counts == (0, 0, 0)
