@@ -325,11 +325,10 @@ class Presenter:
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
         view = table.game.view(None)
-        markers = getattr(view, "row_markers", None)  # Anniversary only, as are capacities
-        if markers is not None:
-            markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
-        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers, capacities=getattr(view, "row_capacities", None),
+        markers = [[IMAGE_MARKERS[m] for m in row] for row in view.row_markers]
+        render = functools.partial(render_table, [list(r.cards) for r in view.rows], highlight=placed,
+                                   markers=markers, capacities=view.row_capacities,
+                                   totals=[r.bullheads for r in view.rows],
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
 

@@ -21,9 +21,6 @@ class _VariantDefault:
 
 VARIANT_DEFAULT = _VariantDefault()
 
-# Read from the registry for callers not yet moved to ``variant_spec`` (the lobby).
-ANNIVERSARY_ROUNDS = variant_spec(Variant.ANNIVERSARY).rounds
-
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:

@@ -33,7 +33,7 @@ def decision_point(game: Game) -> tuple:
     # Anniversary: one turn may pause for several special-card decisions in a row,
     # told apart by the decider and by how many revealed cards are still to place.
     return (game.round, game.turn, game.phase, game.drafter, game.chooser,
-            getattr(game, "decider", None), len(game.pending))
+            game.decider, len(game.pending))
 
 
 class PlayOps:

@@ -18,9 +18,9 @@ from bot.app import answer_error
 from bot.tables.errors import SeatTakenOver, TableError
 from cogs.i18n import N_, error_text, failure_text, tr, user_locale
 from bot.tables.service import committed_change
-from engine import BULLHEADS, IllegalAction
+from engine import BULLHEADS, IllegalAction, Phase
 
-from cogs.render.text import card_label, row_cost
+from cogs.render.text import card_label
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -163,11 +163,11 @@ async def send_hand(interaction: discord.Interaction, service: "TableService", t
         await answer_error(interaction, tr(locale, "You have your seat back from the next turn on: the AI's "
                                                    "choice for this turn stands."))
         return
-    if view.phase == "draft":
+    if view.phase is Phase.DRAFT:
         await interaction.response.send_message(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale),
                                                 ephemeral=True)
         return
-    if view.phase != "pick":
+    if view.phase is not Phase.PICK:
         await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
                                            reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
         return
@@ -177,9 +177,9 @@ async def send_hand(interaction: discord.Interaction, service: "TableService", t
 
 NEXT_TURN = N_("wait for the next turn.")
 WAITING_REASONS = {
-    "choose_row": N_("a player is choosing a row."), "draft": N_("the cards are being drafted."),
-    "special": N_("a player is deciding on a special card."),
-    "swap": N_("a player who took a row may swap a special card."),
+    Phase.CHOOSE_ROW: N_("a player is choosing a row."), Phase.DRAFT: N_("the cards are being drafted."),
+    Phase.SPECIAL: N_("a player is deciding on a special card."),
+    Phase.SWAP: N_("a player who took a row may swap a special card."),
 }
 
 
@@ -190,8 +190,8 @@ def hand_text(view, locale) -> str:
                   card=view.my_pick)
     else:
         text = tr(locale, "**Your hand** — pick a card to play face down. Only you can see this.")
-    specials = getattr(view, "specials", None)
-    if specials is None:
+    specials = view.specials
+    if not view.special_cards:
         return text
     from cogs.render.specials import new_round_text, specials_text
 
@@ -204,7 +204,7 @@ def hand_view(table, view, locale) -> discord.ui.View:
     buttons = item_view()
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
-    if getattr(view, "specials", None) is not None:
+    if view.special_cards:
         from .specials import preference_view
 
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
@@ -374,19 +374,20 @@ def lobby_view(table, locale) -> discord.ui.View:
 def table_view(table, locale) -> discord.ui.View | None:
     """The buttons of the current table message: Play a card, the row choice, or the draft."""
     game = table.game
+    public = game.view(None)
     view = item_view()
-    phase = game.phase.value
-    if phase == "pick":
+    phase = public.phase
+    if phase is Phase.PICK:
         view.add_item(HandButton(table.id, locale))
-    elif phase == "choose_row":
-        for action in game.legal_actions(game.chooser):  # Anniversary: not a row behind a Stop
-            view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row]), locale))
-    elif phase in ("special", "swap"):
+    elif phase is Phase.CHOOSE_ROW:
+        for action in game.legal_actions(public.chooser):  # Anniversary: not a row behind a Stop
+            view.add_item(RowButton(table.id, table.step, action.row, public.rows[action.row].bullheads, locale))
+    elif phase is Phase.SPECIAL or phase is Phase.SWAP:
         from .specials import DecideButton  # it imports this module's TableItem
 
         view.add_item(DecideButton(table.id, table.step, locale))
-    elif phase == "draft":
-        return draft_selects(table, game.draft_pool, locale)
+    elif phase is Phase.DRAFT:
+        return draft_selects(table, public.draft_pool, locale)
     else:
         return None
     return view
