@@ -44,7 +44,8 @@ IMAGE_NAME = "table.png"
 CHART_NAME = "scores.png"
 
 if TYPE_CHECKING:
-    from bot.tables.service import TableService, TableUpdate
+    from bot.tables.service import TableService
+    from bot.tables.updates import TableUpdate
 
 log = logging.getLogger(__name__)
 

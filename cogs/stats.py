@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import answer_error
+from cogs.errors import answer_error
 from cogs.i18n import N_, public_locale, tr, user_locale
 from bot.tables.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.app import answer_error
+from cogs.errors import answer_error
 from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
 from cogs.i18n import render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus

@@ -197,6 +197,13 @@ class Post:
                    step=int(data.get("step", 0)), at=float(data.get("at", 0.0)))
 
 
+def decision_point(game: Game) -> tuple:
+    # Anniversary: one turn may pause for several special-card decisions in a row,
+    # told apart by the decider and by how many revealed cards are still to place.
+    return (game.round, game.turn, game.phase, game.drafter, game.chooser,
+            game.decider, len(game.pending))
+
+
 @dataclass
 class Table:
     """One table in one channel (or thread)."""
@@ -216,7 +223,7 @@ class Table:
     created_at: float = 0.0
     outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
     post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
-    decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
+    decision: tuple | None = field(default=None, repr=False, compare=False)  # see decision_point
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
@@ -288,7 +295,5 @@ class Table:
         )
         if state:
             table.game = Game.from_dict(state)
-            from .play import decision_point
-
             table.decision = decision_point(table.game)
         return table

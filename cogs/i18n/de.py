@@ -214,7 +214,7 @@ MESSAGES: dict[str, str] = {
         "{count} Befehle an alle Server gesendet; Discord zeigt sie innerhalb einer Stunde.",
     "Synced {count} commands to this server; they show at once.":
         "{count} Befehle an diesen Server gesendet; sie erscheinen sofort.",
-    # the command tree's error handler (bot/app.py)
+    # the command tree's error handler (cogs/errors.py)
     "You cannot use that command here.": "Diesen Befehl kannst du hier nicht verwenden.",
     "That value does not work: {value}.": "Dieser Wert geht nicht: {value}.",
     "Your action was saved, but something went wrong on our side while answering it. The table message shows "

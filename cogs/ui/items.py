@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.app import answer_error
+from cogs.errors import answer_error
 from bot.tables.errors import SeatTakenOver, TableError
 from cogs.i18n import N_, error_text, failure_text, tr, user_locale
 from bot.tables.service import committed_change

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.app import answer_error
+from cogs.errors import answer_error
 from cogs.i18n import N_, tr, user_locale
 from bot.tables.specials import SpecialPrompt, is_timed_out_notice
 from bot.tables.table import prompt_preference
