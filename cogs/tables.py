@@ -181,7 +181,7 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
         embed = table_embed(table, locale)
         files = []
-        if table.game.rows:
+        if table.game.view(None).rows:  # none during a Pro draft
             try:
                 image = await self.presenter._image(table, [], locale)
             except Exception:  # the text says the same: answer without the picture

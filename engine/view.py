@@ -39,6 +39,7 @@ class PlayerView:
     my_pick: int | None  # the viewer's own face-down card, if any
     scores: tuple[int, ...]  # totals including this round's pile
     round_points: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]  # each finished round's points, per seat (public)
     pile_sizes: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     picked: tuple[bool, ...]  # who has a card face down (never which card)
@@ -88,6 +89,7 @@ def observe(game, player: int | None) -> PlayerView:
         my_pick=pick or None,
         scores=game.scores,
         round_points=tuple(game.round_points),
+        history=tuple(tuple(points) for points in game.history),
         pile_sizes=tuple(len(p) for p in game.piles),
         hand_sizes=tuple(len(h) for h in game.hands),
         picked=tuple(bool(c) for c in game.picks),

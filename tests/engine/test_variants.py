@@ -159,13 +159,14 @@ def test_cheapest_row_takes_the_lowest_index_on_a_tie():
 def test_every_view_carries_row_costs_capacities_markers_and_the_decision(variant):
     rng = random.Random(5)
     game = Game.new(GameConfig(3, variant), seed=5)
-    for _ in range(40):
+    for _ in range(400):
         for seat in range(3):
             view = game.view(seat)
             assert [r.bullheads for r in view.rows] == [game.row_bullheads(i) for i in range(len(game.rows))]
             assert len(view.row_capacities) == len(view.row_markers) == len(view.rows)
             assert view.to_decide == (game.phase if seat in game.waiting_for else None)
         assert game.view(None).to_decide is None
+        assert game.view(None).history == tuple(tuple(points) for points in game.history)
         if game.is_over:
             break
         seat = game.waiting_for[0]
