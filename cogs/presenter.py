@@ -196,10 +196,10 @@ class Presenter:
             return
         text = reveal_text(table, post.events, locale)
         if post.kind == "finished":
-            if table.game is not None and table.game.outcome is not None and \
-                    not any(isinstance(e, GameEnded) for e in post.events):
+            outcome = table.game.view(None).outcome if table.game is not None else None
+            if outcome is not None and not any(isinstance(e, GameEnded) for e in post.events):
                 # Ended before a crash with its last events unsaved: the outcome still says it all.
-                text = "\n".join(t for t in (text, final_standings(table, GameEnded(table.game.outcome), locale)) if t)
+                text = "\n".join(t for t in (text, final_standings(table, GameEnded(outcome), locale)) if t)
             text = "\n".join(t for t in (text, *notices) if t)
             chart = await self._chart(table, locale)
             files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
@@ -232,7 +232,7 @@ class Presenter:
         embed = table_embed(table, locale, list(notices))
         files = []
         image = None
-        if table.game.rows:
+        if table.game.view(None).rows:  # none during a Pro draft
             try:
                 image = await self._image(table, post.events if post else [], locale)
             except Exception:  # the picture only repeats the rows in the text: post the table without it
@@ -267,7 +267,7 @@ class Presenter:
             fields = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
-            if table.game.rows and table.id not in self._without_picture:
+            if table.game.view(None).rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
         self._last_edit[table.message_id] = time.monotonic()
@@ -315,20 +315,19 @@ class Presenter:
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
         view = table.game.view(None)
-        markers = getattr(view, "row_markers", None)  # Anniversary only, as are capacities
-        if markers is not None:
-            markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
-        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers, capacities=getattr(view, "row_capacities", None),
+        markers = [[IMAGE_MARKERS[m] for m in row] for row in view.row_markers]
+        render = functools.partial(render_table, [list(r.cards) for r in view.rows], highlight=placed,
+                                   markers=markers, capacities=view.row_capacities,
+                                   totals=[r.bullheads for r in view.rows],
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
 
     async def _chart(self, table: Table, locale) -> bytes | None:
         """The score chart of a finished game; the standings go out without it if it cannot be drawn."""
-        game = table.game
-        if game is None or not game.history:
+        history = table.game.view(None).history if table.game is not None else ()
+        if not history:
             return None
-        points = [[round_points[seat] for round_points in game.history] for seat in range(len(table.seats))]
+        points = [[round_points[seat] for round_points in history] for seat in range(len(table.seats))]
         render = functools.partial(render_score_chart, [s.name for s in table.seats], points,
                                    {word: tr(locale, word) for word in CHART_WORDS})
         try:

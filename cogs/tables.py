@@ -19,7 +19,8 @@ from cogs.errors import answer_error
 from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
 from cogs.i18n import render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
-from engine import Variant
+from engine import Variant, variant_spec
+from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
@@ -29,6 +30,15 @@ from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
 
 DYNAMIC_ITEMS = ITEMS
+
+# /6nimmt start's bounds and help, from the engine's variant registry.
+TARGET_LOW, TARGET_HIGH = TARGET_CHOICES
+ROUNDS_LOW, ROUNDS_HIGH = ROUNDS_CHOICES
+AI_SEATS_HIGH = MAX_PLAYERS - 1
+TARGET_HELP = ("End after the round in which someone reaches this score "
+               f"(default {variant_spec(Variant.CLASSIC).target})")
+ROUNDS_HELP = ("Play this many rounds instead of a target score "
+               f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +79,7 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 
 @app_commands.command(name="start", description="Open a table in this channel")
 @app_commands.describe(
-    variant="Which rules to play", target="End after the round in which someone reaches this score (default 66)",
-    rounds="Play this many rounds instead of a target score (Anniversary: always 2)",
+    variant="Which rules to play", target=TARGET_HELP, rounds=ROUNDS_HELP,
     timer="Seconds per turn (default 60)",
     ai_players="AI players to seat now", ai_level="How strong the AI players are",
     helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
@@ -78,10 +87,10 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 async def start_command(
     interaction: discord.Interaction,
     variant: Literal["classic", "pro", "anniversary"] = "classic",
-    target: app_commands.Range[int, 10, 500] | None = None,
-    rounds: app_commands.Range[int, 1, 20] | None = None,
+    target: app_commands.Range[int, TARGET_LOW, TARGET_HIGH] | None = None,
+    rounds: app_commands.Range[int, ROUNDS_LOW, ROUNDS_HIGH] | None = None,
     timer: app_commands.Range[int, 15, 600] | None = None,
-    ai_players: app_commands.Range[int, 0, 9] = 0,
+    ai_players: app_commands.Range[int, 0, AI_SEATS_HIGH] = 0,
     ai_level: Literal["easy", "medium", "hard"] | None = None,
     helpers: bool = False,
 ) -> None:
@@ -89,7 +98,8 @@ async def start_command(
     try:
         options = TableOptions(
             variant=Variant(variant),
-            target=target if target is not None else (None if rounds is not None else 66),
+            target=target if target is not None else (None if rounds is not None
+                                                      else variant_spec(variant).target),
             rounds=rounds, turn_seconds=timer or settings.turn_seconds,
             choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
             ai_seats=ai_players,
@@ -173,7 +183,7 @@ async def status_command(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
     embed = table_embed(table, locale)
     files = []
-    if table.game.rows:
+    if table.game.view(None).rows:  # none during a Pro draft
         try:
             image = await presenter_of(interaction)._image(table, [], locale)
         except Exception:  # the text says the same: answer without the picture

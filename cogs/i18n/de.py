@@ -10,6 +10,11 @@ One file, longer than a module usually is, on purpose: it is data, and a transla
 reads and checks the whole catalog in one place.
 """
 
+from engine import Variant, variant_spec
+
+# The option help names the variants' numbers as the engine's registry gives them.
+_TARGET, _ROUNDS = variant_spec(Variant.CLASSIC).target, variant_spec(Variant.ANNIVERSARY).rounds
+
 #: Command, group and option names.
 NAMES: dict[str, str] = {
     "6nimmt": "6nimmt",
@@ -53,10 +58,10 @@ MESSAGES: dict[str, str] = {
     "Which rules to play": "Nach welchen Regeln gespielt wird",
     "classic": "klassisch",
     "pro": "Profi",
-    "End after the round in which someone reaches this score (default 66)":
-        "Ende nach der Runde, in der jemand so viele Hornochsen hat (Standard 66)",
-    "Play this many rounds instead of a target score (Anniversary: always 2)":
-        "So viele Runden spielen statt bis zu einer Punktzahl (Jubiläum: immer 2)",
+    f"End after the round in which someone reaches this score (default {_TARGET})":
+        f"Ende nach der Runde, in der jemand so viele Hornochsen hat (Standard {_TARGET})",
+    f"Play this many rounds instead of a target score (Anniversary: always {_ROUNDS})":
+        f"So viele Runden spielen statt bis zu einer Punktzahl (Jubiläum: immer {_ROUNDS})",
     "anniversary": "Jubiläum",
     # /6nimmt prompts (Anniversary special cards)
     "Anniversary: when to ask you about your special cards": "Jubiläum: wann du nach deinen Sonderkarten gefragt wirst",

@@ -15,7 +15,7 @@ from cogs.i18n import N_, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
 from cogs.render.text import card_label
 from cogs.render.tracker import tracker_text
-from engine import BULLHEADS
+from engine import BULLHEADS, Phase
 
 from .base import TableItem, item_view
 from .specials import preference_view
@@ -48,11 +48,11 @@ async def send_hand(interaction: discord.Interaction, service: "TableService", t
         await answer_error(interaction, tr(locale, "You have your seat back from the next turn on: the AI's "
                                                    "choice for this turn stands."))
         return
-    if view.phase == "draft":
+    if view.phase is Phase.DRAFT:
         await interaction.response.send_message(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale),
                                                 ephemeral=True)
         return
-    if view.phase != "pick":
+    if view.phase is not Phase.PICK:
         await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
                                            reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
         return
@@ -62,9 +62,9 @@ async def send_hand(interaction: discord.Interaction, service: "TableService", t
 
 NEXT_TURN = N_("wait for the next turn.")
 WAITING_REASONS = {
-    "choose_row": N_("a player is choosing a row."), "draft": N_("the cards are being drafted."),
-    "special": N_("a player is deciding on a special card."),
-    "swap": N_("a player who took a row may swap a special card."),
+    Phase.CHOOSE_ROW: N_("a player is choosing a row."), Phase.DRAFT: N_("the cards are being drafted."),
+    Phase.SPECIAL: N_("a player is deciding on a special card."),
+    Phase.SWAP: N_("a player who took a row may swap a special card."),
 }
 
 
@@ -75,8 +75,8 @@ def hand_text(view, locale) -> str:
                   card=view.my_pick)
     else:
         text = tr(locale, "**Your hand** — pick a card to play face down. Only you can see this.")
-    specials = getattr(view, "specials", None)
-    if specials is None:
+    specials = view.specials
+    if not view.special_cards:
         return text
     return (f"{text}{new_round_text(view, locale)}\n\n{specials_text(specials, locale)}\n"
             + tr(locale, "The buttons below the cards set when I ask you about them."))
@@ -87,7 +87,7 @@ def hand_view(table, view, locale) -> discord.ui.View:
     buttons = item_view()
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
-    if getattr(view, "specials", None) is not None:
+    if view.special_cards:
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
     if table.options.helpers:
         buttons.add_item(TrackerButton(table.id, locale))

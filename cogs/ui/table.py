@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs.i18n import tr
-from cogs.render.text import row_cost
+from engine import Phase
 
 from .base import TableItem, item_view
 from .draft import draft_selects
@@ -36,17 +36,18 @@ class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 def table_view(table, locale) -> discord.ui.View | None:
     """The buttons of the current table message: Play a card, the row choice, or the draft."""
     game = table.game
+    public = game.view(None)
     view = item_view()
-    phase = game.phase.value
-    if phase == "pick":
+    phase = public.phase
+    if phase is Phase.PICK:
         view.add_item(HandButton(table.id, locale))
-    elif phase == "choose_row":
-        for action in game.legal_actions(game.chooser):  # Anniversary: not a row behind a Stop
-            view.add_item(RowButton(table.id, table.step, action.row, row_cost(game.rows[action.row]), locale))
-    elif phase in ("special", "swap"):
+    elif phase is Phase.CHOOSE_ROW:
+        for action in game.legal_actions(public.chooser):  # Anniversary: not a row behind a Stop
+            view.add_item(RowButton(table.id, table.step, action.row, public.rows[action.row].bullheads, locale))
+    elif phase is Phase.SPECIAL or phase is Phase.SWAP:
         view.add_item(DecideButton(table.id, table.step, locale))
-    elif phase == "draft":
-        return draft_selects(table, game.draft_pool, locale)
+    elif phase is Phase.DRAFT:
+        return draft_selects(table, public.draft_pool, locale)
     else:
         return None
     return view

@@ -28,26 +28,8 @@ FUNCTION_LEVEL: dict[tuple[str, str], str] = {
     ("data/__init__.py", "data.postgres"): "asyncpg is loaded only by who uses PostgreSQL",
     ("data/__init__.py", "data.sqlite"): "aiosqlite is loaded only by who uses SQLite",
     ("data/__init__.py", "data.transfer"): "needs both backends: only for the one-off migrate-db command",
+    ("engine/ai/__init__.py", "engine.ai.anniversary"): "the Anniversary AI loads only for an Anniversary game",
 }
-
-#: The engine's Anniversary/serialize loop, which the engine's own restructuring removes
-#: (game.py ↔ anniversary, serialize ↔ game). Listed apart so that work can empty it.
-ENGINE_LOOP: dict[tuple[str, str], str] = {
-    ("engine/game.py", "engine.anniversary"): "Game.new builds the Anniversary subclass",
-    ("engine/game.py", "engine.view"): "view imports game",
-    ("engine/game.py", "engine.serialize"): "serialize imports game",
-    ("engine/serialize.py", "engine.anniversary"): "the Anniversary state's loader",
-    ("engine/serialize.py", "engine.config"): "beside the loader",
-    ("engine/serialize.py", "engine.game"): "game imports serialize",
-    ("engine/setup.py", "engine.game"): "game imports setup",
-    ("engine/anniversary/outlook.py", "engine.game"): "Phase lives in game.py",
-    ("engine/anniversary/placement.py", "engine.game"): "Phase lives in game.py",
-    ("engine/anniversary/game.py", "engine.actions"): "inside the Anniversary game",
-    ("engine/anniversary/game.py", "engine.anniversary.view"): "view imports the game",
-    ("engine/anniversary/game.py", "engine.anniversary.serialize"): "serialize imports the game",
-    ("engine/ai/__init__.py", "engine.ai.anniversary"): "the Anniversary AI imports the package's helpers",
-}
-
 
 @dataclass(frozen=True)
 class Import:
@@ -203,7 +185,7 @@ def test_imports_inside_functions_are_only_the_listed_ones():
                 continue
             key = (imp.file, target)
             seen.add(key)
-            assert key in FUNCTION_LEVEL or key in ENGINE_LOOP, (
+            assert key in FUNCTION_LEVEL, (
                 f"{imp.file}:{imp.line} imports {target} inside a function: move it to the top, "
                 "or list it in FUNCTION_LEVEL with the reason")
     stale = set(FUNCTION_LEVEL) - seen
