@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from cogs.i18n import public_locale, render, tr
+from cogs.i18n import render, tr
 from bot.tables.table import Post, Table, TableStatus
 from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
 from cogs.render.chart import CHART_WORDS, render_score_chart
-from cogs.ui.items import lobby_view, rematch_view, table_view
+from cogs.ui.lobby import lobby_view, rematch_view
+from cogs.ui.table import table_view
 from cogs.render.images import WORDS, render_table
 from cogs.render.text import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
 from cogs.ui.specials import DecideMessages
@@ -55,18 +56,6 @@ EDIT_INTERVAL = 1.0
 DRAIN_SECONDS = 10.0
 #: Waits between attempts when Discord fails (5xx) or cannot be reached: doubling, then capped.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
-
-
-async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
-    """Answer the interaction with the public lobby and remember its message."""
-    locale = public_locale(interaction)
-    response = await interaction.response.send_message(embed=lobby_embed(table, locale),
-                                                       view=lobby_view(table, locale))
-    message_id = response.message_id or (await interaction.original_response()).id
-    if not await service.set_message(table.id, message_id, lobby=True):
-        # The game began (or the lobby closed) before Discord told us this message's id,
-        # so nothing else knows to take its buttons away.
-        await interaction.edit_original_response(embed=lobby_embed(table, locale), view=None)
 
 
 def post_nonce(table: Table, post: Post) -> str:

@@ -31,7 +31,8 @@ from bot.tables.records import (
 from data.models import LeaderboardEntry, PlayerStats
 
 from cogs.render.chart import CHART_WORDS, render_score_chart
-from cogs.ui.items import TableItem, item_view
+from cogs.ui.base import TableItem, item_view
+from .group import add_subcommands, remove_subcommands
 from cogs.render.text import BULL, GREEN
 from cogs.render.specials import narrate_special
 
@@ -335,17 +336,10 @@ class Stats(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("6nimmt")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.stats needs the /6nimmt group: load cogs.tables first")
-        for command in SUBCOMMANDS:
-            group.add_command(command, override=True)
+        add_subcommands(self.bot.tree, SUBCOMMANDS)
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("6nimmt")
-        if isinstance(group, app_commands.Group):
-            for command in SUBCOMMANDS:
-                group.remove_command(command.name)
+        remove_subcommands(self.bot.tree, SUBCOMMANDS)
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
     @app_commands.describe(scope="This server or every server", metric="What to rank by",

@@ -285,7 +285,7 @@ MESSAGES: dict[str, str] = {
     "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
     "The rules do not allow that special card here.": "Diese Sonderkarte erlauben die Regeln hier nicht.",
     "The rules do not allow that right now.": "Das erlauben die Regeln gerade nicht.",
-    # the table in the channel (cogs/render/text.py, cogs/presenter.py, cogs/ui/items.py)
+    # the table in the channel (cogs/render/text.py, cogs/presenter.py, cogs/ui/)
     "Classic": "Klassisch",
     "Pro (drafted hands)": "Profi (Karten werden ausgewählt)",
     "Anniversary (special cards)": "Jubiläum (Sonderkarten)",
@@ -384,7 +384,7 @@ MESSAGES: dict[str, str] = {
     "bullhead": "Hornochse",
     "STOP": "STOPP",
     "5th row": "5. Reihe",
-    # buttons, the hand and confirmations (cogs/ui/items.py, cogs/tables.py)
+    # buttons, the hand and confirmations (cogs/ui/, cogs/tables.py)
     "Join": "Beitreten",
     "Leave": "Verlassen",
     "Add AI": "KI hinzufügen",

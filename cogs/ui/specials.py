@@ -27,12 +27,13 @@ from bot.tables.specials import SpecialPrompt, is_timed_out_notice
 from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
-from .items import PagedSelect, TableItem, item_view
 from cogs.render.text import clip
 from cogs.render.specials import (
     EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
 )
+
+from .base import PagedSelect, TableItem, item_view
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
