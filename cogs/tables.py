@@ -31,15 +31,6 @@ from cogs.ui.specials import PREFERENCES
 
 DYNAMIC_ITEMS = ITEMS
 
-# /6nimmt start's bounds and help, from the engine's variant registry.
-TARGET_LOW, TARGET_HIGH = TARGET_CHOICES
-ROUNDS_LOW, ROUNDS_HIGH = ROUNDS_CHOICES
-AI_SEATS_HIGH = MAX_PLAYERS - 1
-TARGET_HELP = ("End after the round in which someone reaches this score "
-               f"(default {variant_spec(Variant.CLASSIC).target})")
-ROUNDS_HELP = ("Play this many rounds instead of a target score "
-               f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
-
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
@@ -75,6 +66,15 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 
 
 # --------------------------------------------------------------------------- /6nimmt subcommands
+
+# /6nimmt start's bounds and help, from the engine's variant registry.
+TARGET_LOW, TARGET_HIGH = TARGET_CHOICES
+ROUNDS_LOW, ROUNDS_HIGH = ROUNDS_CHOICES
+AI_SEATS_HIGH = MAX_PLAYERS - 1
+TARGET_HELP = ("End after the round in which someone reaches this score "
+               f"(default {variant_spec(Variant.CLASSIC).target})")
+ROUNDS_HELP = ("Play this many rounds instead of a target score "
+               f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
 
 
 @app_commands.command(name="start", description="Open a table in this channel")
