@@ -5,6 +5,8 @@ cards, each reveal is resolved, low cards choose a row) for 2, 5 and 10
 players. Run on one core: ``python benchmarks/engine.py [--seconds S] [--runs R]``; each
 figure is the best of R runs (the CPU time of a shared machine is noisy).
 Target (issue 2): at least 14,000 rounds per second at 5 players.
+Also prints the cost of one ``Game.cheapest_row`` call (the AI's rollouts call it)
+on a mid-round table, best of R timeit runs.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import random
 import sys
 import time
+import timeit
 from math import floor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -60,6 +63,15 @@ def play_rounds(players: int, seconds: float, seed: int, joint: bool) -> tuple[i
     return rounds, time.process_time() - started
 
 
+def cheapest_row_cost(runs: int) -> float:
+    """Microseconds per ``cheapest_row`` call on four rows of 3, 2, 5 and 1 cards."""
+    game = Game.new(GameConfig(4), seed=3)
+    game.rows = [[3, 5, 7], [22, 23], [40, 41, 42, 44, 45], [90]]
+    timer = timeit.Timer(game.cheapest_row)
+    number, _ = timer.autorange()
+    return min(timer.repeat(runs, number)) / number * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per run")
@@ -74,6 +86,7 @@ def main() -> None:
             runs = [play_rounds(players, args.seconds, args.seed + i, joint) for i in range(args.runs)]
             rounds, elapsed = max(runs, key=lambda run: run[0] / run[1])
             print(f"  {players:>2} players: {rounds / elapsed:>9,.0f} rounds/s  ({rounds} rounds in {elapsed:.2f} s)")
+    print(f"cheapest_row: {cheapest_row_cost(max(args.runs, 5)):.2f} µs per call")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from cogs import images  # noqa: E402
-from cogs.images import render_table  # noqa: E402
+from cogs.render import images  # noqa: E402
+from cogs.render.images import render_table  # noqa: E402
 
 
 def random_table(rng: random.Random, rows: int) -> list[list[int]]:

@@ -33,8 +33,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.specials import asks  # noqa: E402
-from bot.table import DEFAULT_PROMPTS, PROMPT_PREFERENCES  # noqa: E402
+from bot.tables.specials import asks  # noqa: E402
+from bot.tables.table import DEFAULT_PROMPTS, PROMPT_PREFERENCES  # noqa: E402
 from engine import AnniversaryGame, GameConfig, Phase  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
 

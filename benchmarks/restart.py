@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.service import TableService  # noqa: E402
-from bot.table import TableOptions  # noqa: E402
+from bot.tables.service import TableService  # noqa: E402
+from bot.tables.table import TableOptions  # noqa: E402
 from data import open_store  # noqa: E402
 from engine import Variant  # noqa: E402
 

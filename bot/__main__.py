@@ -11,9 +11,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from data import sqlite_path
+from data import StoreError, copy_database, sqlite_path
 
-from .config import ConfigError, Settings, load_settings, read_environment, unknown_names
+from .config import ConfigError, Settings, load_settings, read_environment, redacted, unknown_names
 from .health import check, heartbeat_path
 
 # discord.py (through .sync and .app) is imported only where it is used: the bot's worker
@@ -54,10 +54,6 @@ def migrate_parser() -> argparse.ArgumentParser:
 
 def migrate_main(argv: list[str]) -> int:
     args = migrate_parser().parse_args(argv)
-    from data import StoreError, copy_database
-
-    from .config import redacted
-
     try:
         copied = asyncio.run(copy_database(args.source, args.target))
     except (StoreError, ValueError, OSError) as exc:
@@ -93,20 +89,20 @@ def main(argv: list[str] | None = None) -> int:
             fail(problem, 2)
         return 2
     if args.sync is not None:
-        from .sync import SyncTargetError, parse_sync_target
+        from .sync import SyncTargetError, parse_sync_target  # discord: see the note above
 
         try:
             guild_ids = parse_sync_target(args.sync, settings.dev_guild_ids)
         except SyncTargetError as exc:
             return fail(str(exc), 2)
         return sync_main(settings, guild_ids)
-    from .app import run
+    from .app import run  # discord: see the note above
 
     return run(settings)
 
 
 def sync_main(settings, guild_ids: list[int] | None) -> int:
-    from .app import startup_problem, sync_once
+    from .app import startup_problem, sync_once  # discord: see the note above
     from .sync import describe_sync
 
     try:

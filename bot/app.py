@@ -12,57 +12,25 @@ from collections.abc import Callable
 
 import aiohttp
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from data import StoreError, open_store
 from data.store import Store
-from engine import IllegalAction
 
 from .config import Settings
-from .errors import TableError
 from .health import Heartbeat, bot_status
-from .i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
 from .logs import setup_logging
-from .service import ServiceDefaults, TableService, committed_change
+from .tables.service import ServiceDefaults, TableService
 from .sync import sync_commands
 
 log = logging.getLogger(__name__)
 
-#: Cogs loaded by ``setup_hook``; each is a discord.py extension in ``cogs/``.
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.admin")  # stats adds to the /6nimmt group
+#: Cogs loaded by ``setup_hook``; each is a discord.py extension in ``cogs/``, named here and
+#: never imported (the shell sits below the face). cogs.errors first: it installs the tree's
+#: error handler and translator before any command exists.
+EXTENSIONS: tuple[str, ...] = ("cogs.errors", "cogs.tables", "cogs.stats", "cogs.admin")
 
 TOKEN_REFUSED = "Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)"
-
-
-async def answer_error(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong, whether or not the interaction was answered yet."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell user %s what went wrong", interaction.user.id)
-
-
-class SixNimmtTree(app_commands.CommandTree):
-    """Every app-command error reaches the user as a short ephemeral message."""
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        locale = user_locale(interaction)
-        if isinstance(original, (TableError, IllegalAction)):
-            message = error_text(locale, original)
-        elif isinstance(error, app_commands.CheckFailure):
-            message = tr(locale, "You cannot use that command here.")
-        elif isinstance(error, app_commands.TransformerError):
-            message = tr(locale, "That value does not work: {value}.", value=repr(error.value))
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=original)
-            message = failure_text(locale, committed_change.get())
-        await answer_error(interaction, message)
 
 
 class SixNimmtBot(commands.Bot):
@@ -80,7 +48,7 @@ class SixNimmtBot(commands.Bot):
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=SixNimmtTree, owner_ids=set(settings.owner_ids), **options)
+                         owner_ids=set(settings.owner_ids), **options)
         self.settings = settings
         self._store = store
         self._clock = clock
@@ -90,7 +58,6 @@ class SixNimmtBot(commands.Bot):
         self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self))
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(CatalogTranslator())  # German names and descriptions for the sync
         store = self._store or await open_store(self.settings.database, pool_size=self.settings.database_pool_size)
         self.service = TableService(
             store, clock=self._clock, ai=self._ai,

@@ -18,7 +18,7 @@ from pydantic import (
 from data import sqlite_path
 
 from .health import heartbeat_path
-from .table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
+from bot.tables.table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import answer_error
-from bot.i18n import N_, tr, user_locale
+from cogs.errors import answer_error
+from cogs.i18n import N_, tr, user_locale
 from bot.sync import sync_commands
 
 if TYPE_CHECKING:

@@ -28,23 +28,25 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.i18n import public_locale, render, tr
-from bot.table import Post, Table, TableStatus
-from bot.workers import WorkerPool
+from cogs.i18n import render, tr
+from bot.tables.table import Post, Table, TableStatus
+from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
-from .chart import CHART_WORDS, render_score_chart
-from .components import lobby_view, rematch_view, table_view
-from .images import WORDS, render_table
-from .render import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
-from .special_items import DecideMessages
-from .special_text import IMAGE_MARKERS, waiting_line
+from cogs.render.chart import CHART_WORDS, render_score_chart
+from cogs.ui.lobby import lobby_view, rematch_view
+from cogs.ui.table import table_view
+from cogs.render.images import WORDS, render_table
+from cogs.render.text import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
+from cogs.ui.specials import DecideMessages
+from cogs.render.specials import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
 CHART_NAME = "scores.png"
 
 if TYPE_CHECKING:
-    from bot.service import TableService, TableUpdate
+    from bot.tables.service import TableService
+    from bot.tables.updates import TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -54,18 +56,6 @@ EDIT_INTERVAL = 1.0
 DRAIN_SECONDS = 10.0
 #: Waits between attempts when Discord fails (5xx) or cannot be reached: doubling, then capped.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
-
-
-async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
-    """Answer the interaction with the public lobby and remember its message."""
-    locale = public_locale(interaction)
-    response = await interaction.response.send_message(embed=lobby_embed(table, locale),
-                                                       view=lobby_view(table, locale))
-    message_id = response.message_id or (await interaction.original_response()).id
-    if not await service.set_message(table.id, message_id, lobby=True):
-        # The game began (or the lobby closed) before Discord told us this message's id,
-        # so nothing else knows to take its buttons away.
-        await interaction.edit_original_response(embed=lobby_embed(table, locale), view=None)
 
 
 def post_nonce(table: Table, post: Post) -> str:
@@ -206,10 +196,10 @@ class Presenter:
             return
         text = reveal_text(table, post.events, locale)
         if post.kind == "finished":
-            if table.game is not None and table.game.outcome is not None and \
-                    not any(isinstance(e, GameEnded) for e in post.events):
+            outcome = table.game.view(None).outcome if table.game is not None else None
+            if outcome is not None and not any(isinstance(e, GameEnded) for e in post.events):
                 # Ended before a crash with its last events unsaved: the outcome still says it all.
-                text = "\n".join(t for t in (text, final_standings(table, GameEnded(table.game.outcome), locale)) if t)
+                text = "\n".join(t for t in (text, final_standings(table, GameEnded(outcome), locale)) if t)
             text = "\n".join(t for t in (text, *notices) if t)
             chart = await self._chart(table, locale)
             files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
@@ -242,7 +232,7 @@ class Presenter:
         embed = table_embed(table, locale, list(notices))
         files = []
         image = None
-        if table.game.rows:
+        if table.game.view(None).rows:  # none during a Pro draft
             try:
                 image = await self._image(table, post.events if post else [], locale)
             except Exception:  # the picture only repeats the rows in the text: post the table without it
@@ -277,7 +267,7 @@ class Presenter:
             fields = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
-            if table.game.rows and table.id not in self._without_picture:
+            if table.game.view(None).rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
         self._last_edit[table.message_id] = time.monotonic()
@@ -325,20 +315,19 @@ class Presenter:
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
         view = table.game.view(None)
-        markers = getattr(view, "row_markers", None)  # Anniversary only, as are capacities
-        if markers is not None:
-            markers = [[IMAGE_MARKERS[m] for m in row] for row in markers]
-        render = functools.partial(render_table, [list(r) for r in table.game.rows], highlight=placed,
-                                   markers=markers, capacities=getattr(view, "row_capacities", None),
+        markers = [[IMAGE_MARKERS[m] for m in row] for row in view.row_markers]
+        render = functools.partial(render_table, [list(r.cards) for r in view.rows], highlight=placed,
+                                   markers=markers, capacities=view.row_capacities,
+                                   totals=[r.bullheads for r in view.rows],
                                    words={word: tr(locale, word) for word in WORDS})
         return await self._images.run(render)
 
     async def _chart(self, table: Table, locale) -> bytes | None:
         """The score chart of a finished game; the standings go out without it if it cannot be drawn."""
-        game = table.game
-        if game is None or not game.history:
+        history = table.game.view(None).history if table.game is not None else ()
+        if not history:
             return None
-        points = [[round_points[seat] for round_points in game.history] for seat in range(len(table.seats))]
+        points = [[round_points[seat] for round_points in history] for seat in range(len(table.seats))]
         render = functools.partial(render_score_chart, [s.name for s in table.seats], points,
                                    {word: tr(locale, word) for word in CHART_WORDS})
         try:

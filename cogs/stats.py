@@ -22,18 +22,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import answer_error
-from bot.i18n import N_, public_locale, tr, user_locale
-from bot.records import (
+from cogs.errors import answer_error
+from cogs.i18n import N_, public_locale, tr, user_locale
+from bot.tables.records import (
     RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
     round_points_of,
 )
 from data.models import LeaderboardEntry, PlayerStats
 
-from .chart import CHART_WORDS, render_score_chart
-from .components import TableItem, item_view
-from .render import BULL, GREEN
-from .special_text import narrate_special
+from cogs.render.chart import CHART_WORDS, render_score_chart
+from cogs.ui.base import TableItem, item_view
+from .group import add_subcommands, remove_subcommands
+from cogs.render.text import BULL, GREEN
+from cogs.render.specials import narrate_special
 
 if TYPE_CHECKING:
     from bot.app import SixNimmtBot
@@ -335,17 +336,10 @@ class Stats(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("6nimmt")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.stats needs the /6nimmt group: load cogs.tables first")
-        for command in SUBCOMMANDS:
-            group.add_command(command, override=True)
+        add_subcommands(self.bot.tree, SUBCOMMANDS)
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("6nimmt")
-        if isinstance(group, app_commands.Group):
-            for command in SUBCOMMANDS:
-                group.remove_command(command.name)
+        remove_subcommands(self.bot.tree, SUBCOMMANDS)
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
     @app_commands.describe(scope="This server or every server", metric="What to rank by",

@@ -1,4 +1,8 @@
-"""The ``/6nimmt`` table commands: thin calls into the table service (``/leaderboard`` is in cogs.stats)."""
+"""The ``/6nimmt`` table subcommands (thin calls into the table service) and the presenter that shows the tables.
+
+The subcommands join the group declared in cogs/group.py; ``/leaderboard`` and the record
+subcommands are in cogs.stats.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,21 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.app import answer_error
-from bot.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from bot.i18n import render, tr, user_locale
-from bot.table import TableOptions, TableStatus
-from engine import Variant
+from cogs.errors import answer_error
+from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
+from cogs.i18n import render, tr, user_locale
+from bot.tables.table import TableOptions, TableStatus
+from engine import Variant, variant_spec
+from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
-from .components import PREFIX, TABLE_ITEMS, refuse, send_hand
-from .presenter import IMAGE_NAME, Presenter, post_lobby
-from .render import RULES, limits_text, table_embed
-from .special_items import PREFERENCES, SPECIAL_ITEMS
+from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
+from cogs.ui.base import service_of
+from .group import add_subcommands, remove_subcommands
+from .presenter import IMAGE_NAME, Presenter
+from cogs.render.text import RULES, limits_text, table_embed
+from cogs.ui.specials import PREFERENCES
 
-DYNAMIC_ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
+DYNAMIC_ITEMS = ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -47,151 +54,175 @@ def first_error(exc: ValidationError, locale) -> str:
     return f"{field}: {message}" if field else message
 
 
+def table_here(interaction: discord.Interaction):
+    table = service_of(interaction).table_in(interaction.channel_id)
+    if table is None:
+        raise NoTable()
+    return table
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return interaction.client.get_cog("Tables").presenter  # type: ignore[attr-defined,union-attr]
+
+
+# --------------------------------------------------------------------------- /6nimmt subcommands
+
+# /6nimmt start's bounds and help, from the engine's variant registry.
+TARGET_LOW, TARGET_HIGH = TARGET_CHOICES
+ROUNDS_LOW, ROUNDS_HIGH = ROUNDS_CHOICES
+AI_SEATS_HIGH = MAX_PLAYERS - 1
+TARGET_HELP = ("End after the round in which someone reaches this score "
+               f"(default {variant_spec(Variant.CLASSIC).target})")
+ROUNDS_HELP = ("Play this many rounds instead of a target score "
+               f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
+
+
+@app_commands.command(name="start", description="Open a table in this channel")
+@app_commands.describe(
+    variant="Which rules to play", target=TARGET_HELP, rounds=ROUNDS_HELP,
+    timer="Seconds per turn (default 60)",
+    ai_players="AI players to seat now", ai_level="How strong the AI players are",
+    helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
+)
+async def start_command(
+    interaction: discord.Interaction,
+    variant: Literal["classic", "pro", "anniversary"] = "classic",
+    target: app_commands.Range[int, TARGET_LOW, TARGET_HIGH] | None = None,
+    rounds: app_commands.Range[int, ROUNDS_LOW, ROUNDS_HIGH] | None = None,
+    timer: app_commands.Range[int, 15, 600] | None = None,
+    ai_players: app_commands.Range[int, 0, AI_SEATS_HIGH] = 0,
+    ai_level: Literal["easy", "medium", "hard"] | None = None,
+    helpers: bool = False,
+) -> None:
+    settings = interaction.client.settings  # type: ignore[attr-defined]
+    try:
+        options = TableOptions(
+            variant=Variant(variant),
+            target=target if target is not None else (None if rounds is not None
+                                                      else variant_spec(variant).target),
+            rounds=rounds, turn_seconds=timer or settings.turn_seconds,
+            choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
+            ai_seats=ai_players,
+            ai_level=ai_level or settings.default_ai_level, helpers=helpers,
+        )
+    except ValidationError as exc:
+        locale = user_locale(interaction)
+        await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
+                                           problem=first_error(exc, locale)))
+        return
+    try:
+        table = await service_of(interaction).open_lobby(interaction.guild_id, interaction.channel_id,
+                                                         interaction.user.id, interaction.user.display_name, options)
+    except TableExists as exc:
+        locale = user_locale(interaction)
+        link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
+        await answer_error(interaction, tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
+        return
+    await post_lobby(interaction, service_of(interaction), table)
+
+@app_commands.command(name="join", description="Sit down at this channel's table")
+async def join_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
+    await interaction.response.send_message(tr(user_locale(interaction), "You joined the table."), ephemeral=True)
+
+@app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
+async def leave_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    await service_of(interaction).leave(table.id, interaction.user.id)
+    await interaction.response.send_message(tr(user_locale(interaction), "You left the table."), ephemeral=True)
+
+@app_commands.command(name="begin", description="Start the game (host only)")
+async def begin_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    await service_of(interaction).begin(table.id, interaction.user.id)
+    await interaction.response.send_message(tr(user_locale(interaction), "The game is on!"), ephemeral=True)
+
+@app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
+async def cancel_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    can_manage = bool(interaction.permissions.manage_messages)
+    await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
+    await interaction.response.send_message(tr(user_locale(interaction), "The table is closed."), ephemeral=True)
+
+@app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
+@app_commands.describe(member="The player to remove")
+async def kick_command(interaction: discord.Interaction, member: discord.Member) -> None:
+    table = table_here(interaction)
+    await service_of(interaction).kick(table.id, interaction.user.id, member.id)
+    await interaction.response.send_message(
+        tr(user_locale(interaction), "{name} was removed.", name=member.display_name), ephemeral=True)
+
+@app_commands.command(name="hand", description="Show your hand (only you can see it)")
+async def hand_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    try:
+        await send_hand(interaction, service_of(interaction), table.id)
+    except SeatTakenOver as exc:  # with its Take my seat back button
+        await refuse(interaction, exc)
+
+@app_commands.command(name="prompts", description="Anniversary: when to ask you about your special cards")
+@app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
+@app_commands.choices(when=[app_commands.Choice(name=label, value=value)
+                            for value, (label, _) in PREFERENCES.items()])
+async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
+    table = table_here(interaction)
+    await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
+    await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[when.value][1]),
+                                            ephemeral=True)
+
+@app_commands.command(name="status", description="Show this channel's table again")
+async def status_command(interaction: discord.Interaction) -> None:
+    table = table_here(interaction)
+    if table.status is TableStatus.LOBBY:
+        await post_lobby(interaction, service_of(interaction), table)
+        return
+    # The asker sees the table at once (rows as text and as the picture); everyone gets it
+    # posted anew at the bottom of the channel, its buttons with it.
+    locale = user_locale(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
+    embed = table_embed(table, locale)
+    files = []
+    if table.game.view(None).rows:  # none during a Pro draft
+        try:
+            image = await presenter_of(interaction)._image(table, [], locale)
+        except Exception:  # the text says the same: answer without the picture
+            log.exception("table %s: the status picture could not be drawn", table.id)
+        else:
+            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME))
+            embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    await interaction.followup.send(tr(locale, "Here is the table; it is posted again at the bottom of the "
+                                               "channel, with its buttons."), embed=embed, files=files,
+                                    ephemeral=True)
+    presenter_of(interaction).repost(table)  # posts it anew at the bottom
+
+@app_commands.command(name="rules", description="A short summary of this table's rules")
+async def rules_command(interaction: discord.Interaction) -> None:
+    table = service_of(interaction).table_in(interaction.channel_id)
+    locale = user_locale(interaction)
+    text = tr(locale, RULES[table.options.variant if table else Variant.CLASSIC])
+    if table is not None:  # and how this table plays: its goal and timers
+        text += "\n" + tr(locale, "**This table:** {limits}", limits=limits_text(table, locale))
+    await interaction.response.send_message(text, ephemeral=True)
+
+SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command, prompts_command, status_command, rules_command)
+
+
 class Tables(commands.Cog):
+    """Shows the tables (its presenter listens to the service) and adds the table subcommands to /6nimmt."""
+
     def __init__(self, bot: "SixNimmtBot") -> None:
         self.bot = bot
         self.service = bot.service
         self.presenter = Presenter(bot, bot.service)
         bot.service.add_listener(self.presenter)
 
+    async def cog_load(self) -> None:
+        add_subcommands(self.bot.tree, SUBCOMMANDS)
+
     async def cog_unload(self) -> None:
+        remove_subcommands(self.bot.tree, SUBCOMMANDS)
         await self.presenter.close()
-
-    game = app_commands.Group(name="6nimmt", description="Play 6 nimmt! in this channel", guild_only=True)
-
-    def _table_here(self, interaction: discord.Interaction):
-        table = self.service.table_in(interaction.channel_id)
-        if table is None:
-            raise NoTable()
-        return table
-
-    @game.command(name="start", description="Open a table in this channel")
-    @app_commands.describe(
-        variant="Which rules to play", target="End after the round in which someone reaches this score (default 66)",
-        rounds="Play this many rounds instead of a target score (Anniversary: always 2)",
-        timer="Seconds per turn (default 60)",
-        ai_players="AI players to seat now", ai_level="How strong the AI players are",
-        helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
-    )
-    async def start(
-        self, interaction: discord.Interaction,
-        variant: Literal["classic", "pro", "anniversary"] = "classic",
-        target: app_commands.Range[int, 10, 500] | None = None,
-        rounds: app_commands.Range[int, 1, 20] | None = None,
-        timer: app_commands.Range[int, 15, 600] | None = None,
-        ai_players: app_commands.Range[int, 0, 9] = 0,
-        ai_level: Literal["easy", "medium", "hard"] | None = None,
-        helpers: bool = False,
-    ) -> None:
-        settings = self.bot.settings
-        try:
-            options = TableOptions(
-                variant=Variant(variant),
-                target=target if target is not None else (None if rounds is not None else 66),
-                rounds=rounds, turn_seconds=timer or settings.turn_seconds,
-                choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
-                ai_seats=ai_players,
-                ai_level=ai_level or settings.default_ai_level, helpers=helpers,
-            )
-        except ValidationError as exc:
-            locale = user_locale(interaction)
-            await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
-                                               problem=first_error(exc, locale)))
-            return
-        try:
-            table = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                  interaction.user.display_name, options)
-        except TableExists as exc:
-            locale = user_locale(interaction)
-            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
-            await answer_error(interaction, tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
-            return
-        await post_lobby(interaction, self.service, table)
-
-    @game.command(name="join", description="Sit down at this channel's table")
-    async def join(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        await self.service.join(table.id, interaction.user.id, interaction.user.display_name)
-        await interaction.response.send_message(tr(user_locale(interaction), "You joined the table."), ephemeral=True)
-
-    @game.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        await self.service.leave(table.id, interaction.user.id)
-        await interaction.response.send_message(tr(user_locale(interaction), "You left the table."), ephemeral=True)
-
-    @game.command(name="begin", description="Start the game (host only)")
-    async def begin(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        await self.service.begin(table.id, interaction.user.id)
-        await interaction.response.send_message(tr(user_locale(interaction), "The game is on!"), ephemeral=True)
-
-    @game.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        can_manage = bool(interaction.permissions.manage_messages)
-        await self.service.cancel(table.id, interaction.user.id, can_manage)
-        await interaction.response.send_message(tr(user_locale(interaction), "The table is closed."), ephemeral=True)
-
-    @game.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
-    @app_commands.describe(member="The player to remove")
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        table = self._table_here(interaction)
-        await self.service.kick(table.id, interaction.user.id, member.id)
-        await interaction.response.send_message(
-            tr(user_locale(interaction), "{name} was removed.", name=member.display_name), ephemeral=True)
-
-    @game.command(name="hand", description="Show your hand (only you can see it)")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        try:
-            await send_hand(interaction, self.service, table.id)
-        except SeatTakenOver as exc:  # with its Take my seat back button
-            await refuse(interaction, exc)
-
-    @game.command(name="prompts", description="Anniversary: when to ask you about your special cards")
-    @app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
-    @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
-                                for value, (label, _) in PREFERENCES.items()])
-    async def prompts(self, interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
-        table = self._table_here(interaction)
-        await self.service.set_prompts(table.id, interaction.user.id, when.value)
-        await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[when.value][1]),
-                                                ephemeral=True)
-
-    @game.command(name="status", description="Show this channel's table again")
-    async def status(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
-        if table.status is TableStatus.LOBBY:
-            await post_lobby(interaction, self.service, table)
-            return
-        # The asker sees the table at once (rows as text and as the picture); everyone gets it
-        # posted anew at the bottom of the channel, its buttons with it.
-        locale = user_locale(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
-        embed = table_embed(table, locale)
-        files = []
-        if table.game.rows:
-            try:
-                image = await self.presenter._image(table, [], locale)
-            except Exception:  # the text says the same: answer without the picture
-                log.exception("table %s: the status picture could not be drawn", table.id)
-            else:
-                files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME))
-                embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        await interaction.followup.send(tr(locale, "Here is the table; it is posted again at the bottom of the "
-                                                   "channel, with its buttons."), embed=embed, files=files,
-                                        ephemeral=True)
-        self.presenter.repost(table)  # posts it anew at the bottom
-
-    @game.command(name="rules", description="A short summary of this table's rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        table = self.service.table_in(interaction.channel_id)
-        locale = user_locale(interaction)
-        text = tr(locale, RULES[table.options.variant if table else Variant.CLASSIC])
-        if table is not None:  # and how this table plays: its goal and timers
-            text += "\n" + tr(locale, "**This table:** {limits}", limits=limits_text(table, locale))
-        await interaction.response.send_message(text, ephemeral=True)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -6,20 +6,23 @@ randomness comes from a seedable ``random.Random`` held in the game state.
 
 from .actions import ChooseRow, Draft, Pick, action_from_dict, action_to_dict
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT, bullheads, total_bullheads
-from .config import DEFAULT_TARGET, PLAYER_LIMITS, GameConfig, Variant
+from .config import GameConfig
 from .errors import (
     CardNotInHand, CorruptState, IllegalAction, IllegalSpecial, InvalidConfig, InvalidRow,
-    NotYourTurn, RowBlocked, SpecialNotInHand, UnknownPlayer, WrongPhase,
+    NotYourTurn, RowBlocked, SpecialNotInHand, UnevenHands, UnknownPlayer, WrongPhase,
 )
 from .events import (
     CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
     RoundStarted, RowChoiceRequired, RowTaken, TakeReason, event_from_dict, event_to_dict,
 )
-from .game import Game, Phase
+from .game import Game
 from .outcome import Outcome, Termination
+from .phase import Phase
+from .variants import PLAYER_LIMITS, Variant, VariantSpec, variant_spec
 from .view import PlayerView, RowView
 
-from .anniversary import (  # noqa: E402  (needs .game loaded first)
+# Importing the package registers the variant (see engine.variants).
+from .anniversary import (  # noqa: E402, I001
     AnniversaryGame, AnniversaryView, DeclineSpecial, DeclineSwap, PlaySpecial, Special, Swap,
 )
 
@@ -30,7 +33,8 @@ def new_game(config: GameConfig, seed: int | None = None, rng=None) -> Game:
 
 
 __all__ = [
-    "BULLHEADS", "HIGHEST_CARD", "ROW_COUNT", "ROW_LIMIT", "DEFAULT_TARGET", "PLAYER_LIMITS",
+    "BULLHEADS", "HIGHEST_CARD", "ROW_COUNT", "ROW_LIMIT", "PLAYER_LIMITS", "VariantSpec",
+    "variant_spec", "UnevenHands",
     "bullheads", "total_bullheads", "GameConfig", "Variant", "Game", "Phase", "Outcome",
     "Termination", "PlayerView", "RowView", "Pick", "ChooseRow", "Draft", "action_from_dict",
     "action_to_dict", "IllegalAction", "WrongPhase", "NotYourTurn", "UnknownPlayer",

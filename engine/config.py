@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from .errors import InvalidConfig
+from .variants import PLAYER_LIMITS, ROUNDS_LIMITS, TARGET_LIMITS, Variant, variant_spec
+
+__all__ = ["GameConfig", "Variant", "PLAYER_LIMITS", "VARIANT_DEFAULT"]
 
 
-class Variant(str, enum.Enum):
-    CLASSIC = "classic"
-    PRO = "pro"
-    ANNIVERSARY = "anniversary"
+class _VariantDefault:
+    """The default of ``target`` and ``rounds``: whatever the variant says (see ``engine.variants``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "VARIANT_DEFAULT"
 
 
-#: (fewest, most) players for each variant, as the rulebook says.
-PLAYER_LIMITS: dict[Variant, tuple[int, int]] = {
-    Variant.CLASSIC: (2, 10),
-    Variant.PRO: (2, 6),
-    Variant.ANNIVERSARY: (2, 8),
-}
-
-#: Cards in each hand at the start of a round.
-HAND_SIZE: dict[Variant, int] = {
-    Variant.CLASSIC: 10,
-    Variant.PRO: 10,
-    Variant.ANNIVERSARY: 12,
-}
-
-DEFAULT_TARGET = 66
-ANNIVERSARY_ROUNDS = 2
+VARIANT_DEFAULT = _VariantDefault()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,47 +28,54 @@ class GameConfig:
 
     The game ends after the round in which someone reaches ``target`` points,
     or after ``rounds`` rounds, whichever comes first; either may be ``None``
-    but not both. The Anniversary variant always plays exactly two rounds.
+    but not both. Left out, each is the variant's default. A variant that fixes
+    them (Anniversary: two rounds, no target) refuses any other value.
     """
 
     players: int
     variant: Variant = Variant.CLASSIC
-    target: int | None = DEFAULT_TARGET
-    rounds: int | None = None
+    target: int | None = VARIANT_DEFAULT  # type: ignore[assignment]
+    rounds: int | None = VARIANT_DEFAULT  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        try:
-            variant = Variant(self.variant)
-        except ValueError:
-            names = ", ".join(v.value for v in Variant)
-            raise InvalidConfig(f"unknown variant {self.variant!r}: choose one of {names}") from None
+        spec = variant_spec(self.variant)
+        variant = spec.variant
         object.__setattr__(self, "variant", variant)
-        if variant is Variant.ANNIVERSARY:
-            # The rulebook fixes the Anniversary game at two rounds, no target.
-            object.__setattr__(self, "target", None)
-            object.__setattr__(self, "rounds", ANNIVERSARY_ROUNDS)
-        low, high = PLAYER_LIMITS[variant]
-        if not isinstance(self.players, int) or not low <= self.players <= high:
+        for name in ("target", "rounds"):
+            value, default = getattr(self, name), getattr(spec, name)
+            if value is VARIANT_DEFAULT:
+                object.__setattr__(self, name, default)
+            elif spec.fixed_length and value != default:
+                raise InvalidConfig(
+                    f"the {variant.value} variant plays {spec.rounds} rounds and no target score: "
+                    f"its {name} cannot be {value}"
+                )
+        low, high = spec.players
+        if type(self.players) is not int or not low <= self.players <= high:
             raise InvalidConfig(
                 f"the {variant.value} variant is for {low}–{high} players, not {self.players}"
             )
         if self.target is None and self.rounds is None:
             raise InvalidConfig("a game needs a target score or a number of rounds")
-        if self.target is not None and not (isinstance(self.target, int) and 1 <= self.target <= 1000):
-            raise InvalidConfig(f"the target score must be between 1 and 1000, not {self.target}")
-        if self.rounds is not None and not (isinstance(self.rounds, int) and 1 <= self.rounds <= 100):
-            raise InvalidConfig(f"the number of rounds must be between 1 and 100, not {self.rounds}")
+        for name, (least, most), what in (("target", TARGET_LIMITS, "the target score"),
+                                          ("rounds", ROUNDS_LIMITS, "the number of rounds")):
+            value = getattr(self, name)
+            if value is not None and not (type(value) is int and least <= value <= most):
+                raise InvalidConfig(f"{what} must be between {least} and {most}, not {value}")
+
+    @property
+    def spec(self):
+        """The variant's numbers and parts (``engine.variants.VariantSpec``)."""
+        return variant_spec(self.variant)
 
     @property
     def hand_size(self) -> int:
-        return HAND_SIZE[self.variant]
+        return variant_spec(self.variant).hand_size
 
     @property
     def deck_size(self) -> int:
         """How many number cards are in play: 10·n+4 in the Pro variant, else all 104."""
-        if self.variant is Variant.PRO:
-            return 10 * self.players + 4
-        return 104
+        return variant_spec(self.variant).deck_size(self.players)
 
     def to_dict(self) -> dict:
         return {

@@ -47,5 +47,9 @@ class InvalidConfig(ValueError):
     """A table set-up the rules do not allow (e.g. seven players in the Pro variant)."""
 
 
+class UnevenHands(InvalidConfig):
+    """A position whose hands hold different numbers of cards: its round could never end."""
+
+
 class CorruptState(ValueError):
     """A serialised game that cannot be a real game state."""

@@ -13,26 +13,31 @@ fast; players are seats ``0 … n-1`` and rows are ``0 … 3``.
 
 from __future__ import annotations
 
-import enum
 import random
 from bisect import insort
 from operator import add
 
 from .actions import ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
-from .config import PLAYER_LIMITS, GameConfig, Variant
+from .config import GameConfig
 from .errors import CardNotInHand, InvalidRow, NotYourTurn, UnknownPlayer, WrongPhase
 from .events import (
     CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
     RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
 )
 from .outcome import Outcome, Termination
+from .phase import DOING, Phase
+from .serialize import game_from_dict, game_to_dict
 from .setup import deal, game_at_position
+from .variants import MAX_PLAYERS, Parts, Variant, register, variant_spec
+from .view import observe
+
+__all__ = ["Game", "Phase"]  # Phase lives in engine.phase; it is re-exported for old callers
 
 # Events are immutable tuples, so the ones made of a few small ints are made once
 # and shared: a lookup costs ~0.03 µs where building a NamedTuple costs ~0.3–0.6 µs,
 # and random play makes about eight events a turn. A pick is announced without its card.
-_SEATS = range(max(high for _, high in PLAYER_LIMITS.values()))
+_SEATS = range(MAX_PLAYERS)
 _CARDS = range(HIGHEST_CARD + 1)
 _PICKED = tuple(CardPicked(p) for p in _SEATS)
 _PAIRS = tuple(tuple((c, p) for c in _CARDS) for p in _SEATS)  # (card, seat) as CardsRevealed lists them
@@ -42,16 +47,7 @@ _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple
 _FULL_ROW, _LOW_CARD = TakeReason.FULL_ROW, TakeReason.LOW_CARD
 
 
-class Phase(str, enum.Enum):
-    DRAFT = "draft"  # Pro variant: players take face-up cards in turn
-    PICK = "pick"  # everyone chooses a card face down
-    CHOOSE_ROW = "choose_row"  # a low card's player chooses the row to take
-    SPECIAL = "special"  # Anniversary: a player may play a special card before placing
-    SWAP = "swap"  # Anniversary: a player who took a row may swap a special card
-    GAME_OVER = "game_over"
-
-
-_PICK, _CHOOSE_ROW = Phase.PICK, Phase.CHOOSE_ROW  # module constants: an enum class attribute costs ~1k instructions
+_PICK, _CHOOSE_ROW, _DRAFT = Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT  # module constants: an enum class attribute costs ~1k instructions
 _PRO = Variant.PRO
 
 
@@ -63,6 +59,10 @@ class Game:
         "totals", "history", "set_aside", "picks", "n_picked", "pending", "chooser",
         "draft_pool", "drafter", "first_drafter", "draft_log", "outcome",
     )
+
+    #: Whom a special-card decision waits for: nobody in a game without special
+    #: cards (``AnniversaryGame`` keeps its own in a slot of that name).
+    decider: int | None = None
 
     # -- construction -------------------------------------------------------------
 
@@ -94,12 +94,11 @@ class Game:
     def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> "Game":
         """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``).
 
-        ``Game.new`` with an Anniversary config returns an ``AnniversaryGame``.
+        ``Game.new`` returns the variant's state class (an ``AnniversaryGame``
+        for an Anniversary config; see ``engine.variants``).
         """
-        if cls is Game and config.variant is Variant.ANNIVERSARY:
-            from .anniversary import AnniversaryGame
-
-            cls = AnniversaryGame
+        if cls is Game:
+            cls = variant_spec(config.variant).state
         game = cls(config, rng if rng is not None else random.Random(seed))
         game._start_round([])
         return game
@@ -119,13 +118,11 @@ class Game:
 
         Every card not in a row, hand or pile is set aside (out of this round).
         For an Anniversary config this is ``AnniversaryGame.from_position`` (no special cards).
+        Hands of unequal length are refused with ``UnevenHands``.
         """
-        if cls is Game and config.variant is Variant.ANNIVERSARY:
-            from .anniversary import AnniversaryGame
-
-            return AnniversaryGame.from_position(
-                config, rows, hands, piles=piles, totals=totals, seed=seed
-            )
+        state = variant_spec(config.variant).state
+        if cls is Game and state is not Game:
+            return state.from_position(config, rows, hands, piles=piles, totals=totals, seed=seed)
         return game_at_position(cls, config, rows, hands, piles, totals, seed)
 
     @property
@@ -162,8 +159,19 @@ class Game:
 
     def cheapest_row(self) -> int:
         """The row with the fewest bullheads (the lowest index on a tie): the rulebook's hint."""
-        costs = [self.row_bullheads(r) for r in range(len(self.rows))]
-        return costs.index(min(costs))
+        # One plain pass (the AI's rollouts call this): a list of sums, min() and
+        # index() cost three times as much. Strictly less keeps the lowest index on a tie.
+        best = row = 0
+        least = None
+        bullheads = BULLHEADS
+        for cards in self.rows:
+            cost = 0
+            for c in cards:
+                cost += bullheads[c]
+            if least is None or cost < least:
+                best, least = row, cost
+            row += 1
+        return best
 
     def row_for(self, card: int) -> int | None:
         """The row ``card`` would go to by Rules 1 and 2, or ``None`` for a low card."""
@@ -253,7 +261,7 @@ class Game:
         """Take ``row`` for the low card that fits nowhere (Rule 4)."""
         if self.phase is not _CHOOSE_ROW:
             raise WrongPhase(self._not_now("choose a row"))
-        if player != self.chooser:
+        if type(player) is not int or player != self.chooser:  # True == 1, but is no seat
             self._check_player(player)
             raise NotYourTurn("it is not your low card: another player chooses the row")
         rows = self.rows
@@ -275,7 +283,7 @@ class Game:
 
     def draft(self, player: int, card: int) -> list:
         """Pro variant: take a face-up card into your hand."""
-        if self.phase is not Phase.DRAFT:
+        if self.phase is not _DRAFT:
             raise WrongPhase(self._not_now("draft a card"))
         self._check_player(player)
         if player != self.drafter:
@@ -410,38 +418,26 @@ class Game:
     # -- helpers ------------------------------------------------------------------
 
     def _check_player(self, player: int) -> None:
-        if not (isinstance(player, int) and 0 <= player < self.config.players):
+        # type(), not isinstance(): a bool is an int, and True is no seat
+        if not (type(player) is int and 0 <= player < self.config.players):
             raise UnknownPlayer(f"there is no seat {player} at this table")
 
     def _not_now(self, what: str) -> str:
-        doing = {
-            Phase.DRAFT: "the cards are being drafted",
-            Phase.PICK: "everyone is picking a card",
-            Phase.CHOOSE_ROW: "a player is choosing a row to take",
-            Phase.SPECIAL: "a player is deciding whether to play a special card",
-            Phase.SWAP: "a player is deciding whether to swap a special card",
-            Phase.GAME_OVER: "the game is over",
-        }.get(self.phase, f"the game is in its {self.phase.value} phase")
+        doing = DOING.get(self.phase, f"the game is in its {self.phase.value} phase")
         return f"you cannot {what} now: {doing}"
 
     # -- observation and serialisation (see view.py and serialize.py) -------------------
 
     def view(self, player: int | None):
-        """What ``player`` may know (``None``: what everyone may know)."""
-        from .view import observe
-
-        return observe(self, player)
+        """What ``player`` may know (``None``: what everyone may know): the variant's view."""
+        return variant_spec(self.config.variant).view(self, player)
 
     def to_dict(self) -> dict:
-        from .serialize import game_to_dict
-
         return game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
         """Rebuild a saved game (an ``AnniversaryGame`` for an Anniversary save)."""
-        from .serialize import game_from_dict
-
         return game_from_dict(cls, data)
 
     def copy(self) -> "Game":
@@ -459,3 +455,8 @@ class Game:
             f"<{type(self).__name__} {self.config.variant.value} players={self.config.players} "
             f"round={self.round} turn={self.turn} phase={self.phase.value}>"
         )
+
+
+# The classic and Pro variants are played by ``Game`` itself (the Pro draft is a phase of it).
+register(Variant.CLASSIC, Parts(state=Game, view=observe))
+register(Variant.PRO, Parts(state=Game, view=observe))

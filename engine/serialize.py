@@ -11,6 +11,8 @@ import struct
 from .config import GameConfig
 from .errors import CorruptState, InvalidConfig
 from .outcome import Outcome
+from .phase import Phase
+from .variants import state_class, variant_spec
 
 FORMAT = 1
 
@@ -43,7 +45,7 @@ def _rng_from_json(value) -> random.Random:
 
 
 def game_to_dict(game) -> dict:
-    return {
+    data = {
         "format": FORMAT,
         "config": game.config.to_dict(),
         "rng": _rng_to_json(game.rng),
@@ -66,6 +68,10 @@ def game_to_dict(game) -> dict:
         "draft_log": [list(entry) for entry in game.draft_log],
         "outcome": game.outcome.to_dict() if game.outcome else None,
     }
+    serializer = variant_spec(game.config.variant).serializer
+    if serializer is not None:  # a variant's own state, under its name (e.g. "anniversary")
+        data[game.config.variant.value] = serializer.dump(game)
+    return data
 
 
 def _int_lists(value, name: str) -> list[list[int]]:
@@ -92,7 +98,7 @@ def _draft_log(data: dict, game) -> list[tuple[int, int]]:
     """
     if "draft_log" in data:
         return [(seat, card) for seat, card in _int_lists(data["draft_log"], "draft_log")]
-    if game.phase.value != "draft" or game.first_drafter is None:
+    if game.phase is not Phase.DRAFT or game.first_drafter is None:
         return []
     n = len(game.hands)
     order = [(game.first_drafter + i) % n for i in range(n)]
@@ -102,26 +108,14 @@ def _draft_log(data: dict, game) -> list[tuple[int, int]]:
     return log
 
 
-def _game_class(cls, config: GameConfig):
-    """The class that plays ``config``'s variant: Anniversary saves load as ``AnniversaryGame``."""
-    from .anniversary import AnniversaryGame
-    from .config import Variant
-    from .game import Game
-
-    if config.variant is Variant.ANNIVERSARY:
-        return cls if issubclass(cls, AnniversaryGame) else AnniversaryGame
-    return Game if issubclass(cls, AnniversaryGame) else cls
-
-
 def game_from_dict(cls, data: dict):
-    """Rebuild a game; anything that cannot be a saved game raises ``CorruptState``."""
-    from .game import Phase
-
+    """Rebuild a game as its variant's state class (``engine.variants.state_class``);
+    anything that cannot be a saved game raises ``CorruptState``."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorruptState("not a saved game of this engine (unknown format)")
     try:
         config = GameConfig.from_dict(data["config"])
-        cls = _game_class(cls, config)
+        cls = state_class(cls, config.variant)
         game = cls(config, _rng_from_json(data["rng"]))
         n = config.players
         game.round = int(data["round"])
@@ -143,9 +137,9 @@ def game_from_dict(cls, data: dict):
         game.first_drafter = data["first_drafter"]
         game.draft_log = _draft_log(data, game)
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
-        load_extra = getattr(game, "_load_extra", None)
-        if load_extra is not None:  # a variant's own state (see engine/anniversary)
-            load_extra(data)
+        serializer = variant_spec(config.variant).serializer
+        if serializer is not None:  # a variant's own state (see engine/anniversary)
+            serializer.load(game, data)
     except CorruptState:
         raise
     except (KeyError, TypeError, ValueError, InvalidConfig) as exc:

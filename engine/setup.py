@@ -9,7 +9,8 @@ import random
 from math import floor
 
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
-from .errors import InvalidConfig
+from .errors import InvalidConfig, UnevenHands
+from .phase import Phase
 
 _DECK = tuple(range(1, HIGHEST_CARD + 1))
 # (position, cards left) for each step of the deal, the count a float so that
@@ -35,12 +36,11 @@ def deal(rng: random.Random, count: int) -> list[int]:
 
 def game_at_position(cls, config, rows, hands, piles, totals, seed: int):
     """``cls.from_position`` for classic and Pro configs (see ``Game.from_position``)."""
-    from .game import Phase
-
     n = config.players
     piles = piles if piles is not None else [[] for _ in range(n)]
     if len(hands) != n or len(piles) != n:
         raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
+    check_even_hands(hands)
     if len(rows) != ROW_COUNT or any(not r or r != sorted(r) or len(r) > ROW_LIMIT for r in rows):
         raise InvalidConfig("a position needs four ascending rows of one to five cards")
     used = [c for group in (rows, hands, piles) for cards in group for c in cards]
@@ -56,3 +56,13 @@ def game_at_position(cls, config, rows, hands, piles, totals, seed: int):
     in_play = set(used)
     game.set_aside = [c for c in range(1, config.deck_size + 1) if c not in in_play]
     return game
+
+
+def check_even_hands(hands) -> None:
+    """Everyone plays one card a turn, so hands of unequal length make a round that never ends."""
+    sizes = {len(h) for h in hands}
+    if len(sizes) > 1 or 0 in sizes:
+        raise UnevenHands(
+            f"every hand of a position must hold the same number of cards (at least one), "
+            f"not {', '.join(str(len(h)) for h in hands)}"
+        )

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .config import GameConfig, Variant
+from .phase import Phase
+from .variants import Variant, variant_spec
 from .view import PlayerView
 
 
@@ -34,12 +35,12 @@ def seen_cards(view: PlayerView) -> SeenCards:
     piles = tuple(sorted(c for pile in view.piles for c in pile))
     revealed = tuple(view.revealed)
     out = set(rows) | set(piles) | set(revealed) | set(view.hand or ())
-    deck = GameConfig(players=len(view.scores), variant=Variant(view.variant)).deck_size
+    deck = variant_spec(view.variant).deck_size(len(view.scores))
     others = None
-    if view.variant == Variant.PRO.value and view.phase != "draft":
+    if view.variant == Variant.PRO and view.phase is not Phase.DRAFT:
         others = tuple(() if seat == view.player else tuple(c for c in cards if c not in out)
                        for seat, cards in enumerate(view.drafted))
-    if view.phase == "draft":  # the rows are not laid yet: every card is in the pool or drafted
+    if view.phase is Phase.DRAFT:  # the rows are not laid yet: every card is in the pool or drafted
         out |= set(view.draft_pool)
     return SeenCards(
         in_rows=rows, in_piles=piles, revealed=revealed,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from cogs.chart import render_score_chart  # noqa: E402
+from cogs.render.chart import render_score_chart  # noqa: E402
 from engine import ChooseRow, Game, GameConfig, Phase  # noqa: E402
 
 SEED = 2024

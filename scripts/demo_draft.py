@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from PIL import Image, ImageDraw  # noqa: E402
 
-from bot.table import Seat, Table, TableOptions, TableStatus  # noqa: E402
-from cogs.render import table_embed  # noqa: E402
+from bot.tables.table import Seat, Table, TableOptions, TableStatus  # noqa: E402
+from cogs.render.text import table_embed  # noqa: E402
 from engine import Draft, Game  # noqa: E402
 from scripts.demo_prompt import BACKGROUND, MUTED, PAD, TEXT, WIDTH, _plain, _text, font  # noqa: E402
 

@@ -20,11 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import discord  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
-from bot.specials import SpecialPrompt  # noqa: E402
-from bot.table import Seat, Table, TableOptions  # noqa: E402
-from cogs.images import _bull_mask  # noqa: E402
-from cogs.special_items import kind_choices, choices_view, prompt_view  # noqa: E402
-from cogs.special_text import kind_prompt_text, prompt_text  # noqa: E402
+from bot.tables.specials import SpecialPrompt  # noqa: E402
+from bot.tables.table import Seat, Table, TableOptions  # noqa: E402
+from cogs.render.images import _bull_mask  # noqa: E402
+from cogs.ui.specials import kind_choices, choices_view, prompt_view  # noqa: E402
+from cogs.render.specials import kind_prompt_text, prompt_text  # noqa: E402
 from engine import AnniversaryGame, GameConfig, Special  # noqa: E402
 from engine.anniversary import special_outlook  # noqa: E402
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from cogs.images import render_table  # noqa: E402
+from cogs.render.images import render_table  # noqa: E402
 from engine import Game, GameConfig, Phase  # noqa: E402
 
 SEED = 2024

@@ -5,8 +5,7 @@
 
 ``choose_action`` returns a legal action of ``player`` in whatever phase the
 game waits on them (Pro draft, pick, row choice on a low card, and the
-phases of variants such as the Anniversary game: a variant's decisions are
-found by phase name in ``PHASE_HANDLERS``; an unknown phase falls back to a
+phases of the Anniversary game, decided in ``anniversary``; an unknown phase falls back to a
 legal default — a "decline"/"pass" action if there is one, else the first
 legal action). The AI only uses what that player may know: its input is the
 player's information set (``information_set``), never another hand or a
@@ -24,14 +23,13 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable
 
 from ..actions import ChooseRow, Draft, Pick
 from . import heuristics, search
 from .info import InfoSet, information_set
 
 __all__ = [
-    "Level", "choose_action", "information_set", "InfoSet", "PHASE_HANDLERS", "DEFAULT_BUDGET_MS",
+    "Level", "choose_action", "information_set", "InfoSet", "DEFAULT_BUDGET_MS",
 ]
 
 
@@ -44,11 +42,6 @@ class Level(str, enum.Enum):
 
 #: The hard level's time per decision when the caller gives no budget.
 DEFAULT_BUDGET_MS = 45.0
-
-#: Handlers for phases beyond the classic ones, by phase value: ``handler(game,
-#: player, level, rng, budget) -> action``. Variants register theirs here.
-PHASE_HANDLERS: dict[str, Callable] = {}
-
 
 def choose_action(
     game,
@@ -76,9 +69,6 @@ def choose_action(
 
         return anniversary.decide(game, player, level, rng, _budget(budget_sims, budget_ms))
     if phase not in ("pick", "choose_row", "draft"):
-        handler = PHASE_HANDLERS.get(phase)
-        if handler is not None:
-            return handler(game, player, level, rng, search.Budget(budget_sims, budget_ms))
         return default_action(legal)
     if level is Level.RANDOM:
         return rng.choice(legal)

@@ -141,13 +141,6 @@ def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
     return tbl
 
 
-def heuristic_picks(rows, pts, hands, ctab) -> list[int]:
-    """Every seat's card by the danger table (the simulated opponents' policy)."""
-    tbl = danger_table(rows, pts, ctab)
-    key = tbl.__getitem__
-    return [min(h, key=key) for h in hands]
-
-
 def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
     """Play the rest of the round: every seat plays by the danger table
     (a random card with chance ``eps``, a number or one per seat), low cards take

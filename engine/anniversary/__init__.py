@@ -15,11 +15,13 @@ from .events import (
     SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved,
     SwapDeclined, SwapOffered,
 )
+from ..variants import Parts, Serializer, Variant, register
 from .game import AnniversaryGame
 from .outlook import OptionOutcome, SpecialOutlook, special_outlook
 from .specials import LABELS, SPECIAL_DECK, Special
 from .table import PlacementPreview, best_cancellation
-from .view import AnniversaryView
+from .serialize import anniversary_to_dict, load_anniversary
+from .view import AnniversaryView, observe_anniversary
 
 __all__ = [
     "AnniversaryGame", "AnniversaryView", "Special", "SPECIAL_DECK", "LABELS", "best_cancellation",
@@ -30,3 +32,8 @@ __all__ = [
     "SpecialPlayed", "SpecialsDealt", "SpecialSwapped", "StopPlaced", "StopsRemoved",
     "SwapDeclined", "SwapOffered",
 ]
+
+register(Variant.ANNIVERSARY, Parts(
+    state=AnniversaryGame, view=observe_anniversary,
+    serializer=Serializer(dump=anniversary_to_dict, load=load_anniversary),
+))

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import random
 
+from ..actions import ChooseRow
 from ..cards import BULLHEADS
 from ..config import GameConfig, Variant
 from ..errors import InvalidConfig, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand, WrongPhase
 from ..events import CardPlaced, TakeReason
-from ..game import Game, Phase
+from ..game import Game
+from ..phase import Phase
+from ..setup import check_even_hands
 from .actions import DeclineSpecial, DeclineSwap, PlaySpecial, Swap
 from .events import SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, SwapDeclined
 from .legal import all_special_plays, refuse, special_plays
@@ -54,12 +57,6 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         self.decided = False  # the special card of the card being placed is settled
 
     @classmethod
-    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None):
-        game = cls(config, rng if rng is not None else random.Random(seed))
-        game._start_round([])
-        return game
-
-    @classmethod
     def from_position(
         cls,
         config: GameConfig,
@@ -85,6 +82,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         piles = [list(p) for p in piles] if piles is not None else [[] for _ in range(n)]
         if len(hands) != n or len(piles) != n:
             raise InvalidConfig(f"a position for {n} players needs {n} hands and piles")
+        check_even_hands(hands)
         if len(rows) not in (FOUR_ROWS, FIVE_ROWS) or any(not r or r != sorted(r) for r in rows):
             raise InvalidConfig("a position needs four or five ascending rows")
         sevens = list(sevens) if sevens is not None else [False] * len(rows)
@@ -181,8 +179,6 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         if phase is Phase.CHOOSE_ROW:
             if player != self.chooser:
                 return []
-            from ..actions import ChooseRow
-
             return [ChooseRow(player, r) for r in self.open_rows()]
         return super().legal_actions(player)
 
@@ -202,7 +198,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
     def _check_decider(self, player: int, phase: Phase, what: str) -> None:
         if self.phase is not phase:
             raise WrongPhase(self._not_now(what))
-        if player != self.decider:
+        if type(player) is not int or player != self.decider:  # True == 1, but is no seat
             self._check_player(player)
             raise NotYourTurn(f"you cannot {what} now: the game waits for another player")
 
@@ -265,7 +261,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         """Take ``row`` (an unblocked one) for a low card."""
         if self.phase is not Phase.CHOOSE_ROW:
             raise WrongPhase(self._not_now("choose a row"))
-        if player != self.chooser:
+        if type(player) is not int or player != self.chooser:
             self._check_player(player)
             raise NotYourTurn("it is not your low card: another player chooses the row")
         if type(row) is not int or not 0 <= row < len(self.rows):
@@ -282,21 +278,4 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
             self._resolve(events)
         return events
 
-    # -- observation and serialisation --------------------------------------------
-
-    def view(self, player: int | None):
-        from .view import observe_anniversary
-
-        return observe_anniversary(self, player)
-
-    def to_dict(self) -> dict:
-        from .serialize import anniversary_to_dict
-
-        data = super().to_dict()
-        data["anniversary"] = anniversary_to_dict(self)
-        return data
-
-    def _load_extra(self, data: dict) -> None:
-        from .serialize import load_anniversary
-
-        load_anniversary(self, data)
+    # Its view and its saved form: see view.py and serialize.py, registered in __init__.py.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import WrongPhase
 from ..events import CardPlaced, RowChoiceRequired, RowTaken
+from ..phase import Phase
 from .actions import DeclineSpecial, PlaySpecial
 from .events import CardInserted, FifthRowOpened, SwapOffered
 from .legal import all_special_plays
@@ -71,8 +72,6 @@ def settle(game, player: int) -> list:
 
     Stops as soon as the game waits on someone else (or on the next turn).
     """
-    from ..game import Phase
-
     events: list = []
     for _ in range(8):  # a placement pauses at most three times (special, row, swap)
         if player not in game.waiting_for or game.phase in (Phase.PICK, Phase.GAME_OVER):
@@ -118,8 +117,6 @@ def _play_out(game, action, player: int, base: tuple | None = None) -> tuple[Opt
 
 def special_outlook(game) -> SpecialOutlook:
     """Where declining and each legal special play lead, for the card the game pauses on now."""
-    from ..game import Phase
-
     if game.phase is not Phase.SPECIAL:
         raise WrongPhase("no special-card decision is pending")
     player, card = game.decider, game.special_card

@@ -32,6 +32,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..events import CardPlaced, RowChoiceRequired, TakeReason
+from ..phase import Phase
 from .events import (
     CardInserted, CardReplaced, CardShifted, FifthRowOpened, SevenNimmtPlaced,
     SpecialChoiceRequired, StopPlaced, SwapOffered,
@@ -46,8 +47,6 @@ class PlacementMixin:
     __slots__ = ()
 
     def _resolve(self, events: list) -> None:
-        from ..game import Phase
-
         rows = self.rows
         pending = self.pending
         add = events.append
@@ -85,8 +84,6 @@ class PlacementMixin:
 
     def _offer_swap(self, events: list, player: int) -> bool:
         """Pause for ``player``'s swap after a take, if a swap is possible."""
-        from ..game import Phase
-
         if self._last_placement(player):
             return False
         if self.specials[player] and (self.special_deck or self.special_discard):

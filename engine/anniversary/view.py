@@ -1,4 +1,4 @@
-"""The Anniversary view: the classic ``PlayerView`` plus what the special cards add.
+"""The Anniversary view: the base ``PlayerView`` with its special-card fields filled in.
 
 A player sees their own special cards, how many each player holds, the
 markers on each row, the deck's size and the (face-up) discard pile; never
@@ -15,14 +15,7 @@ from .specials import FIVE_ROWS, Special
 
 @dataclass(frozen=True, slots=True)
 class AnniversaryView(PlayerView):
-    specials: tuple[str, ...] | None  # the viewer's special cards; None in the public view
-    special_counts: tuple[int, ...]  # how many special cards each player holds
-    row_markers: tuple[tuple[str, ...], ...]  # per row: "stop", "seven_nimmt", "fifth_row"
-    row_capacities: tuple[int, ...]  # 5, or 6 with a 7 nimmt!
-    special_deck_size: int
-    special_discard: tuple[str, ...]  # face up, oldest first
-    decider: int | None  # whom a special-card or swap decision waits for
-    special_card: int | None  # the number card waiting for its special-card decision
+    """A ``PlayerView`` of an Anniversary game (the base view carries every field)."""
 
 
 def row_markers(game) -> tuple[tuple[str, ...], ...]:
@@ -42,8 +35,7 @@ def row_markers(game) -> tuple[tuple[str, ...], ...]:
 def observe_anniversary(game, player: int | None) -> AnniversaryView:
     base = observe(game, player)
     values = {f.name: getattr(base, f.name) for f in fields(PlayerView)}
-    return AnniversaryView(
-        **values,
+    values.update(
         specials=tuple(s.value for s in game.specials[player]) if player is not None else None,
         special_counts=tuple(len(h) for h in game.specials),
         row_markers=row_markers(game),
@@ -53,3 +45,4 @@ def observe_anniversary(game, player: int | None) -> AnniversaryView:
         decider=game.decider,
         special_card=game.special_card,
     )
+    return AnniversaryView(**values)

@@ -3,9 +3,9 @@
 import asyncio
 import time
 
-from bot.ai_seats import AISeats, decide_from_state
-from bot.service import TableService
-from bot.table import TableOptions
+from bot.tables.ai_seats import AISeats, decide_from_state
+from bot.tables.service import TableService
+from bot.tables.table import TableOptions
 from engine import Game, GameConfig, Phase, action_from_dict
 
 
@@ -86,7 +86,7 @@ async def test_a_dead_worker_is_replaced_and_the_job_runs_again():
     import os
     import signal
 
-    from bot.workers import WorkerPool
+    from bot.tables.workers import WorkerPool
 
     pool = WorkerPool()
     try:

@@ -3,10 +3,10 @@
 import pytest
 from pydantic import ValidationError
 
-from bot.errors import TableError
-from bot.service import TableService
-from bot.specials import NotYourDecision
-from bot.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.specials import NotYourDecision
+from bot.tables.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import BackNextTurn, SeatTakenOver, TableError
-from bot.service import TableService
-from bot.table import Table, TableOptions
+from bot.tables.errors import BackNextTurn, SeatTakenOver, TableError
+from bot.tables.service import TableService
+from bot.tables.table import Table, TableOptions
 from engine import Phase
 
 

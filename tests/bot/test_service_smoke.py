@@ -1,7 +1,7 @@
 import asyncio
 
-from bot.service import TableService
-from bot.table import TableOptions
+from bot.tables.service import TableService
+from bot.tables.table import TableOptions
 from engine import Phase
 
 

@@ -144,7 +144,7 @@ def _task_kind(task: asyncio.Task) -> str:
 async def main() -> None:
     from bot.app import ShardedSixNimmtBot, SixNimmtBot, serve
     from bot.config import Settings
-    from bot.service import TableService
+    from bot.tables.service import TableService
     from data import open_store
 
     # Imported here, not at the top: the bot's spawned workers import this main module

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service import TableService
+from bot.tables.service import TableService
 from engine import AnniversaryGame, GameConfig, Phase, Special
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import run_out_the_clock

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from bot.service import TableService
-from bot.table import DEFAULT_PROMPTS
+from bot.tables.service import TableService
+from bot.tables.table import DEFAULT_PROMPTS
 from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end
 from tests.e2e.test_table_play import click_ok, open_table
 
@@ -94,8 +94,8 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
 
 
 def test_the_default_names_the_saving_it_asks_for():
-    from bot.specials import SAVING_MIN
-    from cogs.special_items import PREFERENCES
+    from bot.tables.specials import SAVING_MIN
+    from cogs.ui.specials import PREFERENCES
 
     assert f"over {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][0]
     assert f"more than {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][1]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.table import TableOptions
+from bot.tables.table import TableOptions
 from engine import Game, action_from_dict
 from tests.standin import DiscordStandin, InteractionRejected
 
@@ -131,7 +131,8 @@ async def open_hand(standin, user, table_message, may_wait=False):
         if may_wait:
             return {}, None
         raise
-    if may_wait and "nothing to pick" in hand.content:
+    # The game may have ended between looking and clicking (its last reveal not yet shown).
+    if may_wait and ("nothing to pick" in hand.content or "That table has ended" in hand.content):
         return {}, hand
     assert hand.ephemeral and any(c.startswith("6n:p:") for c in hand.custom_ids), hand.content
     return {int(cid.rsplit(":", 1)[1]): cid for cid in hand.custom_ids if cid.startswith("6n:p:")}, hand

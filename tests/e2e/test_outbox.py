@@ -99,7 +99,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
 
 async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
     """The error reply says "nothing was changed" only when that is true."""
-    from cogs import components
+    from cogs.ui import hand as hand_items
 
     async with world.running_bot():
         table_message = await start_game(world, rounds=1)
@@ -109,7 +109,7 @@ async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypa
 
         hand = await (await world.standin.click(world.alice, table_message,
                                                 table_message.button("Play a card")["custom_id"])).reply()
-        monkeypatch.setattr(components, "hand_text", broken_hand_text)  # fails after the pick is saved
+        monkeypatch.setattr(hand_items, "hand_text", broken_hand_text)  # fails after the pick is saved
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
         answer = await (await world.standin.click(world.alice, hand, card)).reply()
         assert "Your action was saved" in answer.content and "nothing was changed" not in answer.content

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from cogs.tracker_text import card_ranges
+from cogs.render.tracker import card_ranges
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
 from tests.e2e.test_timers_and_restarts import pick_first_card, run_out_the_clock, start_game
 

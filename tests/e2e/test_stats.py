@@ -7,7 +7,7 @@ import json
 
 from PIL import Image
 
-from cogs.chart import LINE_COLOURS, chart_size
+from cogs.render.chart import LINE_COLOURS, chart_size
 from tests.data.helpers import game_result, start_game
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
 

@@ -131,7 +131,7 @@ def test_the_install_step_installs_a_bot_that_starts_and_explains_itself(tmp_pat
 
     env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "PYTHONPATH"}}
     python = venv / "bin" / "python"
-    where = subprocess.run([python, "-c", "import bot, cogs.images, data, engine; print(bot.__file__)"],
+    where = subprocess.run([python, "-c", "import bot, bot.tables.service, cogs.render.images, cogs.ui.hand, data, engine; print(bot.__file__)"],
                            cwd=empty, env=env, capture_output=True, text=True, timeout=60)
     assert where.returncode == 0, where.stderr
     assert where.stdout.strip().startswith(str(venv)), "the bot runs from the installed package"

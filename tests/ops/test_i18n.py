@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.errors import LobbyError
-from bot.i18n import CATALOGS, CatalogTranslator, error_text, fields_of, render, tr
-from bot.locale_de import MESSAGES, NAMES
-from bot.text import Text
+from bot.tables.errors import LobbyError
+from cogs.i18n import CATALOGS, CatalogTranslator, error_text, fields_of, render, tr
+from cogs.i18n.de import MESSAGES, NAMES
+from bot.tables.text import Text
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = discord.Locale.german
@@ -44,7 +44,7 @@ def marked_strings(source: str, filename: str = "<src>") -> list[tuple[str, int,
 def all_marked_strings() -> list[tuple[str, int, str]]:
     found = []
     for folder in ("bot", "cogs"):
-        for path in sorted((ROOT / folder).glob("*.py")):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             found += marked_strings(path.read_text(), str(path.relative_to(ROOT)))
     return found
 

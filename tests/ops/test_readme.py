@@ -10,7 +10,7 @@ from discord import app_commands
 from PIL import Image
 
 from bot.config import ENV_NAMES
-from bot.locale_de import NAMES
+from cogs.i18n.de import NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

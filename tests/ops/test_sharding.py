@@ -6,8 +6,8 @@ import discord
 
 from bot.app import ShardedSixNimmtBot, SixNimmtBot, make_bot
 from bot.config import Settings
-from bot.service import TableService
-from bot.table import TableOptions
+from bot.tables.service import TableService
+from bot.tables.table import TableOptions
 
 
 def settings(tmp_path, **values) -> Settings:

@@ -24,7 +24,7 @@ PROTOCOL = {name for name, value in vars(Store).items() if inspect.iscoroutinefu
 
 def sources():
     for folder in ("bot", "cogs"):
-        for path in sorted((ROOT / folder).glob("*.py")):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             yield path.relative_to(ROOT), ast.parse(path.read_text())
 
 

@@ -29,6 +29,7 @@ from .specials import SpecialOps
 from .table import Post, Table, TableOptions, TableStatus
 from .text import N_
 from .timers import Scheduler
+from .updates import Listener, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -43,22 +44,6 @@ class ServiceDefaults:
 
     lobby_minutes: int = 30
     replacement_ai_level: str = "medium"  # who takes over after two missed turns
-
-
-@dataclass
-class TableUpdate:
-    """The table changed; its committed state says what to show.
-
-    ``kind`` says what happened (lobby, started, picked, turn, cancelled,
-    finished, restored, replaced). News the channel reads once waits in
-    ``table.outbox`` (see ``Post``); the live message is drawn from the state.
-    """
-
-    table: Table
-    kind: str
-
-
-Listener = Callable[[TableUpdate], None]
 
 
 class TableService(LobbyOps, PlayOps, SpecialOps):

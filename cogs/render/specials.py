@@ -7,7 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
-from bot.i18n import N_, tr
+from cogs.i18n import N_, tr
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
@@ -22,7 +22,7 @@ EMOJI = {
     Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
 }
 
-#: The names printed on the cards (German: the AMIGO edition's style, see bot/locale_de.py).
+#: The names printed on the cards (German: the AMIGO edition's style, see cogs/i18n/de.py).
 NAMES = {
     Special.FIFTH_ROW: N_("5th Row"),
     Special.SEVEN_NIMMT: N_("7 nimmt!"),
@@ -251,15 +251,17 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
 
 def waiting_line(table, mention, locale) -> str | None:
     """The public nudge for the player a special-card or swap decision waits on (it pings them)."""
-    game = table.game
-    if game is None or game.phase not in (Phase.SPECIAL, Phase.SWAP):
+    if table.game is None:
         return None
-    who = mention(game.decider)
-    if game.phase is Phase.SWAP:
+    view = table.game.view(None)
+    if view.phase is not Phase.SPECIAL and view.phase is not Phase.SWAP:
+        return None
+    who = mention(view.decider)
+    if view.phase is Phase.SWAP:
         return tr(locale, "🔄 {name}: you took a row — press **Decide** to swap a special card or keep yours.",
                   name=who)
     return tr(locale, "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
-              name=who, card=game.special_card)
+              name=who, card=view.special_card)
 
 
 def decided_line(events: list, timed_out: bool, name, locale) -> str | None:

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from cogs.chart import LINE_COLOURS, chart_size, render_score_chart
+from cogs.render.chart import LINE_COLOURS, chart_size, render_score_chart
 
 
 def image(png: bytes) -> Image.Image:

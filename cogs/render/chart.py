@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.text import N_
+from bot.tables.text import N_
 
 from .images import FELT, _font
 

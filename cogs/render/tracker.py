@@ -6,10 +6,10 @@ view; this only writes it down, short enough for one message at any table size.
 
 from __future__ import annotations
 
-from bot.i18n import tr
+from cogs.i18n import tr
 from engine.tracker import seen_cards
 
-from .render import plain_name
+from .text import plain_name
 
 
 def card_ranges(cards) -> str:

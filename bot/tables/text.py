@@ -22,6 +22,31 @@ class Mention(int):
     __slots__ = ()
 
 
+class ChannelMention(int):
+    """A Discord channel named in a ``Text`` field: the face writes it as a channel link."""
+
+    __slots__ = ()
+
+
+#: How ``to_data`` tags each kind of id field, so ``from_data`` gives the same type back.
+_ID_FIELDS: dict[str, type[int]] = {"mention": Mention, "channel": ChannelMention}
+
+
+def _field_to_data(value):
+    for tag, kind in _ID_FIELDS.items():
+        if type(value) is kind:
+            return {tag: int(value)}
+    return value
+
+
+def _field_from_data(value):
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, number), = value.items()
+        if tag in _ID_FIELDS:
+            return _ID_FIELDS[tag](number)
+    return value
+
+
 class Text:
     """One or more sentences, each an English template and its ``str.format`` fields."""
 
@@ -53,15 +78,13 @@ class Text:
 
     def to_data(self) -> list:
         """JSON-ready, so a notice can be saved with the post that shows it."""
-        return [[template, {k: {"mention": int(v)} if isinstance(v, Mention) else v for k, v in fields.items()}]
-                for template, fields in self.parts]
+        return [[template, {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
 
     @classmethod
     def from_data(cls, data: list) -> "Text":
         text = cls("")
         text.parts = tuple(
-            (str(template), {k: Mention(v["mention"]) if isinstance(v, dict) and "mention" in v else v
-                             for k, v in fields.items()})
+            (str(template), {k: _field_from_data(v) for k, v in fields.items()})
             for template, fields in data
         )
         return text

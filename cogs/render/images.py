@@ -22,8 +22,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from bot.text import N_
-from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT
+from bot.tables.text import N_
+from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT, total_bullheads
 
 __all__ = [
     "CARD_COLOURS",
@@ -303,6 +303,7 @@ def render_table(
     *,
     markers: Sequence[Sequence[str]] | None = None,
     capacities: Sequence[int] | None = None,
+    totals: Sequence[int] | None = None,
     highlight: set[int] | None = None,
     scale: int = 1,
     words: Mapping[str, str] | None = None,
@@ -313,7 +314,9 @@ def render_table(
     it), ``"seven"`` (a 7 nimmt! lies there), ``"fifth"`` (the Anniversary 5th
     Row); other strings are shown as plain badges. ``capacities[i]`` is how
     many cards row ``i`` holds before the next one takes it, as the engine
-    says (default ``ROW_LIMIT``; six under a 7 nimmt!). ``highlight`` holds the cards placed this turn, drawn
+    says (default ``ROW_LIMIT``; six under a 7 nimmt!). ``totals[i]`` is row
+    ``i``'s bullheads as the view counts them (default: the engine's count of
+    its cards). ``highlight`` holds the cards placed this turn, drawn
     with a glowing border. ``scale`` multiplies every dimension (2 for
     sharper images on high-density screens). ``words`` maps the English
     ``WORDS`` to the reader's language.
@@ -330,6 +333,9 @@ def render_table(
     if capacities is not None and len(capacities) != len(rows):
         raise ValueError(f"capacities gives {len(capacities)} rows for a table of {len(rows)}")
     slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows))]
+    if totals is not None and len(totals) != len(rows):
+        raise ValueError(f"totals gives {len(totals)} rows for a table of {len(rows)}")
+    totals = totals if totals is not None else [total_bullheads(r) for r in rows]
     width, height = image_size(len(rows), max(slots), s)
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
@@ -340,7 +346,7 @@ def render_table(
     small_font = _font(12 * s)
     total_x = (width - _MARGIN * s - _TOTAL_W * s // 2)
 
-    for i, (row, m, n_slots) in enumerate(zip(rows, marks, slots)):
+    for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals)):
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s
@@ -362,7 +368,6 @@ def render_table(
                 img.paste(_slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row")),
                           (bx, by_))
         # the row's bullhead total
-        total = sum(BULLHEADS[c] for c in row)
         cy = (y0 + y1) // 2
         colour = _TEXT if total < 10 else ((255, 206, 84) if total < 20 else (255, 110, 96))
         bull = 22 * s

@@ -1,6 +1,6 @@
 """English and German: one catalog, looked up by the Discord locale.
 
-The English text is the key; ``bot/locale_de.py`` maps it to German. How to
+The English text is the key; ``cogs/i18n/de.py`` maps it to German. How to
 use it (everything the Discord face shows goes through one of these):
 
 * ``tr(locale, "Game #{id} is over.", id=7)`` — the text in ``locale``,
@@ -36,9 +36,9 @@ from engine import (
     UnknownPlayer, WrongPhase,
 )
 
-from . import locale_de
-from .errors import TableError
-from .text import N_, Mention, Text
+from . import de as locale_de
+from bot.tables.errors import TableError
+from bot.tables.text import N_, ChannelMention, Mention, Text
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,16 @@ def tr(locale: discord.Locale | str | None, text: str, /, **fields) -> str:
 def render(locale: discord.Locale | str | None, text: Text) -> str:
     """A ``Text`` from ``bot/`` (an error's or a notice's) in ``locale``."""
     return text.render(lambda template, fields: tr(locale, template, **{
-        key: f"<@{int(value)}>" if isinstance(value, Mention) else value for key, value in fields.items()}))
+        key: markup(value) for key, value in fields.items()}))
+
+
+def markup(value):
+    """A field as Discord shows it: a user or channel id as its mention, anything else as it is."""
+    if isinstance(value, Mention):
+        return f"<@{int(value)}>"
+    if isinstance(value, ChannelMention):
+        return f"<#{int(value)}>"
+    return value
 
 
 #: The engine words its refusals in English with details ("58 is not in your hand"); a

@@ -22,7 +22,7 @@ from engine import (
 
 from .errors import TableError
 from .table import Table, TableOptions
-from .text import N_
+from .text import N_, ChannelMention
 
 if TYPE_CHECKING:
     from data.store import Store
@@ -46,7 +46,7 @@ class SeatedAtOpenTable(RecordError):
         if channel_id:
             super().__init__(N_("You are seated at an open 6 nimmt! table in {channel}. Leave it with "
                                 "`/6nimmt leave` (or let the game end) before deleting your data."),
-                             channel=f"<#{channel_id}>")
+                             channel=ChannelMention(channel_id))
         else:
             super().__init__(N_("You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` "
                                 "(or let the game end) before deleting your data."))

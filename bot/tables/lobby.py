@@ -8,6 +8,7 @@ from engine import Game
 from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
 from .table import Seat, Table, TableOptions, TableStatus
 from .text import N_, Text
+from .updates import TableUpdate
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
 
@@ -43,7 +44,6 @@ class LobbyOps:
         finally:
             self._opening.discard(channel_id)
         self.scheduler.set(table.id, table.deadline)
-        from .service import TableUpdate
 
         self._notify(TableUpdate(table, "lobby"))  # its message is the caller's answer, still to come
         return table
@@ -174,7 +174,6 @@ class LobbyOps:
         self._notify_lobby(table)
 
     def _notify_lobby(self, table: Table) -> None:
-        from .service import TableUpdate
 
         # A change made before the lobby message's id arrives (set_message) cannot be shown
         # yet: the answer to /6nimmt start is still on its way.
@@ -208,7 +207,6 @@ class LobbyOps:
                                                       "next turn."), name=player.name)], at=self.clock())
             await self._save_seats(table)
             await self._save(table)
-            from .service import TableUpdate
 
             self._notify(TableUpdate(table, "notice"))
         return table
@@ -237,6 +235,5 @@ class LobbyOps:
         await self.store.update_game(table.id, status=status)
         await self._save(table)
         self._unregister(table)
-        from .service import TableUpdate
 
         self._notify(TableUpdate(table, "cancelled"))

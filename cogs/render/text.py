@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import N_, render, tr
-from bot.table import Table, TableStatus
+from cogs.i18n import N_, render, tr
+from bot.tables.table import Table, TableStatus
 from engine import (
-    BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, RoundEnded, RowChoiceRequired, RowTaken,
-    TakeReason, Variant,
+    BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, Phase, RoundEnded, RowChoiceRequired,
+    RowTaken, TakeReason, Variant,
 )
 
-from .special_text import MARKER_LABELS, label, narrate_special
+from .specials import MARKER_LABELS, label, narrate_special
 
 BULL = "🐮"
 GREEN = discord.Colour(0x2E7D32)
@@ -33,10 +33,6 @@ AI_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 def card_label(card: int) -> str:
     """``55 · 7🐮``: the number and its bullheads, as on a button."""
     return f"{card} · {BULLHEADS[card]}{BULL}"
-
-
-def row_cost(cards) -> int:
-    return sum(BULLHEADS[c] for c in cards)
 
 
 def seat_name(table: Table, seat: int, locale) -> str:
@@ -103,14 +99,14 @@ def lobby_embed(table: Table, locale) -> discord.Embed:
     return embed
 
 
-def rows_lines(rows, markers, locale) -> list[str]:
-    """One line per row; ``markers[i]``: the Anniversary markers on row ``i`` (view names)."""
+def rows_lines(view, locale) -> list[str]:
+    """One line per row of ``view``: its bullheads, its markers (Anniversary) and its cards."""
     lines = []
-    for i, row in enumerate(rows):
-        shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers[i]] if markers else []
+    for i, (row, markers) in enumerate(zip(view.rows, view.row_markers)):
+        shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers]
         mark = f" [{', '.join(shown)}]" if shown else ""
-        cards = " ".join(f"{c:>3}" for c in row)
-        lines.append(tr(locale, "Row {row}", row=i + 1) + f" · {row_cost(row):>2}{BULL}{mark} │{cards}")
+        cards = " ".join(f"{c:>3}" for c in row.cards)
+        lines.append(tr(locale, "Row {row}", row=i + 1) + f" · {row.bullheads:>2}{BULL}{mark} │{cards}")
     return lines
 
 
@@ -118,36 +114,35 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
     """The live table; ``notices`` are already in ``locale``."""
     game = table.game
     view = game.view(None)
-    if view.phase == "draft":
+    if view.phase is Phase.DRAFT:
         title = tr(locale, "6 nimmt! — round {round}", round=view.round)
     else:
         title = tr(locale, "6 nimmt! — round {round}, turn {turn}", round=view.round, turn=view.turn)
     embed = discord.Embed(title=title, colour=GREEN)
-    markers = getattr(view, "row_markers", None)  # the Anniversary view's
     if view.rows:
-        lines = rows_lines([r.cards for r in view.rows], markers, locale)
+        lines = rows_lines(view, locale)
         embed.description = "```\n" + "\n".join(lines) + "\n```"
     else:
         embed.description = tr(locale, "The rows are laid when the draft is over.")
-    if view.phase == "draft":
+    if view.phase is Phase.DRAFT:
         embed.description += "\n" + draft_pool_text(view, locale)
     players = []
     for i, seat in enumerate(table.seats):
-        if view.phase == "pick":
+        if view.phase is Phase.PICK:
             status = "✅" if view.picked[i] else "⏳"
         elif i in view.waiting_for:
             status = "🤔"
         else:
             status = "·"
-        held = f" · 🎴×{view.special_counts[i]}" if markers is not None else ""
-        if view.phase == "draft":
+        held = f" · 🎴×{view.special_counts[i]}" if view.special_cards else ""
+        if view.phase is Phase.DRAFT:
             held = " · " + (" ".join(str(c) for c in view.drafted[i]) or "—")
         players.append(f"{status} {seat_name(table, i, locale)} — **{view.scores[i]}**{BULL}{held}")
-    embed.add_field(name=tr(locale, "Players (points)") if view.phase != "draft"
+    embed.add_field(name=tr(locale, "Players (points)") if view.phase is not Phase.DRAFT
                     else tr(locale, "Players (points) · drafted cards"), value="\n".join(players)[:1024], inline=False)
-    if view.phase == "draft" and view.draft_log:
+    if view.phase is Phase.DRAFT and view.draft_log:
         embed.add_field(name=tr(locale, "Draft so far"), value=draft_log_text(table, view), inline=False)
-    if markers is not None:
+    if view.special_cards:
         discard = ", ".join(label(s, locale) for s in view.special_discard) or tr(locale, "empty")
         embed.add_field(name=tr(locale, "Special cards"), inline=False,
                         value=tr(locale, "Deck: {deck} · discard pile: {discard}", deck=view.special_deck_size,
@@ -184,22 +179,22 @@ def phase_text(table: Table, locale) -> str:
 
 
 def _phase_only(table: Table, locale) -> str:
-    game = table.game
-    phase = game.phase.value
-    if phase == "pick":
+    view = table.game.view(None)
+    phase = view.phase
+    if phase is Phase.PICK:
         return tr(locale, "Everyone picks a card face down: press **Play a card**")
-    if phase == "choose_row":
+    if phase is Phase.CHOOSE_ROW:
         return tr(locale, "{name}'s **{card}** fits no row: they choose a row to take",
-                  name=seat_name(table, game.chooser, locale), card=game.pending[-1][0])
-    if phase == "draft":
+                  name=seat_name(table, view.chooser, locale), card=view.chooser_card)
+    if phase is Phase.DRAFT:
         return tr(locale, "Draft: {name} takes a face-up card ({left} left)",
-                  name=seat_name(table, game.drafter, locale), left=len(game.draft_pool))
-    if phase == "special":
+                  name=seat_name(table, view.drafter, locale), left=len(view.draft_pool))
+    if phase is Phase.SPECIAL:
         return tr(locale, "{name} may play a special card on their **{card}**: they press **Decide**",
-                  name=seat_name(table, game.decider, locale), card=game.special_card)
-    if phase == "swap":
+                  name=seat_name(table, view.decider, locale), card=view.special_card)
+    if phase is Phase.SWAP:
         return tr(locale, "{name} took a row and may swap a special card: they press **Decide**",
-                  name=seat_name(table, game.decider, locale))
+                  name=seat_name(table, view.decider, locale))
     return tr(locale, "Waiting")
 
 

@@ -13,8 +13,9 @@ from engine import (
 
 from .errors import LobbyError, NoTable, TableError
 from .specials import SPECIAL_PHASES, declined_for, timed_out_decline, timed_out_notice
-from .table import Table, TableStatus
+from .table import Table, TableStatus, decision_point
 from .text import N_, Mention, Text
+from .updates import TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +28,6 @@ class PickResult:
     card: int
     changed: bool  # the player had another card face down before
     revealed: bool  # this pick was the last one: the turn has been played
-
-
-def decision_point(game: Game) -> tuple:
-    # Anniversary: one turn may pause for several special-card decisions in a row,
-    # told apart by the decider and by how many revealed cards are still to place.
-    return (game.round, game.turn, game.phase, game.drafter, game.chooser,
-            getattr(game, "decider", None), len(game.pending))
 
 
 class PlayOps:
@@ -92,7 +86,6 @@ class PlayOps:
         Each action is checkpointed with its log entry before the caller
         answers the user, so an acknowledged click survives any crash.
         """
-        from .service import TableUpdate
 
         game = table.game
         actions = list(actions)
@@ -171,7 +164,6 @@ class PlayOps:
             await self._finish(table, [], [], [])  # its standings post was committed with its last move
 
     async def _finish(self, table: Table, actions: list, events: list, notices: list[Text]) -> None:
-        from .service import TableUpdate
 
         game = table.game
         outcome = game.outcome

@@ -1,4 +1,4 @@
-"""German (``de``): the English text → its German text. See ``bot/i18n.py`` for how it is used.
+"""German (``de``): the English text → its German text. See ``cogs/i18n/__init__.py`` for how it is used.
 
 Command and option names are translated too, short and lowercase (Discord's
 rule ``^[-_\\p{L}\\p{N}]{1,32}$``), because a German client shows and completes
@@ -9,6 +9,11 @@ game's own name and stays. German messages that name a command use these names.
 One file, longer than a module usually is, on purpose: it is data, and a translator
 reads and checks the whole catalog in one place.
 """
+
+from engine import Variant, variant_spec
+
+# The option help names the variants' numbers as the engine's registry gives them.
+_TARGET, _ROUNDS = variant_spec(Variant.CLASSIC).target, variant_spec(Variant.ANNIVERSARY).rounds
 
 #: Command, group and option names.
 NAMES: dict[str, str] = {
@@ -53,10 +58,10 @@ MESSAGES: dict[str, str] = {
     "Which rules to play": "Nach welchen Regeln gespielt wird",
     "classic": "klassisch",
     "pro": "Profi",
-    "End after the round in which someone reaches this score (default 66)":
-        "Ende nach der Runde, in der jemand so viele Hornochsen hat (Standard 66)",
-    "Play this many rounds instead of a target score (Anniversary: always 2)":
-        "So viele Runden spielen statt bis zu einer Punktzahl (Jubiläum: immer 2)",
+    f"End after the round in which someone reaches this score (default {_TARGET})":
+        f"Ende nach der Runde, in der jemand so viele Hornochsen hat (Standard {_TARGET})",
+    f"Play this many rounds instead of a target score (Anniversary: always {_ROUNDS})":
+        f"So viele Runden spielen statt bis zu einer Punktzahl (Jubiläum: immer {_ROUNDS})",
     "anniversary": "Jubiläum",
     # /6nimmt prompts (Anniversary special cards)
     "Anniversary: when to ask you about your special cards": "Jubiläum: wann du nach deinen Sonderkarten gefragt wirst",
@@ -180,7 +185,7 @@ MESSAGES: dict[str, str] = {
     "There is no server here: use `scope: All servers`.": "Hier ist kein Server: wähle `bereich: Alle Server`.",
     "That button is not valid any more. Run the command again.":
         "Diese Schaltfläche gilt nicht mehr. Verwende den Befehl noch einmal.",
-    # refusals of bot/records.py
+    # refusals of bot/tables/records.py
     "You are seated at an open 6 nimmt! table in {channel}. Leave it with `/6nimmt leave` (or let the game end) "
     "before deleting your data.":
         "Du sitzt an einem offenen 6-nimmt!-Tisch in {channel}. Verlasse ihn mit `/6nimmt verlassen` (oder lass "
@@ -209,7 +214,7 @@ MESSAGES: dict[str, str] = {
         "{count} Befehle an alle Server gesendet; Discord zeigt sie innerhalb einer Stunde.",
     "Synced {count} commands to this server; they show at once.":
         "{count} Befehle an diesen Server gesendet; sie erscheinen sofort.",
-    # the command tree's error handler (bot/app.py)
+    # the command tree's error handler (cogs/errors.py)
     "You cannot use that command here.": "Diesen Befehl kannst du hier nicht verwenden.",
     "That value does not work: {value}.": "Dieser Wert geht nicht: {value}.",
     "Your action was saved, but something went wrong on our side while answering it. The table message shows "
@@ -218,7 +223,7 @@ MESSAGES: dict[str, str] = {
         "zeigt, wo die Partie steht.",
     "Something went wrong on our side; nothing was changed. Please try again.":
         "Bei uns ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuche es noch einmal.",
-    # errors and notices of the table service (bot/errors.py, lobby.py, play.py, specials.py, service.py)
+    # errors and notices of the table service (bot/tables/: errors, lobby, play, specials, service)
     "There is no 6 nimmt! table in this channel. Start one with `/6nimmt start`.":
         "In diesem Kanal gibt es keinen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
     "This channel already has a 6 nimmt! table.": "Dieser Kanal hat schon einen 6-nimmt!-Tisch.",
@@ -270,7 +275,7 @@ MESSAGES: dict[str, str] = {
     "choose a target score or a number of rounds": "wähle eine Zielpunktzahl oder eine Anzahl Runden",
     "Special-card prompts are only for the Anniversary variant.":
         "Nachfragen zu Sonderkarten gibt es nur in der Jubiläumsvariante.",
-    # the engine's refusals, by kind (bot/i18n.py)
+    # the engine's refusals, by kind (cogs/i18n)
     "You do not hold that special card.": "Diese Sonderkarte hast du nicht.",
     "You cannot play that card.": "Diese Karte kannst du nicht spielen.",
     "A Stop blocks that row.": "Auf dieser Reihe liegt ein Stopp.",
@@ -280,7 +285,7 @@ MESSAGES: dict[str, str] = {
     "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
     "The rules do not allow that special card here.": "Diese Sonderkarte erlauben die Regeln hier nicht.",
     "The rules do not allow that right now.": "Das erlauben die Regeln gerade nicht.",
-    # the table in the channel (cogs/render.py, cogs/presenter.py, cogs/components.py)
+    # the table in the channel (cogs/render/text.py, cogs/presenter.py, cogs/ui/)
     "Classic": "Klassisch",
     "Pro (drafted hands)": "Profi (Karten werden ausgewählt)",
     "Anniversary (special cards)": "Jubiläum (Sonderkarten)",
@@ -372,14 +377,14 @@ MESSAGES: dict[str, str] = {
         "bevor deine Karte angelegt wird, darfst du eine spielen, und nachdem du eine Reihe genommen hast, "
         "darfst du eine tauschen. Wartet die Partie auf dich, drücke **Entscheiden**; mit "
         "`/6nimmt nachfragen` legst du fest, wann du gefragt wirst.",
-    # words drawn on the table image (cogs/images.py)
+    # words drawn on the table image (cogs/render/images.py)
     "takes": "nimmt",
     "the row": "die Reihe",
     "bullheads": "Hornochsen",
     "bullhead": "Hornochse",
     "STOP": "STOPP",
     "5th row": "5. Reihe",
-    # buttons, the hand and confirmations (cogs/components.py, cogs/tables.py)
+    # buttons, the hand and confirmations (cogs/ui/, cogs/tables.py)
     "Join": "Beitreten",
     "Leave": "Verlassen",
     "Add AI": "KI hinzufügen",
@@ -413,7 +418,7 @@ MESSAGES: dict[str, str] = {
     "{name} was removed.": "{name} wurde entfernt.",
     "That button is not valid. Use the newest table message.":
         "Diese Schaltfläche gilt nicht. Verwende die neueste Tisch-Nachricht.",
-    # the Anniversary special cards (cogs/special_text.py, cogs/special_items.py). The names follow
+    # the Anniversary special cards (cogs/render/specials.py, cogs/ui/specials.py). The names follow
     # the German edition's style: short German words, "7 nimmt!" stays as printed.
     "5th Row": "5. Reihe",
     "7 nimmt!": "7 nimmt!",
@@ -609,7 +614,7 @@ MESSAGES: dict[str, str] = {
         "Noch in den anderen Händen (vor allen ausgewählt):",
     "Not seen yet ({count}, in other hands or out of this round): {cards}":
         "Noch nicht gesehen ({count}, in anderen Händen oder nicht in dieser Runde): {cards}",
-    # the score chart (cogs/chart.py): the built-in font draws ASCII only, so no umlauts here
+    # the score chart (cogs/render/chart.py): the built-in font draws ASCII only, so no umlauts here
     "Bullheads after each round": "Hornochsen nach jeder Runde",
     "Round {round}": "Runde {round}",
 }

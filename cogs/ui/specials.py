@@ -21,21 +21,22 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.app import answer_error
-from bot.i18n import N_, tr, user_locale
-from bot.specials import SpecialPrompt, is_timed_out_notice
-from bot.table import prompt_preference
+from cogs.errors import answer_error
+from cogs.i18n import N_, tr, user_locale
+from bot.tables.specials import SpecialPrompt, is_timed_out_notice
+from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
-from .components import PagedSelect, TableItem, item_view
-from .render import clip
-from .special_text import (
+from cogs.render.text import clip
+from cogs.render.specials import (
     EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
 )
 
+from .base import PagedSelect, TableItem, item_view
+
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.tables.service import TableService
 
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
 MAX_CHOICE_BUTTONS = 20
@@ -129,9 +130,10 @@ class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"6n:sd:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<phase>special|swap)"):
-    def __init__(self, table_id: int, step: int, phase: str, row: int | None = None, locale=None,
+    def __init__(self, table_id: int, step: int, phase: Phase, row: int | None = None, locale=None,
                  outcome=None) -> None:
-        text = tr(locale, "No special card") if phase == "special" else tr(locale, "Keep my cards")
+        phase = Phase(phase)  # its value is the custom_id's last part
+        text = tr(locale, "No special card") if phase is Phase.SPECIAL else tr(locale, "Keep my cards")
         text = option_label(text, outcome, locale)
         super().__init__(discord.ui.Button(label=text[:80], style=discord.ButtonStyle.success, row=row,
                                            custom_id=f"6n:sd:{table_id}:{step}:{phase}"))
@@ -143,7 +145,7 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
     async def act(self, interaction, service):
         locale = user_locale(interaction)
-        if self.phase == "special":
+        if self.phase is Phase.SPECIAL:
             await service.decline_special(self.table_id, interaction.user.id, self.step)
             done = tr(locale, "You play no special card. See the channel for what happens.")
         else:
@@ -308,7 +310,7 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
         for i, play in enumerate(prompt.plays):
             view.add_item(SwapButton(table_id, step, play.special.value, row=i // 5, locale=locale,
                                      count=held.get(play.special, 1)))
-        view.add_item(DeclineButton(table_id, step, "swap", row=2, locale=locale))
+        view.add_item(DeclineButton(table_id, step, Phase.SWAP, row=2, locale=locale))
     else:
         by_kind: dict[Special, list] = {}
         for play in prompt.plays:
@@ -322,7 +324,7 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
             view.add_item(ChoiceButton(table_id, step, code, text, discord.ButtonStyle.primary,
                                        EMOJI[special], row=i // 5))
         decline = prompt.outlook.decline if prompt.outlook is not None else None
-        view.add_item(DeclineButton(table_id, step, "special", row=2, locale=locale, outcome=decline))
+        view.add_item(DeclineButton(table_id, step, Phase.SPECIAL, row=2, locale=locale, outcome=decline))
         if decline is not None and decline.swap_offered and not decline.row_choice:
             # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
             for special in list(held)[:4]:
@@ -346,7 +348,7 @@ def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) 
                                        row=page // SELECT_SIZE, locale=locale))
     view.add_item(ChoiceButton(table_id, step, "m:menu", tr(locale, "Back"), row=4))
     decline = prompt.outlook.decline if prompt.outlook is not None else None
-    view.add_item(DeclineButton(table_id, step, "special", row=4, locale=locale, outcome=decline))
+    view.add_item(DeclineButton(table_id, step, Phase.SPECIAL, row=4, locale=locale, outcome=decline))
     return view
 
 

@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 
 from engine import Game, action_from_dict, action_to_dict
+from engine.ai import choose_action
 
 from .workers import WorkerPool
 
@@ -28,8 +29,6 @@ SEARCHING_LEVELS = frozenset({"hard"})
 
 
 def default_decider(game: Game, seat: int, level: str, rng: random.Random):
-    from engine.ai import choose_action
-
     return choose_action(game, seat, level, rng)
 
 

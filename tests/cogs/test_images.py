@@ -7,8 +7,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot.i18n import tr
-from cogs.images import CARD_COLOURS, FELT, WORDS, bullhead_colour, card_box, image_size, render_table
+from cogs.i18n import tr
+from cogs.render.images import CARD_COLOURS, FELT, WORDS, bullhead_colour, card_box, image_size, render_table
 
 FOUR = [[5], [17, 18], [33, 34, 35, 36], [66]]
 FIVE = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]

@@ -12,8 +12,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine import PLAYER_LIMITS, Game, GameConfig, Variant, event_from_dict, event_to_dict
-from engine.config import ANNIVERSARY_ROUNDS
+from engine import Game, GameConfig, Variant, event_from_dict, event_to_dict, variant_spec
+from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
 from .errors import OptionError
 from .text import N_, Text
@@ -58,28 +58,31 @@ class TableOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     variant: Variant = Variant.CLASSIC
-    target: int | None = Field(66, ge=10, le=500)
-    rounds: int | None = Field(None, ge=1, le=20)
+    target: int | None = Field(variant_spec(Variant.CLASSIC).target, ge=TARGET_CHOICES[0], le=TARGET_CHOICES[1])
+    rounds: int | None = Field(variant_spec(Variant.CLASSIC).rounds, ge=ROUNDS_CHOICES[0], le=ROUNDS_CHOICES[1])
     turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
     choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
     # Anniversary: a special-card or swap prompt
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
-    ai_seats: int = Field(0, ge=0, le=9)
+    ai_seats: int = Field(0, ge=0, le=MAX_PLAYERS - 1)
     ai_level: AILevel = "medium"
     # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker.
     helpers: bool = False
 
     @model_validator(mode="before")
     @classmethod
-    def _anniversary_plays_two_rounds(cls, values):
-        # The rulebook fixes the Anniversary game at two rounds and no target score.
-        if isinstance(values, dict) and values.get("variant") in (Variant.ANNIVERSARY, Variant.ANNIVERSARY.value):
-            values = {**values, "target": None, "rounds": ANNIVERSARY_ROUNDS}
+    def _fixed_length_variants(cls, values):
+        # A variant whose length the rulebook fixes (Anniversary: two rounds, no target)
+        # plays it whatever the host chose; the engine refuses any other length.
+        if isinstance(values, dict) and values.get("variant") in tuple(Variant):
+            spec = variant_spec(values["variant"])
+            if spec.fixed_length:
+                values = {**values, "target": spec.target, "rounds": spec.rounds}
         return values
 
     @model_validator(mode="after")
     def _fits_the_variant(self) -> "TableOptions":
-        low, high = PLAYER_LIMITS[self.variant]
+        low, high = variant_spec(self.variant).players
         if self.ai_seats > high - 1:
             raise OptionError(N_("this variant seats at most {players} players, so at most {seats} AI seats "
                                  "beside you"), players=high, seats=high - 1)
@@ -89,11 +92,11 @@ class TableOptions(BaseModel):
 
     @property
     def min_players(self) -> int:
-        return PLAYER_LIMITS[self.variant][0]
+        return variant_spec(self.variant).players[0]
 
     @property
     def max_players(self) -> int:
-        return PLAYER_LIMITS[self.variant][1]
+        return variant_spec(self.variant).players[1]
 
     def game_config(self, players: int) -> GameConfig:
         return GameConfig(players, self.variant, target=self.target, rounds=self.rounds)
@@ -194,6 +197,13 @@ class Post:
                    step=int(data.get("step", 0)), at=float(data.get("at", 0.0)))
 
 
+def decision_point(game: Game) -> tuple:
+    # Anniversary: one turn may pause for several special-card decisions in a row,
+    # told apart by the decider and by how many revealed cards are still to place.
+    return (game.round, game.turn, game.phase, game.drafter, game.chooser,
+            game.decider, len(game.pending))
+
+
 @dataclass
 class Table:
     """One table in one channel (or thread)."""
@@ -213,7 +223,7 @@ class Table:
     created_at: float = 0.0
     outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
     post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
-    decision: tuple | None = field(default=None, repr=False, compare=False)  # see play.decision_point
+    decision: tuple | None = field(default=None, repr=False, compare=False)  # see decision_point
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
@@ -285,7 +295,5 @@ class Table:
         )
         if state:
             table.game = Game.from_dict(state)
-            from .play import decision_point
-
             table.decision = decision_point(table.game)
         return table

@@ -1,0 +1,39 @@
+"""The one ``/6nimmt`` command group, declared here; every cog adds its subcommands to it.
+
+Each cog adds its subcommands in ``cog_load`` and takes them back in
+``cog_unload``, so no cog depends on another's being loaded first; the group
+joins the tree with its first subcommands and leaves it with its last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from discord import app_commands
+
+NAME = "6nimmt"
+
+
+def declare() -> app_commands.Group:
+    """A fresh group for one bot's tree (a group belongs to one tree)."""
+    return app_commands.Group(name=NAME, description="Play 6 nimmt! in this channel", guild_only=True)
+
+
+def add_subcommands(tree: app_commands.CommandTree, commands: Iterable[app_commands.Command]) -> app_commands.Group:
+    group = tree.get_command(NAME)
+    if group is None:
+        group = declare()
+        tree.add_command(group)
+    for command in commands:
+        group.add_command(command, override=True)
+    return group
+
+
+def remove_subcommands(tree: app_commands.CommandTree, commands: Iterable[app_commands.Command]) -> None:
+    group = tree.get_command(NAME)
+    if not isinstance(group, app_commands.Group):
+        return
+    for command in commands:
+        group.remove_command(command.name)
+    if not group.commands:
+        tree.remove_command(NAME)

@@ -1,0 +1,111 @@
+"""Restart-proof buttons and selects (``DynamicItem``s) and the views that carry them.
+
+Custom ids are compact and carry only public facts: the table id, the step
+(so an earlier turn's buttons are refused) and, for the ephemeral hand only,
+a card. ``from_custom_id`` only parses — discord.py drops an interaction
+without a word when it raises — and every check and callback answers the
+user itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.errors import answer_error
+from bot.tables.errors import SeatTakenOver, TableError
+from cogs.i18n import error_text, failure_text, tr, user_locale
+from bot.tables.service import committed_change
+from engine import IllegalAction
+
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+PREFIX = "6n:"
+
+
+def service_of(interaction: discord.Interaction) -> "TableService":
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def item_view() -> discord.ui.View:
+    """A view to send whose items are all ``DynamicItem``s.
+
+    discord.py finds those by their custom id's template, so it has no use for
+    the view once it is sent. Left running, it would keep it anyway, and for an
+    ephemeral message (a hand, a prompt) with a 15-minute timer task: at a busy
+    hour thousands of views that the collector walks again and again. A
+    stopped view is sent just the same and then let go.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
+class TableItem:
+    """Shared callback shell: run ``act``, answer rules and table errors to the user."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return True  # every refusal is answered inside the callback, never silently
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.act(interaction, service_of(interaction))
+        except (TableError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+        except Exception:
+            # The class and table only: an ephemeral item's custom id may name a card of a hand.
+            log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
+            await answer_error(interaction, failure_text(user_locale(interaction), committed_change.get()))
+
+    async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
+        raise NotImplementedError
+
+
+async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction) -> None:
+    """Tell the user why not; a player an AI took over from may take the seat back from here."""
+    locale = user_locale(interaction)
+    text = error_text(locale, exc)
+    if not (isinstance(exc, SeatTakenOver) and exc.can_reclaim):
+        await answer_error(interaction, text)
+        return
+    text += " " + tr(locale, "Press **Take my seat back** to play again from the next turn.")
+    view = item_view()
+    view.add_item(ReclaimButton(exc.table_id, locale))
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:rc:(?P<table>\d{1,18})"):
+    """"Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Take my seat back"), emoji="🪑",
+                                           style=discord.ButtonStyle.success, custom_id=f"6n:rc:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        await service.reclaim_seat(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(view=None, content=tr(
+            user_locale(interaction), "You have your seat back: you play again from the next turn on."))
+
+
+class PagedSelect:
+    """A select whose options are only in the message: rebuilt from the clicked one."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
+        made.item.options = item.options
+        return made

@@ -1,0 +1,161 @@
+"""A player's secret hand: the public "Play a card" opens it, ephemeral, to its owner alone.
+
+The cards' custom ids name a card, so they are only ever sent in the owner's
+ephemeral message; the public buttons carry only the table id.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.errors import answer_error
+from cogs.i18n import N_, tr, user_locale
+from cogs.render.specials import new_round_text, specials_text
+from cogs.render.text import card_label
+from cogs.render.tracker import tracker_text
+from engine import BULLHEADS, Phase
+
+from .base import TableItem, item_view
+from .specials import preference_view
+from .draft import draft_selects
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+
+class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
+    """"Play a card" on the public table: opens a fresh ephemeral hand on every click."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Play a card"), emoji="🃏",
+                                           style=discord.ButtonStyle.primary, custom_id=f"6n:h:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        await send_hand(interaction, service, self.table_id)
+
+
+async def send_hand(interaction: discord.Interaction, service: "TableService", table_id: int) -> None:
+    table, seat, view = service.hand(table_id, interaction.user.id)
+    locale = user_locale(interaction)
+    if table.seats[seat].back_from_step > table.step:
+        await answer_error(interaction, tr(locale, "You have your seat back from the next turn on: the AI's "
+                                                   "choice for this turn stands."))
+        return
+    if view.phase is Phase.DRAFT:
+        await interaction.response.send_message(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale),
+                                                ephemeral=True)
+        return
+    if view.phase is not Phase.PICK:
+        await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
+                                           reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
+        return
+    await interaction.response.send_message(hand_text(view, locale), view=hand_view(table, view, locale),
+                                            ephemeral=True)
+
+
+NEXT_TURN = N_("wait for the next turn.")
+WAITING_REASONS = {
+    Phase.CHOOSE_ROW: N_("a player is choosing a row."), Phase.DRAFT: N_("the cards are being drafted."),
+    Phase.SPECIAL: N_("a player is deciding on a special card."),
+    Phase.SWAP: N_("a player who took a row may swap a special card."),
+}
+
+
+def hand_text(view, locale) -> str:
+    """The ephemeral hand's words; an Anniversary hand lists its special cards too (only here)."""
+    if view.my_pick:
+        text = tr(locale, "You play **{card}** face down — you can change it until everyone has picked.",
+                  card=view.my_pick)
+    else:
+        text = tr(locale, "**Your hand** — pick a card to play face down. Only you can see this.")
+    specials = view.specials
+    if not view.special_cards:
+        return text
+    return (f"{text}{new_round_text(view, locale)}\n\n{specials_text(specials, locale)}\n"
+            + tr(locale, "The buttons below the cards set when I ask you about them."))
+
+
+def hand_view(table, view, locale) -> discord.ui.View:
+    """The cards (rows 0–2), and on row 4 the Anniversary preferences and the table's helpers."""
+    buttons = item_view()
+    for card in view.hand:
+        buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
+    if view.special_cards:
+        preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
+    if table.options.helpers:
+        buttons.add_item(TrackerButton(table.id, locale))
+    return buttons
+
+
+def draft_hand_text(view, locale) -> str:
+    """A Pro hand during the draft: the cards taken so far, and whose turn it is."""
+    drafted = " ".join(str(c) for c in view.hand) or "—"
+    text = tr(locale, "**Your drafted cards** ({count}/10): {cards}. Only you can see this message, but "
+                      "everyone watched the draft.", count=len(view.hand), cards=drafted)
+    if view.drafter == view.player:
+        return text + "\n" + tr(locale, "**Your turn:** take a card from the face-up pool below.")
+    return text + "\n" + tr(locale, "Wait for your turn to draft.")
+
+
+def draft_hand_view(table, view, locale) -> discord.ui.View:
+    if view.drafter != view.player:
+        return discord.utils.MISSING  # no view at all (None is refused by send_message)
+    return draft_selects(table, list(view.draft_pool), locale)
+
+
+class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:tr:(?P<table>\d{1,18})"):
+    """Helpers: the played-card tracker, answered privately (it shows only what the player has seen)."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Cards seen"), emoji="📝", row=4,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"6n:tr:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        table, seat, view = service.hand(self.table_id, interaction.user.id)
+        locale = user_locale(interaction)
+        if not table.options.helpers:
+            await answer_error(interaction, tr(locale, "This table plays without helpers."))
+            return
+        await interaction.response.send_message(tracker_text(table, view, locale), ephemeral=True)
+
+
+def card_style(card: int, chosen: bool) -> discord.ButtonStyle:
+    if chosen:
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.danger if BULLHEADS[card] >= 5 else discord.ButtonStyle.secondary
+
+
+class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"6n:p:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<card>\d{1,3})"):
+    """A card in an ephemeral hand; only ever sent to the hand's owner."""
+
+    def __init__(self, table_id: int, step: int, card: int, chosen: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=card_label(card), style=card_style(card, chosen),
+                                           custom_id=f"6n:p:{table_id}:{step}:{card}"))
+        self.table_id, self.step, self.card = table_id, step, card
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]), int(match["step"]), int(match["card"]))
+
+    async def act(self, interaction, service):
+        result = await service.pick(self.table_id, interaction.user.id, self.card, self.step)
+        locale = user_locale(interaction)
+        if result.revealed:
+            await interaction.response.edit_message(view=None, content=tr(
+                locale, "You played **{card}**. Everyone has picked: see the reveal in the channel.", card=self.card))
+            return
+        table, seat, view = service.hand(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(content=hand_text(view, locale), view=hand_view(table, view, locale))
