@@ -38,6 +38,20 @@ def decide_from_state(state: dict, seat: int, level: str, seed: str) -> dict:
     return action_to_dict(default_decider(Game.from_dict(state), seat, level, random.Random(seed)))
 
 
+def warm_up() -> int:
+    """The worker's first job: import the AI and fill its caches with one small search, so a
+    table's first hard decision costs what every later one does. Returns the worker's pid."""
+    import os
+
+    from engine import GameConfig
+    from engine.ai import choose_action
+
+    for players in range(2, 11):
+        game = Game.new(GameConfig(players, rounds=1, target=None), seed=players)
+        choose_action(game, 0, "hard", random.Random(0), budget_sims=8)
+    return os.getpid()
+
+
 class AISeats:
     """Decisions for AI seats (and for absent players) without blocking the event loop.
 
@@ -48,7 +62,15 @@ class AISeats:
 
     def __init__(self, decider: AIDecider | None = None) -> None:
         self._decider = decider
-        self.pool = WorkerPool()  # its process starts with the first searching decision
+        self.pool = WorkerPool(warm_up)
+        self.fallbacks = 0  # searching decisions the worker failed and medium made instead
+        self._warned: set[str] = set()  # tables whose fallback was logged as a warning
+
+    def start(self) -> None:
+        """Spawn and warm the worker now (the bot's start-up), not at the first hard decision;
+        from then on a dead worker is replaced at once. Needs a running event loop."""
+        if self._decider is None:
+            self.pool.start()
 
     async def decide(self, game: Game, seat: int, level: str, seed: str):
         if self._decider is not None:
@@ -59,8 +81,14 @@ class AISeats:
             return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
         except Exception:
             # The player's own move is already applied: a table must not stall on its AI seat.
-            log.warning("the searching AI failed; seat %s plays the medium heuristic this once", seat,
-                        exc_info=True)
+            # Counted and shown by the health check; a warning once per table, not per turn.
+            self.fallbacks += 1
+            table = seed.split(":", 1)[0]  # the table's seed: "table seed:step:seat"
+            first = table not in self._warned
+            self._warned.add(table)
+            log.log(logging.WARNING if first else logging.DEBUG,
+                    "the searching AI failed; seat %s plays the medium heuristic instead "
+                    "(%d fallback(s) since start)", seat, self.fallbacks, exc_info=first)
             return default_decider(game, seat, "medium", random.Random(seed))
 
     def close(self) -> None:
