@@ -15,7 +15,8 @@ face-down card of the classic game.
 Levels: ``random`` (benchmarks, tests), ``easy`` (a casual player: mostly
 safe-looking cards, sometimes a blunder), ``medium`` (a sound one-turn
 heuristic: the card with the fewest expected bullheads, the row that costs
-least now and leaves the table best for its hand, a run-building Pro draft),
+least now and leaves the table best for its hand, a Pro draft that avoids
+runs and bullheads — hard drafts the same way),
 ``hard`` (determinized Monte Carlo search over the rest of the round with
 heuristic opponents; see ``search``).
 """
