@@ -95,6 +95,7 @@ class Job:
     target: int | None = None  # None: one round (Anniversary: its two)
     hard_ms: float | None = 45.0
     hard_sims: int | None = None
+    cpu_clock: bool = True  # hard's ms budget counts this process's CPU time, not the wall clock
 
 
 def config_for(job: Job) -> GameConfig:
@@ -107,6 +108,9 @@ def config_for(job: Job) -> GameConfig:
 
 def play(job: Job) -> tuple[float, int, float, int]:
     """(focal seat's points per round, rounds, focal CPU seconds, focal decisions)."""
+    from engine.ai import search
+
+    search.CLOCK = time.process_time if job.cpu_clock else time.perf_counter
     game = Game.new(config_for(job), seed=job.seed)
     focal = policy(job.focal_spec, job.hard_ms, job.hard_sims)
     other = policy(job.opp_spec, job.hard_ms, job.hard_sims)

@@ -43,8 +43,9 @@ class Level(str, enum.Enum):
     HARD = "hard"
 
 
-#: The hard level's time per decision when the caller gives no budget.
-DEFAULT_BUDGET_MS = 45.0
+#: The hard level's time per decision when the caller gives no budget: 40 ms of search leaves
+#: room for the worker's round trip and a busy machine within 50 ms a decision (p95).
+DEFAULT_BUDGET_MS = 40.0
 
 #: Handlers for phases beyond the classic ones, by phase value: ``handler(game,
 #: player, level, rng, budget) -> action``. Variants register theirs here.

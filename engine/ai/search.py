@@ -58,22 +58,28 @@ EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is ran
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
 
 
-class Budget:
-    """Stops after ``sims`` simulated rounds or ``ms`` milliseconds, whichever first."""
+#: The clock of the ``ms`` budget: the wall clock, which is what a player waits on. A benchmark
+#: on a crowded machine may set ``time.process_time`` to measure play as on a core of its own.
+CLOCK = time.perf_counter
 
-    __slots__ = ("sims", "deadline", "used")
+
+class Budget:
+    """Stops after ``sims`` simulated rounds or ``ms`` milliseconds (of ``CLOCK``), whichever first."""
+
+    __slots__ = ("sims", "deadline", "used", "clock")
 
     def __init__(self, sims: int | None, ms: float | None) -> None:
         if sims is None and ms is None:
-            ms = 45.0
+            ms = 40.0  # engine.ai.DEFAULT_BUDGET_MS
         self.sims = sims
-        self.deadline = time.perf_counter() + ms / 1000.0 if ms is not None else None
+        self.clock = CLOCK
+        self.deadline = self.clock() + ms / 1000.0 if ms is not None else None
         self.used = 0
 
     def left(self) -> bool:
         if self.sims is not None and self.used >= self.sims:
             return False
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             return False
         return True
 
@@ -116,18 +122,21 @@ def _sampler(info: InfoSet, rng: random.Random):
 
 
 def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget):
-    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, seed)`` -> score."""
+    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, noise)`` -> score, where
+    ``noise`` is a list of uniform floats shared by every candidate of a determinization."""
     if len(candidates) == 1:
         return candidates[0]
     draw = _sampler(info, rng)
     alive = list(candidates)
     scores: dict = {c: [] for c in candidates}
     rounds = 0
+    floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
+    rand = rng.random
     while budget.left():
         det = draw()
-        seed = rng.getrandbits(32)
+        noise = [rand() for _ in range(floats)]  # the same for every candidate: paired
         for c in alive:
-            scores[c].append(simulate(c, det, seed))
+            scores[c].append(simulate(c, det, noise))
         budget.used += len(alive)
         rounds += 1
         if rounds % CHECK_EVERY == 0 and rounds >= MIN_SAMPLES:
@@ -185,12 +194,13 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     else:
         eps_first = eps
 
-    def opp_picks(det, seed):
+    first = 2 * n  # noise[:first] is this turn's, the rest the play-out's
+
+    def opp_picks(det, noise):
         key = id(det)
         got = cache.get(key)
         if got is not None and got[0] is det:
             return got[1]
-        r = random.Random(seed)
         if model is None:
             k = kernel.danger_table(rows0, pts0, ptab).__getitem__
         picks = []
@@ -198,8 +208,8 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
             if p == me:
                 continue
             h = det[p]
-            if r.random() < eps_first:
-                c = h[int(r.random() * len(h))]
+            if noise[2 * p] < eps_first:
+                c = h[int(noise[2 * p + 1] * len(h))]
             else:
                 c = model.pick(h) if model is not None else min(h, key=k)
             picks.append((c, p))
@@ -207,8 +217,8 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         cache[key] = (det, picks)
         return picks
 
-    def simulate(card, det, seed):
-        picks = opp_picks(det, seed)
+    def simulate(card, det, noise):
+        picks = opp_picks(det, noise)
         rows = [list(r) for r in rows0]
         pts = list(pts0)
         hands = []
@@ -221,7 +231,7 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         pen = [0] * n
         kernel.resolve(rows, pts, order, pen)
         if hands[0]:
-            kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed + 1), seat_eps)
+            kernel.play_out(rows, pts, hands, pen, ptab, kernel.Floats(noise[first:]), seat_eps)
         return _score(pen, me, w)
 
     keys = heuristics.pick_keys(info)
@@ -240,13 +250,13 @@ def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         costs = [_score(pen, me, w) for _, _, pen in after]
         return costs.index(min(costs))
 
-    def simulate(r, det, seed):
+    def simulate(r, det, noise):
         rows0, pts0, pen0 = after[r]
         rows = [list(x) for x in rows0]
         pts = list(pts0)
         pen = list(pen0)
         hands = [list(det[p]) if p != me else list(info.hand) for p in range(n)]
-        kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed), seat_eps)
+        kernel.play_out(rows, pts, hands, pen, ptab, kernel.Floats(noise), seat_eps)
         return _score(pen, me, w)
 
     prior = heuristics.row_costs(info)
