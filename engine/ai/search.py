@@ -179,12 +179,18 @@ def _prune(alive: list, scores: dict, rounds: int) -> list:
 
 
 def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    simulate, ranked = pick_simulation(info, _weight(info))
+    return _search(info, rng, ranked[: max(1, int(TOPK))], simulate, budget)
+
+
+def pick_simulation(info: InfoSet, w: float):
+    """(``simulate(card, det, noise)`` -> score, the hand ranked by medium's prior) for a pick;
+    ``w`` is the share of the opponents' mean bullheads subtracted from a score."""
     hand = info.hand
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    w = _weight(info)
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
     model = None
@@ -235,20 +241,31 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         return _score(pen, me, w)
 
     keys = heuristics.pick_keys(info)
-    cands = sorted(hand, key=lambda c: (keys[c], c))[: max(1, int(TOPK))]
-    return _search(info, rng, cands, simulate, budget)
+    return simulate, sorted(hand, key=lambda c: (keys[c], c))
 
 
 def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    w = _weight(info)
+    if not info.hand:  # the last card of the round: nothing left to simulate
+        costs = last_row_costs(info, w)
+        return costs.index(min(costs))
+    simulate, ranked = row_simulation(info, w)
+    return _search(info, rng, ranked, simulate, budget)
+
+
+def last_row_costs(info: InfoSet, w: float) -> list[float]:
+    """Each row's score when the low card is the player's last of the round (exact)."""
+    return [_score(pen, info.player, w) for _, _, pen in
+            (heuristics._after_row(info, r) for r in range(len(info.rows)))]
+
+
+def row_simulation(info: InfoSet, w: float):
+    """(``simulate(row, det, noise)`` -> score, the rows ranked by medium's prior) for a low card."""
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
     eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    w = _weight(info)
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
-    if not info.hand:  # the last card of the round: nothing left to simulate
-        costs = [_score(pen, me, w) for _, _, pen in after]
-        return costs.index(min(costs))
 
     def simulate(r, det, noise):
         rows0, pts0, pen0 = after[r]
@@ -260,8 +277,24 @@ def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         return _score(pen, me, w)
 
     prior = heuristics.row_costs(info)
-    cands = sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
-    return _search(info, rng, cands, simulate, budget)
+    return simulate, sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
+
+
+def estimates(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget) -> dict:
+    """Every candidate's mean score on the same determinizations (paired; none is dropped)."""
+    draw = _sampler(info, rng)
+    floats = 2 * info.players * (len(info.hand) + 1)
+    rand = rng.random
+    totals = dict.fromkeys(candidates, 0.0)
+    rounds = 0
+    while budget.left() or rounds == 0:
+        det = draw()
+        noise = [rand() for _ in range(floats)]
+        for c in candidates:
+            totals[c] += simulate(c, det, noise)
+        budget.used += len(candidates)
+        rounds += 1
+    return {c: t / rounds for c, t in totals.items()}
 
 
 def _score(pen: list[int], me: int, w: float) -> float:
