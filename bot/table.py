@@ -54,6 +54,7 @@ class TableOptions(BaseModel):
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=9)
     ai_level: AILevel = "medium"
+    helpers: bool = False  # the hand's helpers (the coach's Hint button among them)
 
     @model_validator(mode="before")
     @classmethod
