@@ -38,6 +38,13 @@ def decide_from_state(state: dict, seat: int, level: str, seed: str) -> dict:
     return action_to_dict(default_decider(Game.from_dict(state), seat, level, random.Random(seed)))
 
 
+def hint_from_state(state: dict, seat: int, seed: str):
+    """The worker's side of a coach's hint: an ``engine.ai.coach.Hint`` (raises ``NoHint``)."""
+    from engine.ai.coach import hint
+
+    return hint(Game.from_dict(state), seat, random.Random(seed))
+
+
 def warm_up() -> int:
     """The worker's first job: import the AI and fill its caches with one small search, so a
     table's first hard decision costs what every later one does. Returns the worker's pid."""
@@ -90,6 +97,18 @@ class AISeats:
                     "the searching AI failed; seat %s plays the medium heuristic instead "
                     "(%d fallback(s) since start)", seat, self.fallbacks, exc_info=first)
             return default_decider(game, seat, "medium", random.Random(seed))
+
+    async def hint(self, game: Game, seat: int, seed: str):
+        """The coach's hint for ``seat`` (``engine.ai.coach``), thought out in the worker like a
+        hard decision; raises ``NoHint`` when there is nothing to hint, and what the worker raised
+        if it failed (a hint is not worth a fallback)."""
+        from engine.ai.coach import NoHint, hint
+
+        if seat not in game.waiting_for:  # answered here: no trip to the worker for a no
+            raise NoHint(f"the game is not waiting for seat {seat}")
+        if self._decider is not None:  # tests that replace the AI think inline
+            return hint(game, seat, random.Random(seed))
+        return await self.pool.run(hint_from_state, game.to_dict(), seat, seed)
 
     def close(self) -> None:
         self.pool.close()

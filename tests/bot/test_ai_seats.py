@@ -6,6 +6,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from bot.ai_seats import AISeats, decide_from_state
 from bot.health import ai_status, check, write_atomically
 from bot.service import TableService
@@ -161,3 +163,12 @@ def test_the_health_line_shows_the_ai_worker_and_its_fallbacks(tmp_path):
     write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
     healthy, line = check(beat, now=101.0)
     assert healthy and line.endswith("AI worker not started, 0 restart(s), 2 fallback(s) to medium")
+
+
+async def test_no_hint_for_a_seat_the_game_does_not_wait_for():
+    from engine.ai.coach import NoHint
+
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    game.pick(2, game.hands[2][0])
+    with pytest.raises(NoHint):
+        await AISeats().hint(game, 2, "11:0:2:hint")
