@@ -64,7 +64,7 @@ class Report:
         decisions = sum(r[3] for r in res)
         cpu_ms = 1000 * sum(r[2] for r in res) / max(1, decisions)
         rounds = sum(r[1] for r in res)
-        print(f"  {name:<44} {mean:6.2f} ± {ci:4.2f}   {len(res):4d} deals {rounds:5d} rounds "
+        print(f"  {name:<48} {mean:6.2f} ± {ci:4.2f}   {len(res):4d} deals {rounds:5d} rounds "
               f"{cpu_ms:6.1f} ms cpu/decision  ({time.perf_counter() - started:.0f} s)", flush=True)
         return res
 
@@ -74,7 +74,7 @@ class Report:
             verdict = ""
             if target is not None:
                 verdict = f"   target ≤ {target:+.1f}: {'met' if m <= target else 'NOT met'}"
-            print(f"  {label:<44} {m:+6.2f} ± {ci:4.2f}{verdict}", flush=True)
+            print(f"  {label:<48} {m:+6.2f} ± {ci:4.2f}{verdict}", flush=True)
 
     @property
     def hard_ms(self):
@@ -86,9 +86,12 @@ def classic(rep: Report, deals: int, games: bool) -> None:
     tag = "game" if games else "round"
     what = "full games to 66" if games else "single rounds"
     print(f"\nClassic, {what}: focal seat's bullheads per round (mean ± 95 %), {deals} paired deals")
-    for focal, opp in (("hard", "random"), ("medium", "random"), ("random", "random"),
-                       ("hard", "heuristic"), ("medium", "heuristic"),
-                       ("hard", "medium"), ("medium", "medium"), ("random", "medium")):
+    configs = [("hard", "random"), ("medium", "random"), ("random", "random"),
+               ("hard", "heuristic"), ("medium", "heuristic"),
+               ("hard", "medium"), ("medium", "medium"), ("random", "medium")]
+    if not games:  # does the row choice beat a random row? (the rest of the seat's play unchanged)
+        configs += [("hard+randrow", "medium"), ("medium+randrow", "medium")]
+    for focal, opp in configs:
         rep.run(f"{focal} vs 4 {opp} ({tag})", focal, opp, deals, **kw)
     for opp in ("random", "heuristic", "medium"):
         rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
@@ -97,6 +100,8 @@ def classic(rep: Report, deals: int, games: bool) -> None:
         for opp in ("random", "medium"):
             rep.diff(f"{lvl} − random seat, vs 4 {opp} ({tag})", f"{lvl} vs 4 {opp} ({tag})",
                      f"random vs 4 {opp} ({tag})")
+        rep.diff(f"{lvl}'s rows − random rows, vs 4 medium ({tag})", f"{lvl} vs 4 medium ({tag})",
+                 f"{lvl}+randrow vs 4 medium ({tag})")
 
 
 def pro(rep: Report, deals: int) -> None:
@@ -215,8 +220,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="few deals: for iterating")
     parser.add_argument("--deals", type=int, default=None, help="classic single rounds (default 300)")
     parser.add_argument("--games", type=int, default=None, help="classic games to 66 (default 60)")
-    parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 120)")
-    parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 80)")
+    parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 200)")
+    parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 100)")
     parser.add_argument("--decisions", type=int, default=None, help="timed worker decisions (default 300)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20260)
@@ -230,8 +235,8 @@ def main() -> int:
     q = args.quick
     deals = args.deals or (60 if q else 300)
     games = args.games or (15 if q else 60)
-    pros = args.pro or (40 if q else 120)
-    annis = args.anniversary or (20 if q else 80)
+    pros = args.pro or (40 if q else 200)
+    annis = args.anniversary or (20 if q else 100)
     decisions = args.decisions or (100 if q else 300)
     sections = args.sections.split(",")
     clock = "wall clock" if args.wall else "CPU time of its process (as on a core of its own)"

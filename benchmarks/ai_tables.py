@@ -12,7 +12,8 @@ A *seat spec* names how a seat plays:
 * ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
   ``hard-old`` is the Anniversary search as it was before issue 19
   (``ai_reference``); a ``+randdraft`` suffix makes the seat draft a uniformly
-  random card in the Pro variant and play by its level otherwise.
+  random card in the Pro variant, ``+randrow`` take a uniformly random row for a
+  low card, and play by its level otherwise.
 
 ``play(job)`` plays one paired deal: deal ``seed`` with the focal seat at
 ``focal`` and the four others by one spec. Every configuration replays the same
@@ -82,6 +83,12 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
                 return Draft(seat, rng.choice(game.draft_pool))
             return base(game, seat, rng)
         return drafting
+    if draft == "randrow":
+        def rows(game, seat, rng):
+            if game.phase is Phase.CHOOSE_ROW:
+                return rng.choice(game.legal_actions(seat))
+            return base(game, seat, rng)
+        return rows
     return base
 
 
