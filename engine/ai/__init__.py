@@ -18,7 +18,8 @@ heuristic: the card with the fewest expected bullheads, the row that costs
 least now and leaves the table best for its hand, a Pro draft that avoids
 runs and bullheads — hard drafts the same way),
 ``hard`` (determinized Monte Carlo search over the rest of the round with
-heuristic opponents; see ``search``).
+heuristic opponents; see ``search``). ``coach.hint`` tells a player what hard
+expects each of their options to cost.
 """
 
 from __future__ import annotations

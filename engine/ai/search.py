@@ -14,8 +14,9 @@ repeatedly
    the Pro variant by the danger table of ``kernel`` mixed with a random card
    (``EPS_PRO``), and
 3. plays every remaining candidate against that same determinization and the
-   same random numbers (common random numbers: the comparison between two
-   candidates is paired), finishing the round in the fast kernel with every
+   same random numbers (common random numbers — one list of floats per
+   determinization, ``kernel.Floats``: the comparison between two candidates
+   is paired), finishing the round in the fast kernel with every
    seat playing the danger table (a close, cheap stand-in for medium: they
    agree on about 95% of picks), the opponents a random card with chance
    ``EPS_CLASSIC``.
@@ -30,8 +31,11 @@ accumulates, so the simulations go to the close calls. The score
 of a simulation is the player's bullheads this round, minus a share of the
 opponents' mean in the last round of a game (where the ranking is what counts).
 
+The same simulations, every option rated and none dropped, give the coach's
+estimates (``estimates``; see ``coach``).
+
 Budgets: ``sims`` (simulated rounds; deterministic for a fixed seed) and/or
-``ms`` (wall clock via ``time.perf_counter``).
+``ms`` (of ``CLOCK``: the wall clock via ``time.perf_counter``).
 """
 
 from __future__ import annotations
