@@ -44,9 +44,10 @@ class Level(str, enum.Enum):
     HARD = "hard"
 
 
-#: The hard level's time per decision when the caller gives no budget: 40 ms of search leaves
-#: room for the worker's round trip and a busy machine within 50 ms a decision (p95).
-DEFAULT_BUDGET_MS = 40.0
+#: The hard level's time per decision when the caller gives no budget: 32 ms of search leaves
+#: room for the worker's round trip and a busy machine within 50 ms a decision (p95; at 40 ms
+#: the p95 beside two busy processes on two shared cores was 58 ms).
+DEFAULT_BUDGET_MS = 32.0
 
 #: Handlers for phases beyond the classic ones, by phase value: ``handler(game,
 #: player, level, rng, budget) -> action``. Variants register theirs here.

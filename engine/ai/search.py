@@ -74,7 +74,7 @@ class Budget:
 
     def __init__(self, sims: int | None, ms: float | None) -> None:
         if sims is None and ms is None:
-            ms = 40.0  # engine.ai.DEFAULT_BUDGET_MS
+            ms = 32.0  # engine.ai.DEFAULT_BUDGET_MS
         self.sims = sims
         self.clock = CLOCK
         self.deadline = self.clock() + ms / 1000.0 if ms is not None else None
