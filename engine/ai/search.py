@@ -21,6 +21,11 @@ repeatedly
    agree on about 95% of picks), the opponents a random card with chance
    ``EPS_CLASSIC``.
 
+In the classic game both chances rise towards 1 as the rows show a careless
+table (``carelessness``: wide gaps between neighbouring cards), so against
+random players the search expects random cards, and against careful ones
+careful cards.
+
 Only the ``TOPK`` candidates the medium heuristic rates best are searched (a
 decision gets a few hundred simulated rounds: spread over ten cards they are
 noise), and the search leaves medium's own choice only when its best is ahead
@@ -60,6 +65,8 @@ DEFER = 1.0  # standard errors by which the search's best must beat the prior's 
 EPS_SELF = 0.0  # the player plays its own later turns sensibly in the simulations
 EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is random, not medium's
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
+MIN_GAPS = 3  # gaps in the rows before the table's carelessness is judged
+CAREFUL_GAP, CAREFUL_GAP_PER_TURN, RANDOM_GAP = 2.0, 0.5, 11.5  # mean gaps (see ``carelessness``)
 
 
 #: The clock of the ``ms`` budget: the wall clock, which is what a player waits on. A benchmark
@@ -182,6 +189,22 @@ def _prune(alive: list, scores: dict, rounds: int) -> list:
     return keep
 
 
+def carelessness(info: InfoSet) -> float:
+    """How careless the table plays, 0 (as medium) … 1 (random cards), read from the rows.
+
+    A careful player lays a card just above a row's end; a random card lands
+    anywhere. At a table of five the mean gap between neighbouring cards in the
+    rows is ~2.4 at turn 2, growing to ~7 at turn 10, when medium players play,
+    and ~11–12 throughout with random players. Fewer than ``MIN_GAPS`` gaps say
+    nothing (0: the careful model, as before)."""
+    gaps = [b - a for r in info.rows for a, b in zip(r, r[1:])]
+    if len(gaps) < MIN_GAPS:
+        return 0.0
+    careful = CAREFUL_GAP + CAREFUL_GAP_PER_TURN * info.turn
+    mean = sum(gaps) / len(gaps)
+    return min(1.0, max(0.0, (mean - careful) / max(1.0, RANDOM_GAP - careful)))
+
+
 def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
     simulate, ranked = pick_simulation(info, _weight(info))
     return _search(info, rng, ranked[: max(1, int(TOPK))], simulate, budget)
@@ -193,14 +216,15 @@ def pick_simulation(info: InfoSet, w: float):
     hand = info.hand
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
-    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    care = carelessness(info)
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC + care * (1.0 - EPS_CLASSIC)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
     model = None
     if info.known_hands is None:  # classic: opponents choose this turn's card as medium does
         model = MediumModel(rows0, pts0, sorted(info.unseen + hand), n - 1, info.deck_size)
-        eps_first = EPS_FIRST
+        eps_first = EPS_FIRST + care * (1.0 - EPS_FIRST)
     else:
         eps_first = eps
 
@@ -267,7 +291,8 @@ def row_simulation(info: InfoSet, w: float):
     """(``simulate(row, det, noise)`` -> score, the rows ranked by medium's prior) for a low card."""
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
-    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    care = carelessness(info)
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC + care * (1.0 - EPS_CLASSIC)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
 
