@@ -1,132 +1,267 @@
-"""AI tournament: one seat of the level under test against four opponents, paired deals.
+"""AI benchmark: one focal seat against four others on paired deals, at a table of five.
 
-Every configuration replays the same seeded deals (round ``i`` is deal
-``seed + i``, the tested seat is ``i % 5``), classic 10-card rounds at a table
-of five. For each figure it prints the tested seat's mean bullheads per round
-with its standard error, its win share (share of rounds where it took the
-fewest points, ties shared) and its CPU milliseconds per decision
-(``time.process_time``, so the other processes on a shared machine do not
-count; the hard level's budget itself is wall-clock). It ends with the paired
-difference hard − medium against medium opponents.
+Every configuration replays the same seeded deals (deal ``i`` is seed ``seed + i``,
+the focal seat is ``i % 5``), so a difference between two configurations is a
+paired difference. Opponents (see ``ai_tables``): the STANDARD random player
+(uniformly random card; a card below every row takes the cheapest row — fewest
+bullheads, lowest index on a tie), the closest-gap heuristic, and the engine's
+levels. Figures are the focal seat's bullheads per round, mean ± the half-width
+of the 95 % interval.
 
-Run: ``python benchmarks/ai.py [--rounds 1000] [--procs 2] [--hard-ms 45]``;
-``--hard-sims N`` gives hard a fixed number of simulated rounds instead (deterministic,
-immune to machine load: for tuning), ``--only hard:medium,medium:medium`` runs some figures.
-Targets: hard vs 4 random ≤ 6.0, hard vs 4 medium ≤ 11.0 and ≥ 2.5 better than a
-medium seat on the same deals, hard ≤ 50 ms per decision; medium clearly better
-than easy, easy clearly better than random.
+Sections: classic single rounds; full classic games to 66; the Pro variant's
+first round (own draft − uniformly random draft); the Anniversary game (hard −
+medium, and hard now − hard before issue 19); decision time of hard called as
+the bot calls it (``bot.tables.ai_seats.AISeats`` through its worker process), quiet
+and beside two busy processes; the first decision after a fresh start; and the
+fallbacks to medium, which must be 0 — the script exits 1 otherwise.
+
+Run: ``python benchmarks/ai.py`` (the full run, ~15 min on two cores) or
+``python benchmarks/ai.py --quick`` (a few minutes, wide intervals).
+``--hard-sims N`` gives hard N simulated rounds per decision instead of the
+bot's wall-clock budget (deterministic, immune to load: for tuning);
+``--sections classic,games,pro,anniversary,timing`` runs some sections.
+The tournaments count hard's budget in CPU time of their process (``--wall``:
+wall clock), so a machine shared with other work measures how hard plays on a
+core of its own; the timing section always runs the bot's wall-clock budget.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import asyncio
 import multiprocessing
 import os
 import random
+import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.append(HERE)  # after the root: benchmarks/engine.py must not hide the engine package
+
+from ai_tables import PLAYERS, Job, mean_ci, paired, play  # noqa: E402
 
 from engine import Game, GameConfig, Phase  # noqa: E402
-from engine.ai import choose_action  # noqa: E402
+from engine.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
 
-PLAYERS = 5
-
-
-def play_round(args):
-    """One classic round; returns (tested seat's bullheads, its win share, cpu s, decisions)."""
-    level, opponents, deal, index, hard_ms, hard_sims = args
-    seat = index % PLAYERS
-    levels = [opponents] * PLAYERS
-    levels[seat] = level
-    game = Game.new(GameConfig(PLAYERS, target=None, rounds=1), seed=deal)
-    rngs = [random.Random(deal * 31 + p) for p in range(PLAYERS)]
-    cpu = 0.0
-    decisions = 0
-
-    def decide(p):
-        nonlocal cpu, decisions
-        hard = levels[p] == "hard"
-        budget = {"budget_ms": hard_ms if hard else None, "budget_sims": hard_sims if hard else None}
-        if p == seat:
-            t = time.process_time()
-            action = choose_action(game, p, levels[p], rngs[p], **budget)
-            cpu += time.process_time() - t
-            decisions += 1
-            return action
-        return choose_action(game, p, levels[p], rngs[p], **budget)
-
-    while not game.is_over:
-        if game.phase is Phase.PICK:
-            game.play_turn([decide(p).card for p in range(PLAYERS)])
-        else:
-            game.apply(decide(game.chooser))
-    points = game.totals
-    low = min(points)
-    win = 1.0 / points.count(low) if points[seat] == low else 0.0
-    return points[seat], win, cpu, decisions
+SECTIONS = ("classic", "games", "pro", "anniversary", "timing")
 
 
-def run(pool, level, opponents, rounds, seed, hard_ms, hard_sims):
-    jobs = [(level, opponents, seed + i, i, hard_ms, hard_sims) for i in range(rounds)]
-    return pool.map(play_round, jobs, chunksize=max(1, rounds // 40))
+class Report:
+    def __init__(self, pool, args) -> None:
+        self.pool = pool
+        self.args = args
+        self.results: dict = {}
+
+    def run(self, name, focal, opp, deals, **kw):
+        jobs = [Job(focal, opp, self.args.seed + i, i % PLAYERS, hard_ms=self.hard_ms,
+                    hard_sims=self.args.hard_sims, cpu_clock=not self.args.wall, **kw) for i in range(deals)]
+        started = time.perf_counter()
+        res = self.pool.map(play, jobs, chunksize=1)
+        self.results[name] = res
+        mean, ci = mean_ci([r[0] for r in res])
+        decisions = sum(r[3] for r in res)
+        cpu_ms = 1000 * sum(r[2] for r in res) / max(1, decisions)
+        rounds = sum(r[1] for r in res)
+        print(f"  {name:<48} {mean:6.2f} ± {ci:4.2f}   {len(res):4d} deals {rounds:5d} rounds "
+              f"{cpu_ms:6.1f} ms cpu/decision  ({time.perf_counter() - started:.0f} s)", flush=True)
+        return res
+
+    def diff(self, label, a, b, target=None):
+        if a in self.results and b in self.results:
+            m, ci = paired(self.results[a], self.results[b])
+            verdict = ""
+            if target is not None:
+                verdict = f"   target ≤ {target:+.1f}: {'met' if m <= target else 'NOT met'}"
+            print(f"  {label:<48} {m:+6.2f} ± {ci:4.2f}{verdict}", flush=True)
+
+    @property
+    def hard_ms(self):
+        return None if self.args.hard_sims is not None else self.args.hard_ms
 
 
-def summary(results):
-    pts = [r[0] for r in results]
-    n = len(pts)
-    mean = sum(pts) / n
-    se = math.sqrt(sum((x - mean) ** 2 for x in pts) / (n - 1) / n)
-    win = sum(r[1] for r in results) / n
-    ms = 1000 * sum(r[2] for r in results) / max(1, sum(r[3] for r in results))
-    return mean, se, win, ms
+def classic(rep: Report, deals: int, games: bool) -> None:
+    kw = {"target": 66} if games else {}
+    tag = "game" if games else "round"
+    what = "full games to 66" if games else "single rounds"
+    print(f"\nClassic, {what}: focal seat's bullheads per round (mean ± 95 %), {deals} paired deals")
+    configs = [("hard", "random"), ("medium", "random"), ("random", "random"),
+               ("hard", "heuristic"), ("medium", "heuristic"),
+               ("hard", "medium"), ("medium", "medium"), ("random", "medium")]
+    if not games:  # does the row choice beat a random row? (the rest of the seat's play unchanged)
+        configs += [("hard+randrow", "medium"), ("medium+randrow", "medium")]
+    for focal, opp in configs:
+        rep.run(f"{focal} vs 4 {opp} ({tag})", focal, opp, deals, **kw)
+    for opp in ("random", "heuristic", "medium"):
+        rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
+                 f"medium vs 4 {opp} ({tag})")
+    for lvl in ("hard", "medium"):
+        for opp in ("random", "medium"):
+            rep.diff(f"{lvl} − random seat, vs 4 {opp} ({tag})", f"{lvl} vs 4 {opp} ({tag})",
+                     f"random vs 4 {opp} ({tag})")
+        rep.diff(f"{lvl}'s rows − random rows, vs 4 medium ({tag})", f"{lvl} vs 4 medium ({tag})",
+                 f"{lvl}+randrow vs 4 medium ({tag})")
 
 
-def main() -> None:
+def pro(rep: Report, deals: int) -> None:
+    print(f"\nPro variant, first round, focal seat vs 4 medium (who draft as medium does), {deals} paired deals")
+    for lvl in ("hard", "medium", "easy"):
+        rep.run(f"{lvl}, own draft", lvl, "medium", deals, variant="pro")
+        rep.run(f"{lvl}, uniformly random draft", f"{lvl}+randdraft", "medium", deals, variant="pro")
+    rep.diff("hard: own draft − random draft", "hard, own draft", "hard, uniformly random draft", -1.0)
+    rep.diff("medium: own draft − random draft", "medium, own draft", "medium, uniformly random draft", 0.0)
+    rep.diff("easy: own draft − random draft", "easy, own draft", "easy, uniformly random draft")
+
+
+def anniversary(rep: Report, deals: int) -> None:
+    print(f"\nAnniversary game (two rounds of 12), focal seat vs 4 medium, {deals} paired deals")
+    rep.run("hard (now)", "hard", "medium", deals, variant="anniversary")
+    rep.run("hard (before issue 19)", "hard-old", "medium", deals, variant="anniversary")
+    rep.run("medium", "medium", "medium", deals, variant="anniversary")
+    rep.diff("hard (now) − medium", "hard (now)", "medium", -2.8)
+    rep.diff("hard (now) − hard (before)", "hard (now)", "hard (before issue 19)")
+
+
+# -- decision time through the bot's worker -----------------------------------------------
+
+
+def busy(stop) -> None:
+    x = 0
+    while not stop.is_set():
+        for _ in range(10000):
+            x += 1
+
+
+async def worker_decisions(decisions: int, seed: int) -> tuple[list[float], int]:
+    """Wall ms of each hard decision made through ``AISeats`` (as the bot makes them), at
+    tables of five (hard at seat 0, four medium), games to 66; and the fallbacks."""
+    from bot.tables.ai_seats import AISeats
+
+    seats = AISeats()
+    seats.start()
+    await seats.pool.ready()
+    times: list[float] = []
+    deal = seed
+    try:
+        while len(times) < decisions:
+            game = Game.new(GameConfig(PLAYERS, target=66), seed=deal)
+            rngs = [random.Random(deal * 7 + p) for p in range(PLAYERS)]
+            step = 0
+            while not game.is_over and len(times) < decisions:
+                seat = game.waiting_for[0]
+                if seat == 0:
+                    t = time.perf_counter()
+                    action = await seats.decide(game, 0, "hard", f"{deal}:{step}:0")
+                    times.append(1000 * (time.perf_counter() - t))
+                else:
+                    action = choose_action(game, seat, "medium", rngs[seat])
+                game.apply(action)
+                step += 1
+            deal += 1
+    finally:
+        seats.close()
+    return times, seats.fallbacks
+
+
+async def first_decisions(starts: int) -> tuple[list[float], list[float], int]:
+    """For fresh ``AISeats``: ms from start until the worker is warm, and the first decision's ms."""
+    from bot.tables.ai_seats import AISeats
+
+    warm, first, fallbacks = [], [], 0
+    for i in range(starts):
+        game = Game.new(GameConfig(PLAYERS, target=66), seed=900 + i)
+        seats = AISeats()
+        t = time.perf_counter()
+        seats.start()
+        await seats.pool.ready()
+        warm.append(1000 * (time.perf_counter() - t))
+        t = time.perf_counter()
+        await seats.decide(game, 0, "hard", f"{900 + i}:0:0")
+        first.append(1000 * (time.perf_counter() - t))
+        fallbacks += seats.fallbacks
+        seats.close()
+    return warm, first, fallbacks
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def timing(decisions: int, seed: int) -> int:
+    print(f"\nHard's decision time through the bot's worker process (wall ms; {decisions} decisions each; "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)")
+    fallbacks = 0
+    for label, load in (("quiet", 0), ("beside 2 busy processes", 2)):
+        stop = multiprocessing.Event()
+        hogs = [multiprocessing.Process(target=busy, args=(stop,)) for _ in range(load)]
+        for h in hogs:
+            h.start()
+        try:
+            times, fb = asyncio.run(worker_decisions(decisions, seed))
+        finally:
+            stop.set()
+            for h in hogs:
+                h.join()
+        fallbacks += fb
+        print(f"  {label:<26} p50 {statistics.median(times):5.1f}  p95 {pct(times, 0.95):5.1f}  "
+              f"max {max(times):6.1f}   (target p95 ≤ 50)", flush=True)
+    warm, first, fb = asyncio.run(first_decisions(5))
+    fallbacks += fb
+    print(f"  first decision after a fresh start (5 starts): median {statistics.median(first):.1f} ms, "
+          f"max {max(first):.1f} ms (target ≤ 60); the worker was warm {statistics.median(warm):.0f} ms "
+          f"after start (median), while the bot restores tables and connects")
+    return fallbacks
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="few deals: for iterating")
+    parser.add_argument("--deals", type=int, default=None, help="classic single rounds (default 300)")
+    parser.add_argument("--games", type=int, default=None, help="classic games to 66 (default 60)")
+    parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 200)")
+    parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 100)")
+    parser.add_argument("--decisions", type=int, default=None, help="timed worker decisions (default 300)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20260)
-    parser.add_argument("--hard-ms", type=float, default=45.0, help="hard's wall-clock budget")
-    parser.add_argument("--hard-sims", type=int, default=None,
-                        help="hard's budget in simulated rounds instead (deterministic: for tuning)")
-    parser.add_argument("--skip-hard", action="store_true")
-    parser.add_argument("--only", default=None,
-                        help="comma-separated level:opponents figures, e.g. hard:medium,medium:medium")
+    parser.add_argument("--hard-ms", type=float, default=DEFAULT_BUDGET_MS,
+                        help="hard's wall-clock budget (default: the bot's)")
+    parser.add_argument("--hard-sims", type=int, default=None)
+    parser.add_argument("--wall", action="store_true",
+                        help="tournaments: hard's budget on the wall clock (as the bot) instead of CPU time")
+    parser.add_argument("--sections", default=",".join(SECTIONS))
     args = parser.parse_args()
-    hard_ms = None if args.hard_sims is not None else args.hard_ms
-    budget = (f"{args.hard_sims} simulated rounds" if args.hard_sims is not None
-              else f"{args.hard_ms:g} ms wall")
-    print(f"AI tournament, Python {sys.version.split()[0]}, {args.procs} processes, "
-          f"{args.rounds} paired classic rounds per figure, table of {PLAYERS}, "
-          f"hard budget {budget} per decision")
-    print(f"{'seat':>7} {'vs 4':>7} {'bullheads/round':>18} {'win share':>10} {'ms/decision':>12}")
-    results = {}
-    configs = [(lvl, opp) for opp in ("random", "medium")
-               for lvl in ("random", "easy", "medium", "hard")]
+    q = args.quick
+    deals = args.deals or (60 if q else 300)
+    games = args.games or (15 if q else 60)
+    pros = args.pro or (40 if q else 200)
+    annis = args.anniversary or (20 if q else 100)
+    decisions = args.decisions or (100 if q else 300)
+    sections = args.sections.split(",")
+    clock = "wall clock" if args.wall else "CPU time of its process (as on a core of its own)"
+    budget = f"{args.hard_sims} simulated rounds" if args.hard_sims else f"{args.hard_ms:g} ms {clock}"
+    print(f"AI benchmark, Python {sys.version.split()[0]}, {args.procs} processes, table of {PLAYERS}, "
+          f"hard's budget {budget} per decision.\nOpponents: 'random' is the STANDARD random player "
+          f"(uniformly random card; cheapest row when its card is below every row); 'heuristic' "
+          f"plays the card closest above a row end (cheapest row when forced); the rest are engine levels.")
+    started = time.perf_counter()
+    fallbacks = 0
     with multiprocessing.Pool(args.procs) as pool:
-        for level, opp in configs:
-            if level == "hard" and args.skip_hard:
-                continue
-            if args.only is not None and f"{level}:{opp}" not in args.only.split(","):
-                continue
-            started = time.perf_counter()
-            res = run(pool, level, opp, args.rounds, args.seed, hard_ms, args.hard_sims)
-            results[level, opp] = res
-            mean, se, win, ms = summary(res)
-            print(f"{level:>7} {opp:>7} {mean:>10.2f} ± {se:<5.2f} {win:>10.3f} {ms:>12.2f}"
-                  f"   ({time.perf_counter() - started:.0f} s)", flush=True)
-    for opp in ("random", "medium"):
-        for a, b in (("hard", "medium"), ("medium", "easy"), ("easy", "random")):
-            if (a, opp) in results and (b, opp) in results:
-                d = [x[0] - y[0] for x, y in zip(results[a, opp], results[b, opp])]
-                n = len(d)
-                m = sum(d) / n
-                se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
-                print(f"paired {a} − {b} seat vs 4 {opp}: {m:+.2f} ± {se:.2f} bullheads/round")
+        rep = Report(pool, args)
+        if "classic" in sections:
+            classic(rep, deals, games=False)
+        if "games" in sections:
+            classic(rep, games, games=True)
+        if "pro" in sections:
+            pro(rep, pros)
+        if "anniversary" in sections:
+            anniversary(rep, annis)
+    if "timing" in sections:
+        fallbacks = timing(decisions, args.seed)
+    print(f"\nfallbacks to medium: {fallbacks} (must be 0)   total {time.perf_counter() - started:.0f} s")
+    return 1 if fallbacks else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -68,6 +68,7 @@ class SixNimmtBot(commands.Bot):
             await self.load_extension(extension)
         if not self.start_tables:
             return
+        self.service.ai.start()  # the searching AI's worker warms up while we restore and connect
         # After the cogs, so restored tables are shown; only the tables of this process's shards.
         corrupt = await self.service.start(self.settings.owns_guild)
         if corrupt:

@@ -87,7 +87,16 @@ def bot_status(bot) -> dict:
         "latency": latency if math.isfinite(latency) else None,
         "shards": shards,
         "tables": len(service.tables) if service is not None else 0,
+        **ai_status(getattr(service, "ai", None)),
     }
+
+
+def ai_status(ai) -> dict:
+    """The searching AI's worker: up or not, restarts, and decisions medium made in its place."""
+    if ai is None:
+        return {}
+    return {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
+            "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks}
 
 
 def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> tuple[bool, str]:
@@ -104,4 +113,9 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
         return False, f"unhealthy: the last heartbeat is {age:.0f} s old (more than {max_age:.0f} s)"
     if not data.get("ready"):
         return False, "unhealthy: the bot is running but not connected to Discord"
-    return True, f"healthy: connected, {data.get('tables', 0)} table(s), heartbeat {age:.0f} s old"
+    line = f"healthy: connected, {data.get('tables', 0)} table(s), heartbeat {age:.0f} s old"
+    if "ai_fallbacks" in data:
+        # Not a reason to restart the container: the tables play on, but the operator should know.
+        line += (f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "
+                 f"{data['ai_fallbacks']} fallback(s) to medium")
+    return True, line

@@ -11,11 +11,13 @@ thinks in a worker process, on another core, while the bot goes on.
 from __future__ import annotations
 
 import logging
+import os
 import random
 from collections.abc import Callable
 
-from engine import Game, action_from_dict, action_to_dict
+from engine import Game, GameConfig, action_from_dict, action_to_dict
 from engine.ai import choose_action
+from engine.ai.coach import NoHint, hint
 
 from .workers import WorkerPool
 
@@ -37,6 +39,20 @@ def decide_from_state(state: dict, seat: int, level: str, seed: str) -> dict:
     return action_to_dict(default_decider(Game.from_dict(state), seat, level, random.Random(seed)))
 
 
+def hint_from_state(state: dict, seat: int, seed: str):
+    """The worker's side of a coach's hint: an ``engine.ai.coach.Hint`` (raises ``NoHint``)."""
+    return hint(Game.from_dict(state), seat, random.Random(seed))
+
+
+def warm_up() -> int:
+    """The worker's first job: import the AI and fill its caches with one small search, so a
+    table's first hard decision costs what every later one does. Returns the worker's pid."""
+    for players in range(2, 11):
+        game = Game.new(GameConfig(players, rounds=1, target=None), seed=players)
+        choose_action(game, 0, "hard", random.Random(0), budget_sims=8)
+    return os.getpid()
+
+
 class AISeats:
     """Decisions for AI seats (and for absent players) without blocking the event loop.
 
@@ -47,7 +63,15 @@ class AISeats:
 
     def __init__(self, decider: AIDecider | None = None) -> None:
         self._decider = decider
-        self.pool = WorkerPool()  # its process starts with the first searching decision
+        self.pool = WorkerPool(warm_up)
+        self.fallbacks = 0  # searching decisions the worker failed and medium made instead
+        self._warned: set[str] = set()  # tables whose fallback was logged as a warning
+
+    def start(self) -> None:
+        """Spawn and warm the worker now (the bot's start-up), not at the first hard decision;
+        from then on a dead worker is replaced at once. Needs a running event loop."""
+        if self._decider is None:
+            self.pool.start()
 
     async def decide(self, game: Game, seat: int, level: str, seed: str):
         if self._decider is not None:
@@ -58,9 +82,25 @@ class AISeats:
             return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
         except Exception:
             # The player's own move is already applied: a table must not stall on its AI seat.
-            log.warning("the searching AI failed; seat %s plays the medium heuristic this once", seat,
-                        exc_info=True)
+            # Counted and shown by the health check; a warning once per table, not per turn.
+            self.fallbacks += 1
+            table = seed.split(":", 1)[0]  # the table's seed: "table seed:step:seat"
+            first = table not in self._warned
+            self._warned.add(table)
+            log.log(logging.WARNING if first else logging.DEBUG,
+                    "the searching AI failed; seat %s plays the medium heuristic instead "
+                    "(%d fallback(s) since start)", seat, self.fallbacks, exc_info=first)
             return default_decider(game, seat, "medium", random.Random(seed))
+
+    async def hint(self, game: Game, seat: int, seed: str):
+        """The coach's hint for ``seat`` (``engine.ai.coach``), thought out in the worker like a
+        hard decision; raises ``NoHint`` when there is nothing to hint, and what the worker raised
+        if it failed (a hint is not worth a fallback)."""
+        if seat not in game.waiting_for:  # answered here: no trip to the worker for a no
+            raise NoHint(f"the game is not waiting for seat {seat}")
+        if self._decider is not None:  # tests that replace the AI think inline
+            return hint(game, seat, random.Random(seed))
+        return await self.pool.run(hint_from_state, game.to_dict(), seat, seed)
 
     def close(self) -> None:
         self.pool.close()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from data.models import CorruptTable, SeatInfo
 from data.store import Store
 from engine import IllegalAction, action_to_dict
+from engine.ai.coach import NoHint
 
 from .ai_seats import AIDecider, AISeats
 from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton, TableError
@@ -285,6 +286,24 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
     def _ai_seed(table: Table, seat: int) -> str:
         # From the table, so a restored table's AI plays as it would have.
         return f"{table.seed}:{table.step}:{seat}"
+
+    async def hint(self, table_id: int, user_id: int):
+        """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a
+        table opened with helpers on. Reads a snapshot of the game; changes nothing."""
+        table = self.get(table_id)
+        if not table.options.helpers:
+            raise TableError(N_("Hints are off at this table; the host can turn on helpers for the next one."))
+        game = self._running_game(table)
+        seat = self._seat(table, user_id)
+        try:
+            return await self.ai.hint(game, seat, f"{self._ai_seed(table, seat)}:hint")
+        except NoHint:
+            raise TableError(N_("There is nothing to hint right now: it is not your turn to choose a card "
+                                "or a row.")) from None
+        except Exception:
+            log.warning("the coach failed at table %s", table.id, exc_info=True)
+            raise TableError(N_("The coach could not think just now; nothing was changed. Please try again.")) \
+                from None
 
     def options_for(self, **values) -> TableOptions:
         return TableOptions(**values)

@@ -66,7 +66,8 @@ class TableOptions(BaseModel):
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     ai_seats: int = Field(0, ge=0, le=MAX_PLAYERS - 1)
     ai_level: AILevel = "medium"
-    # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker.
+    # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker
+    # and the coach's Hint.
     helpers: bool = False
 
     @model_validator(mode="before")

@@ -36,40 +36,91 @@ def exit_with_parent(parent_pid: int) -> None:
 class WorkerPool:
     """One worker process (spawned: no copy of the bot's event loop or sockets) that ends with us.
 
-    Started on first use. A worker that dies (the OOM killer, a crash in a C
-    library) breaks a ``ProcessPoolExecutor`` for good; the pool then starts a
-    new worker and runs the job once more, so one lost process does not stop
-    every later image or AI decision.
+    ``start()`` spawns it at once and runs ``warm`` in it (imports, caches), so
+    the first real job does not pay for a process start; without ``start()`` the
+    pool starts on first use. A worker that dies (the OOM killer, a crash in a C
+    library) breaks a ``ProcessPoolExecutor`` for good: a started pool notices
+    within ``WATCH_SECONDS`` and starts (and warms) a new worker before anyone
+    needs it, and a job that meets the broken pool starts one and runs once more.
     """
 
-    def __init__(self) -> None:
+    WATCH_SECONDS = 0.5
+
+    def __init__(self, warm=None) -> None:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._warm = warm
+        self._warming: concurrent.futures.Future | None = None
+        self._watcher: asyncio.Task | None = None
+        self.restarts = 0  # workers replaced after a death
 
     def _start(self) -> concurrent.futures.ProcessPoolExecutor:
         self._executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent, initargs=(os.getpid(),))
+        if self._warm is not None:
+            self._warming = self._executor.submit(self._warm)
         return self._executor
+
+    def start(self) -> None:
+        """Spawn and warm the worker now and replace it whenever it dies (needs a running loop)."""
+        if self._executor is None:
+            self._start()
+        if self._watcher is None:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="worker-watch")
+
+    async def ready(self):
+        """Wait until the worker has finished warming up; what ``warm`` returned (None without it)."""
+        if self._warming is None:
+            return None
+        return await asyncio.wrap_future(self._warming)
+
+    def _broken(self, executor) -> bool:
+        # ``_broken`` is how the executor itself marks a pool whose worker died.
+        return bool(getattr(executor, "_broken", False))
+
+    def _replace(self, executor) -> None:
+        """Start a new worker in place of ``executor``'s dead one (only the first to notice)."""
+        if self._executor is executor:
+            log.warning("a worker process died; starting a new one")
+            self.restarts += 1
+            executor.shutdown(wait=False, cancel_futures=True)
+            self._start()
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.WATCH_SECONDS)
+            executor = self._executor
+            if executor is not None and self._broken(executor):
+                self._replace(executor)
 
     @property
     def started(self) -> bool:
         return self._executor is not None
 
+    @property
+    def alive(self) -> bool:
+        """A worker is up (or starting) and not known to be dead."""
+        return self._executor is not None and not self._broken(self._executor)
+
     async def run(self, fn, *args):
         loop = asyncio.get_running_loop()
         executor = self._executor or self._start()
+        if self._broken(executor):  # died since the watcher last looked
+            self._replace(executor)
+            executor = self._executor
         try:
             return await loop.run_in_executor(executor, fn, *args)
         except concurrent.futures.process.BrokenProcessPool:
             # Every call in flight learns of the death at once: only the first replaces
             # the pool, so the others' retries do not cancel each other's.
-            if self._executor is executor:
-                log.warning("a worker process died; starting a new one")
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._start()
+            self._replace(executor)
             return await loop.run_in_executor(self._executor, fn, *args)
 
     def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
+        self._warming = None
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

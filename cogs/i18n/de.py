@@ -227,6 +227,13 @@ MESSAGES: dict[str, str] = {
     "There is no 6 nimmt! table in this channel. Start one with `/6nimmt start`.":
         "In diesem Kanal gibt es keinen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
     "This channel already has a 6 nimmt! table.": "Dieser Kanal hat schon einen 6-nimmt!-Tisch.",
+    # the coach's hint (bot/service.py)
+    "Hints are off at this table; the host can turn on helpers for the next one.":
+        "An diesem Tisch gibt es keine Tipps; wer den nächsten eröffnet, kann die Helfer einschalten.",
+    "There is nothing to hint right now: it is not your turn to choose a card or a row.":
+        "Gerade gibt es keinen Tipp: Du bist nicht dran, eine Karte oder eine Reihe zu wählen.",
+    "The coach could not think just now; nothing was changed. Please try again.":
+        "Der Coach konnte gerade nicht nachdenken; es wurde nichts geändert. Bitte versuche es noch einmal.",
     "That button is from an earlier turn. Use the newest table message.":
         "Diese Schaltfläche stammt aus einem früheren Zug. Verwende die neueste Tisch-Nachricht.",
     "That table has ended. Start a new one with `/6nimmt start`.":

@@ -14,9 +14,11 @@ face-down card of the classic game.
 Levels: ``random`` (benchmarks, tests), ``easy`` (a casual player: mostly
 safe-looking cards, sometimes a blunder), ``medium`` (a sound one-turn
 heuristic: the card with the fewest expected bullheads, the row that costs
-least now and leaves the table best for its hand, a run-building Pro draft),
+least now and leaves the table best for its hand, a Pro draft that avoids
+runs and bullheads — hard drafts the same way),
 ``hard`` (determinized Monte Carlo search over the rest of the round with
-heuristic opponents; see ``search``).
+heuristic opponents; see ``search``). ``coach.hint`` tells a player what hard
+expects each of their options to cost.
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ class Level(str, enum.Enum):
     HARD = "hard"
 
 
-#: The hard level's time per decision when the caller gives no budget.
-DEFAULT_BUDGET_MS = 45.0
+#: The hard level's time per decision when the caller gives no budget: 32 ms of search leaves
+#: room for the worker's round trip and a busy machine within 50 ms a decision (p95; at 40 ms
+#: the p95 beside two busy processes on two shared cores was 58 ms).
+DEFAULT_BUDGET_MS = 32.0
 
 def choose_action(
     game,

@@ -2,9 +2,10 @@
 
 * **pick** — the heuristic levels judge cards on the open (unblocked) rows with
   each row's capacity (six under a 7 nimmt!). Hard runs the classic search
-  (``search.hard_pick``) while the table is plain — four rows, no Stop, no
-  7 nimmt! — treating everyone's special cards as unused (an approximation),
-  and the medium judgement otherwise.
+  (``search.hard_pick``) on every table — four or five rows, Stops, 7 nimmt! —
+  over the open rows (a row that holds six shown one card shorter), treating
+  everyone's special cards as unused for the rest of the round (an approximation:
+  its rollouts do not play special cards).
 * **special card / row on a low card** — every legal option is played out on a
   copy of the game until this player's card is placed (the other revealed
   cards are public, so this uses nothing hidden: the copy stops as soon as the
@@ -22,7 +23,7 @@ import random
 
 from ..actions import ChooseRow, Pick
 from ..anniversary.outlook import settle
-from ..cards import BULLHEADS
+from ..cards import BULLHEADS, ROW_LIMIT
 from ..game import Phase
 from . import heuristics, search
 from .info import information_set
@@ -72,11 +73,14 @@ def _table(game):
 
 def _pick(game, player, level, rng, budget) -> int:
     info = information_set(game, player)
-    plain = len(game.rows) == 4 and not any(game.stops) and not any(game.sevens)
-    if level == "hard" and plain:
-        return search.hard_pick(info, rng, budget)
     rows, pts, caps = _table(game)
-    info.rows, info.row_points = rows, pts
+    info.row_points = pts
+    if level == "hard":
+        # The classic search on the open rows; a row that holds six (7 nimmt!) is shown one card
+        # shorter, so its seventh card takes it as a sixth would. Special cards are not simulated.
+        info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps)]
+        return search.hard_pick(info, rng, budget)
+    info.rows = rows
     if level == "easy":
         return heuristics.easy_pick(info, rng)
     return heuristics.medium_pick(info, rng, rows, pts, caps)

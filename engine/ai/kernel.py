@@ -141,22 +141,50 @@ def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
     return tbl
 
 
+def heuristic_picks(rows, pts, hands, ctab) -> list[int]:
+    """Every seat's card by the danger table (the simulated opponents' policy)."""
+    tbl = danger_table(rows, pts, ctab)
+    key = tbl.__getitem__
+    return [min(h, key=key) for h in hands]
+
+
+class Floats:
+    """A ``random.Random`` stand-in that hands out the given floats in turn: the same
+    floats for every candidate of a search are its common random numbers, for the
+    price of one list instead of one seeded generator per simulated round."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, floats: list[float]) -> None:
+        self.random = iter(floats).__next__
+
+
 def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
     """Play the rest of the round: every seat plays by the danger table
     (a random card with chance ``eps``, a number or one per seat), low cards take
-    the cheapest row. Mutates ``rows``, ``pts``, ``hands`` and ``pen``."""
+    the cheapest row. Mutates ``rows``, ``pts``, ``hands`` and ``pen``.
+    ``rng`` needs only ``random()``: at most two calls per seat and turn."""
     n = len(hands)
     seats = range(n)
     bh = BH
     if not isinstance(eps, (list, tuple)):
         eps = [eps] * n
     noisy = any(eps) and rng is not None
+    rnd = rng.random if noisy else None
+    last = len(rows) - 1
     while hands[0]:
-        tbl = danger_table(rows, pts, ctab)
+        # The rows in order of their ends serve both the danger table and the placement.
+        srt = sorted([(r[-1], i) for i, r in enumerate(rows)])
+        e, i = srt[0]
+        tbl = [min(pts)] * (e + 1)
+        ext = tbl.extend
+        for nxt, j in srt[1:]:
+            ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: nxt - e + 1])
+            e, i = nxt, j
+        ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: 105 - e])
         key = tbl.__getitem__
         order = []
         if noisy:
-            rnd = rng.random
             for p in seats:
                 h = hands[p]
                 if rnd() < eps[p]:
@@ -172,29 +200,31 @@ def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
                 h.remove(c)
                 order.append((c, p))
         order.sort()
-        # resolve, inlined for speed
-        ends = [r[-1] for r in rows]
+        # Placement as a merge of the ascending cards with the ascending row ends: a card placed
+        # on a row stays below the next row's end, so the order holds and the pointer only moves up.
+        ends = [x[0] for x in srt]
+        idx = [x[1] for x in srt]
+        j = -1  # the last row, in order of ends, whose end is below the card
         for card, p in order:
-            best = -1
-            best_end = 0
-            i = 0
-            for e in ends:
-                if best_end < e < card:
-                    best = i
-                    best_end = e
-                i += 1
-            if best < 0:
+            while j < last and ends[j + 1] < card:
+                j += 1
+            if j < 0:  # a low card takes the cheapest row, whose end becomes the lowest
                 best = pts.index(min(pts))
                 pen[p] += pts[best]
                 rows[best] = [card]
                 pts[best] = bh[card]
+                k = idx.index(best)
+                del idx[k], ends[k]
+                idx.insert(0, best)
+                ends.insert(0, card)
+                j = 0
+                continue
+            best = idx[j]
+            row = rows[best]
+            if len(row) < ROW_LIMIT:
+                row.append(card)
+                pts[best] += bh[card]
             else:
-                row = rows[best]
-                if len(row) < 5:
-                    row.append(card)
-                    pts[best] += bh[card]
-                else:
-                    pen[p] += pts[best]
-                    rows[best] = [card]
-                    pts[best] = bh[card]
-            ends[best] = card
+                pen[p] += pts[best]
+                rows[best] = [card]
+                pts[best] = bh[card]

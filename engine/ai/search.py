@@ -14,11 +14,17 @@ repeatedly
    the Pro variant by the danger table of ``kernel`` mixed with a random card
    (``EPS_PRO``), and
 3. plays every remaining candidate against that same determinization and the
-   same random numbers (common random numbers: the comparison between two
-   candidates is paired), finishing the round in the fast kernel with every
+   same random numbers (common random numbers — one list of floats per
+   determinization, ``kernel.Floats``: the comparison between two candidates
+   is paired), finishing the round in the fast kernel with every
    seat playing the danger table (a close, cheap stand-in for medium: they
    agree on about 95% of picks), the opponents a random card with chance
    ``EPS_CLASSIC``.
+
+In the classic game both chances rise towards 1 as the rows show a careless
+table (``carelessness``: wide gaps between neighbouring cards), so against
+random players the search expects random cards, and against careful ones
+careful cards.
 
 Only the ``TOPK`` candidates the medium heuristic rates best are searched (a
 decision gets a few hundred simulated rounds: spread over ten cards they are
@@ -30,8 +36,11 @@ accumulates, so the simulations go to the close calls. The score
 of a simulation is the player's bullheads this round, minus a share of the
 opponents' mean in the last round of a game (where the ranking is what counts).
 
+The same simulations, every option rated and none dropped, give the coach's
+estimates (``estimates``; see ``coach``).
+
 Budgets: ``sims`` (simulated rounds; deterministic for a fixed seed) and/or
-``ms`` (wall clock via ``time.perf_counter``).
+``ms`` (of ``CLOCK``: the wall clock via ``time.perf_counter``).
 """
 
 from __future__ import annotations
@@ -56,24 +65,32 @@ DEFER = 1.0  # standard errors by which the search's best must beat the prior's 
 EPS_SELF = 0.0  # the player plays its own later turns sensibly in the simulations
 EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is random, not medium's
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
+MIN_GAPS = 3  # gaps in the rows before the table's carelessness is judged
+CAREFUL_GAP, CAREFUL_GAP_PER_TURN, RANDOM_GAP = 2.0, 0.5, 11.5  # mean gaps (see ``carelessness``)
+
+
+#: The clock of the ``ms`` budget: the wall clock, which is what a player waits on. A benchmark
+#: on a crowded machine may set ``time.process_time`` to measure play as on a core of its own.
+CLOCK = time.perf_counter
 
 
 class Budget:
-    """Stops after ``sims`` simulated rounds or ``ms`` milliseconds, whichever first."""
+    """Stops after ``sims`` simulated rounds or ``ms`` milliseconds (of ``CLOCK``), whichever first."""
 
-    __slots__ = ("sims", "deadline", "used")
+    __slots__ = ("sims", "deadline", "used", "clock")
 
     def __init__(self, sims: int | None, ms: float | None) -> None:
         if sims is None and ms is None:
-            ms = 45.0
+            ms = 32.0  # engine.ai.DEFAULT_BUDGET_MS
         self.sims = sims
-        self.deadline = time.perf_counter() + ms / 1000.0 if ms is not None else None
+        self.clock = CLOCK
+        self.deadline = self.clock() + ms / 1000.0 if ms is not None else None
         self.used = 0
 
     def left(self) -> bool:
         if self.sims is not None and self.used >= self.sims:
             return False
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             return False
         return True
 
@@ -116,18 +133,21 @@ def _sampler(info: InfoSet, rng: random.Random):
 
 
 def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget):
-    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, seed)`` -> score."""
+    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, noise)`` -> score, where
+    ``noise`` is a list of uniform floats shared by every candidate of a determinization."""
     if len(candidates) == 1:
         return candidates[0]
     draw = _sampler(info, rng)
     alive = list(candidates)
     scores: dict = {c: [] for c in candidates}
     rounds = 0
+    floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
+    rand = rng.random
     while budget.left():
         det = draw()
-        seed = rng.getrandbits(32)
+        noise = [rand() for _ in range(floats)]  # the same for every candidate: paired
         for c in alive:
-            scores[c].append(simulate(c, det, seed))
+            scores[c].append(simulate(c, det, noise))
         budget.used += len(alive)
         rounds += 1
         if rounds % CHECK_EVERY == 0 and rounds >= MIN_SAMPLES:
@@ -169,28 +189,52 @@ def _prune(alive: list, scores: dict, rounds: int) -> list:
     return keep
 
 
+def carelessness(info: InfoSet) -> float:
+    """How careless the table plays, 0 (as medium) … 1 (random cards), read from the rows.
+
+    A careful player lays a card just above a row's end; a random card lands
+    anywhere. At a table of five the mean gap between neighbouring cards in the
+    rows is ~2.4 at turn 2, growing to ~7 at turn 10, when medium players play,
+    and ~11–12 throughout with random players. Fewer than ``MIN_GAPS`` gaps say
+    nothing (0: the careful model, as before)."""
+    gaps = [b - a for r in info.rows for a, b in zip(r, r[1:])]
+    if len(gaps) < MIN_GAPS:
+        return 0.0
+    careful = CAREFUL_GAP + CAREFUL_GAP_PER_TURN * info.turn
+    mean = sum(gaps) / len(gaps)
+    return min(1.0, max(0.0, (mean - careful) / max(1.0, RANDOM_GAP - careful)))
+
+
 def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    simulate, ranked = pick_simulation(info, _weight(info))
+    return _search(info, rng, ranked[: max(1, int(TOPK))], simulate, budget)
+
+
+def pick_simulation(info: InfoSet, w: float):
+    """(``simulate(card, det, noise)`` -> score, the hand ranked by medium's prior) for a pick;
+    ``w`` is the share of the opponents' mean bullheads subtracted from a score."""
     hand = info.hand
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
-    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    care = carelessness(info)
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC + care * (1.0 - EPS_CLASSIC)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    w = _weight(info)
     rows0, pts0 = info.rows, info.row_points
     cache: dict = {}
     model = None
     if info.known_hands is None:  # classic: opponents choose this turn's card as medium does
         model = MediumModel(rows0, pts0, sorted(info.unseen + hand), n - 1, info.deck_size)
-        eps_first = EPS_FIRST
+        eps_first = EPS_FIRST + care * (1.0 - EPS_FIRST)
     else:
         eps_first = eps
 
-    def opp_picks(det, seed):
+    first = 2 * n  # noise[:first] is this turn's, the rest the play-out's
+
+    def opp_picks(det, noise):
         key = id(det)
         got = cache.get(key)
         if got is not None and got[0] is det:
             return got[1]
-        r = random.Random(seed)
         if model is None:
             k = kernel.danger_table(rows0, pts0, ptab).__getitem__
         picks = []
@@ -198,8 +242,8 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
             if p == me:
                 continue
             h = det[p]
-            if r.random() < eps_first:
-                c = h[int(r.random() * len(h))]
+            if noise[2 * p] < eps_first:
+                c = h[int(noise[2 * p + 1] * len(h))]
             else:
                 c = model.pick(h) if model is not None else min(h, key=k)
             picks.append((c, p))
@@ -207,8 +251,8 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         cache[key] = (det, picks)
         return picks
 
-    def simulate(card, det, seed):
-        picks = opp_picks(det, seed)
+    def simulate(card, det, noise):
+        picks = opp_picks(det, noise)
         rows = [list(r) for r in rows0]
         pts = list(pts0)
         hands = []
@@ -221,37 +265,65 @@ def hard_pick(info: InfoSet, rng: random.Random, budget: Budget) -> int:
         pen = [0] * n
         kernel.resolve(rows, pts, order, pen)
         if hands[0]:
-            kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed + 1), seat_eps)
+            kernel.play_out(rows, pts, hands, pen, ptab, kernel.Floats(noise[first:]), seat_eps)
         return _score(pen, me, w)
 
     keys = heuristics.pick_keys(info)
-    cands = sorted(hand, key=lambda c: (keys[c], c))[: max(1, int(TOPK))]
-    return _search(info, rng, cands, simulate, budget)
+    return simulate, sorted(hand, key=lambda c: (keys[c], c))
 
 
 def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
+    w = _weight(info)
+    if not info.hand:  # the last card of the round: nothing left to simulate
+        costs = last_row_costs(info, w)
+        return costs.index(min(costs))
+    simulate, ranked = row_simulation(info, w)
+    return _search(info, rng, ranked, simulate, budget)
+
+
+def last_row_costs(info: InfoSet, w: float) -> list[float]:
+    """Each row's score when the low card is the player's last of the round (exact)."""
+    return [_score(pen, info.player, w) for _, _, pen in
+            (heuristics._after_row(info, r) for r in range(len(info.rows)))]
+
+
+def row_simulation(info: InfoSet, w: float):
+    """(``simulate(row, det, noise)`` -> score, the rows ranked by medium's prior) for a low card."""
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
-    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC
+    care = carelessness(info)
+    eps = EPS_PRO if info.known_hands is not None else EPS_CLASSIC + care * (1.0 - EPS_CLASSIC)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    w = _weight(info)
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
-    if not info.hand:  # the last card of the round: nothing left to simulate
-        costs = [_score(pen, me, w) for _, _, pen in after]
-        return costs.index(min(costs))
 
-    def simulate(r, det, seed):
+    def simulate(r, det, noise):
         rows0, pts0, pen0 = after[r]
         rows = [list(x) for x in rows0]
         pts = list(pts0)
         pen = list(pen0)
         hands = [list(det[p]) if p != me else list(info.hand) for p in range(n)]
-        kernel.play_out(rows, pts, hands, pen, ptab, random.Random(seed), seat_eps)
+        kernel.play_out(rows, pts, hands, pen, ptab, kernel.Floats(noise), seat_eps)
         return _score(pen, me, w)
 
     prior = heuristics.row_costs(info)
-    cands = sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
-    return _search(info, rng, cands, simulate, budget)
+    return simulate, sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
+
+
+def estimates(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget) -> dict:
+    """Every candidate's mean score on the same determinizations (paired; none is dropped)."""
+    draw = _sampler(info, rng)
+    floats = 2 * info.players * (len(info.hand) + 1)
+    rand = rng.random
+    totals = dict.fromkeys(candidates, 0.0)
+    rounds = 0
+    while budget.left() or rounds == 0:
+        det = draw()
+        noise = [rand() for _ in range(floats)]
+        for c in candidates:
+            totals[c] += simulate(c, det, noise)
+        budget.used += len(candidates)
+        rounds += 1
+    return {c: t / rounds for c, t in totals.items()}
 
 
 def _score(pen: list[int], me: int, w: float) -> float:

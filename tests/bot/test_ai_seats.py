@@ -1,8 +1,14 @@
 """AI seats through the service's one interface: hard seats think in a worker process."""
 
 import asyncio
+import logging
+import os
+import signal
 import time
 
+import pytest
+
+from bot.health import ai_status, check, write_atomically
 from bot.tables.ai_seats import AISeats, decide_from_state
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
@@ -31,6 +37,7 @@ async def test_a_failed_search_still_gives_a_legal_move():
     action = await seats.decide(game, 2, "hard", "11:3:2")
     assert action == await AISeats().decide(game, 2, "medium", "11:3:2")
     assert action in game.legal_actions(2)
+    assert seats.fallbacks == 1  # and counted, for the health check and the benchmarks
 
 
 async def test_hard_seats_think_off_the_event_loop(store, clock):
@@ -98,3 +105,73 @@ async def test_a_dead_worker_is_replaced_and_the_job_runs_again():
     finally:
         pool.close()
     assert not pool.started
+
+
+async def test_started_seats_warm_their_worker_before_the_first_decision():
+    """The bot starts the worker with itself: the first hard decision finds it running and warm."""
+    seats = AISeats()
+    seats.start()
+    try:
+        assert seats.pool.started  # spawned at start, not at the first decision
+        warm_pid = await seats.pool.ready()  # the warm-up (imports, a small search) ran in it
+        game = Game.new(GameConfig(5, rounds=1, target=None), seed=3)
+        action = await seats.decide(game, 1, "hard", "3:0:1")
+        assert action in game.legal_actions(1)
+        assert await seats.pool.run(os.getpid) == warm_pid  # the same, already warm, process
+        assert seats.fallbacks == 0
+    finally:
+        seats.close()
+    assert not seats.pool.started
+
+
+async def test_a_dead_worker_is_replaced_before_anyone_needs_it():
+    seats = AISeats()
+    seats.start()
+    try:
+        first = await seats.pool.ready()
+        os.kill(first, signal.SIGKILL)  # as the OOM killer would
+        for _ in range(100):
+            if seats.pool.restarts:
+                break
+            await asyncio.sleep(0.05)
+        assert seats.pool.restarts == 1 and seats.pool.alive
+        second = await seats.pool.ready()  # the replacement was warmed too, with no job asking
+        assert second not in (first, os.getpid())
+    finally:
+        seats.close()
+
+
+async def test_fallbacks_are_counted_and_warned_once_per_table(caplog):
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    seats = AISeats()
+
+    async def broken(*args):
+        raise RuntimeError("the worker is gone")
+
+    seats.pool.run = broken
+    with caplog.at_level(logging.DEBUG, logger="bot.tables.ai_seats"):
+        for seed in ("77:3:2", "77:4:2", "78:3:2"):  # two decisions at one table, one at another
+            await seats.decide(game, 2, "hard", seed)
+    assert seats.fallbacks == 3
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2 and all("medium" in r.getMessage() for r in warnings)
+
+
+def test_the_health_line_shows_the_ai_worker_and_its_fallbacks(tmp_path):
+    seats = AISeats()
+    seats.fallbacks = 2
+    status = ai_status(seats)
+    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2}
+    beat = tmp_path / "beat"
+    write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
+    healthy, line = check(beat, now=101.0)
+    assert healthy and line.endswith("AI worker not started, 0 restart(s), 2 fallback(s) to medium")
+
+
+async def test_no_hint_for_a_seat_the_game_does_not_wait_for():
+    from engine.ai.coach import NoHint
+
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    game.pick(2, game.hands[2][0])
+    with pytest.raises(NoHint):
+        await AISeats().hint(game, 2, "11:0:2:hint")

@@ -145,3 +145,33 @@ def test_the_information_set_knows_every_hand_in_pro_but_none_in_classic():
     assert info.known_hands is None
     assert len(info.unseen) == 104 - 4 - 10
     assert not set(info.unseen) & set(info.hand)
+
+
+def test_the_pro_draft_avoids_runs_and_bullheads():
+    """A run of one's own cards fills a row alone (its owner takes the sixth card):
+    a card next to one's own is worth less than a lone one with as many bullheads."""
+    from engine.ai import heuristics, information_set
+
+    game = Game.new(GameConfig(5, Variant.PRO, target=None, rounds=1), seed=4)
+    info = information_set(game, game.drafter)
+    info.hand = [20]
+    assert heuristics.draft_score(info, 21) < heuristics.draft_score(info, 23) < heuristics.draft_score(info, 31)
+    assert heuristics.draft_score(info, 55) < heuristics.draft_score(info, 54)  # 7 bullheads against 1
+    info.draft_pool = [21, 31, 55]
+    assert heuristics.medium_draft(info, random.Random(0)) == 31
+
+
+def test_hard_reads_how_carefully_the_table_plays_from_the_rows():
+    """Careful players lay cards just above a row's end, random ones anywhere: the search
+    models its opponents by what the rows show (and as careful while they show nothing)."""
+    from engine.ai import search
+
+    game = Game.from_position(GameConfig(5, target=None, rounds=1),
+                              [[10, 11, 13], [40, 42], [70, 71, 72], [90]], [[1], [2], [3], [4], [5]])
+    careful = information_set(game, 0)
+    assert search.carelessness(careful) == 0.0
+    careless = information_set(game, 0)
+    careless.rows = [[10, 25, 41], [50, 62], [70, 83, 99], [5]]
+    assert search.carelessness(careless) == 1.0
+    careless.rows = [[10, 25], [50], [70], [5]]  # one gap says nothing yet
+    assert search.carelessness(careless) == 0.0

@@ -78,3 +78,24 @@ def test_danger_table_covers_every_card():
         if c < min(r[-1] for r in game.rows):
             assert tbl[c] == min(pts)
         assert tbl[c] >= 0
+
+
+def test_play_out_places_cards_as_the_checked_resolve_does():
+    """play_out's merged placement against ``resolve`` (checked against the engine above):
+    the same picks by the danger table, the same rows and points after every round."""
+    rng = random.Random(9)
+    for seed in range(500):
+        players = rng.randint(2, 10)
+        game = Game.new(GameConfig(players, target=None, rounds=1), seed=seed)
+        ptab = kernel.cost_table(players - 1)
+        fast = ([list(r) for r in game.rows], [game.row_bullheads(i) for i in range(4)],
+                [list(h) for h in game.hands], [0] * players)
+        slow = ([list(r) for r in game.rows], list(fast[1]), [list(h) for h in game.hands], [0] * players)
+        kernel.play_out(*fast, ptab)
+        rows, pts, hands, pen = slow
+        while hands[0]:
+            cards = kernel.heuristic_picks(rows, pts, hands, ptab)
+            for p, c in enumerate(cards):
+                hands[p].remove(c)
+            kernel.resolve(rows, pts, sorted(zip(cards, range(players))), pen)
+        assert fast == slow

@@ -1,0 +1,152 @@
+"""The players and the paired tables of the AI benchmark (``benchmarks/ai.py``).
+
+A *seat spec* names how a seat plays:
+
+* ``random`` — the **standard random player** every published 6 nimmt! agent is
+  measured against: a uniformly random card; when its card is lower than every
+  row, it takes the cheapest row (fewest bullheads, the lowest index on a tie).
+  It drafts a uniformly random card and declines every special card and swap.
+* ``heuristic`` — the **closest-gap heuristic**: the card closest above a row's
+  end (when no card fits a row, its lowest card), the cheapest row when forced;
+  it drafts at random and declines special cards and swaps.
+* ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
+  ``hard-old`` is the Anniversary search as it was before issue 19
+  (``ai_reference``); a ``+randdraft`` suffix makes the seat draft a uniformly
+  random card in the Pro variant, ``+randrow`` take a uniformly random row for a
+  low card, and play by its level otherwise.
+
+``play(job)`` plays one paired deal: deal ``seed`` with the focal seat at
+``focal`` and the four others by one spec. Every configuration replays the same
+deals with the same focal seats, so differences between configurations are
+paired.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from engine import Game, GameConfig, Phase
+from engine.actions import ChooseRow, Draft, Pick
+from engine.ai import choose_action
+
+PLAYERS = 5
+
+
+def standard_random(game, seat: int, rng: random.Random):
+    phase = game.phase
+    if phase is Phase.PICK:
+        return Pick(seat, rng.choice(game.hands[seat]))
+    if phase is Phase.CHOOSE_ROW:
+        return ChooseRow(seat, game.cheapest_row())
+    if phase is Phase.DRAFT:
+        return Draft(seat, rng.choice(game.draft_pool))
+    return game.legal_actions(seat)[-1]  # Anniversary: decline the special card / the swap
+
+
+def closest_gap(game, seat: int, rng: random.Random):
+    phase = game.phase
+    if phase is Phase.PICK:
+        hand = game.hands[seat]
+        ends = [r[-1] for r in game.rows]
+        best, best_gap = hand[0], None
+        for c in hand:
+            below = [c - e for e in ends if e < c]
+            if below and (best_gap is None or min(below) < best_gap):
+                best, best_gap = c, min(below)
+        return Pick(seat, best)
+    return standard_random(game, seat, rng)
+
+
+def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
+    """``decide(game, seat, rng) -> action`` for a seat spec (see module doc)."""
+    level, _, draft = spec.partition("+")
+    if level == "random":
+        base = standard_random
+    elif level == "heuristic":
+        base = closest_gap
+    elif level == "hard-old":
+        from ai_reference import old_anniversary_decide
+
+        def base(game, seat, rng):
+            return old_anniversary_decide(game, seat, rng, hard_ms, hard_sims)
+    else:
+        budget = ({"budget_ms": hard_ms, "budget_sims": hard_sims} if level == "hard" else {})
+
+        def base(game, seat, rng):
+            return choose_action(game, seat, level, rng, **budget)
+    if draft == "randdraft":
+        def drafting(game, seat, rng):
+            if game.phase is Phase.DRAFT:
+                return Draft(seat, rng.choice(game.draft_pool))
+            return base(game, seat, rng)
+        return drafting
+    if draft == "randrow":
+        def rows(game, seat, rng):
+            if game.phase is Phase.CHOOSE_ROW:
+                return rng.choice(game.legal_actions(seat))
+            return base(game, seat, rng)
+        return rows
+    return base
+
+
+@dataclass(frozen=True)
+class Job:
+    focal_spec: str
+    opp_spec: str
+    seed: int
+    focal: int
+    variant: str = "classic"
+    target: int | None = None  # None: one round (Anniversary: its two)
+    hard_ms: float | None = 45.0
+    hard_sims: int | None = None
+    cpu_clock: bool = True  # hard's ms budget counts this process's CPU time, not the wall clock
+
+
+def config_for(job: Job) -> GameConfig:
+    if job.variant == "anniversary":
+        return GameConfig(PLAYERS, "anniversary")
+    if job.target is None:
+        return GameConfig(PLAYERS, job.variant, target=None, rounds=1)
+    return GameConfig(PLAYERS, job.variant, target=job.target)
+
+
+def play(job: Job) -> tuple[float, int, float, int]:
+    """(focal seat's points per round, rounds, focal CPU seconds, focal decisions)."""
+    from engine.ai import search
+
+    search.CLOCK = time.process_time if job.cpu_clock else time.perf_counter
+    game = Game.new(config_for(job), seed=job.seed)
+    focal = policy(job.focal_spec, job.hard_ms, job.hard_sims)
+    other = policy(job.opp_spec, job.hard_ms, job.hard_sims)
+    rngs = [random.Random(job.seed * 31 + p) for p in range(PLAYERS)]
+    cpu = 0.0
+    decisions = 0
+    while not game.is_over:
+        seat = game.waiting_for[0]
+        if seat == job.focal:
+            t = time.process_time()
+            action = focal(game, seat, rngs[seat])
+            cpu += time.process_time() - t
+            decisions += 1
+        else:
+            action = other(game, seat, rngs[seat])
+        game.apply(action)
+    rounds = len(game.history)
+    return game.totals[job.focal] / rounds, rounds, cpu, decisions
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval (normal approximation)."""
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("nan")
+    se = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    return m, 1.96 * se
+
+
+def paired(a: list, b: list) -> tuple[float, float]:
+    return mean_ci([x[0] - y[0] for x, y in zip(a, b)])

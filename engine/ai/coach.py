@@ -1,0 +1,64 @@
+"""The coach: what the hard level expects each of a player's options to cost, and its choice.
+
+``hint(game, player, rng)`` answers for a player whose decision the game waits
+on — the card to play, or the row to take for a low card — in the classic and
+Pro games. Its only input is the player's information set (``information_set``:
+the public table and the player's own hand, never another hand or a face-down
+card), so two games that differ only in cards the player cannot see give the
+same hint for the same ``rng`` seed. Half the time goes to hard's own search
+(its choice, exactly as a hard seat would decide with that budget), half to
+simulating every option on the same determinized deals, so each option gets
+its expected bullheads for the rest of the round.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..config import Variant
+from . import DEFAULT_BUDGET_MS, search
+from .info import information_set
+
+
+class NoHint(ValueError):
+    """The coach has nothing to say for this player now (not their decision, or a variant it
+    does not cover)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    phase: str  # "pick": options are cards; "choose_row": options are row indices
+    expected: tuple[tuple[int, float], ...]  # (option, expected bullheads to the end of the round)
+    choice: int  # the option the hard level takes
+    simulations: int  # simulated rounds behind the estimates
+
+
+def hint(game, player: int, rng: random.Random, budget_ms: float | None = None,
+         budget_sims: int | None = None) -> Hint:
+    """The coach's hint for ``player`` now (see module doc); raises ``NoHint`` if there is none."""
+    if game.config.variant is Variant.ANNIVERSARY:
+        raise NoHint("the coach does not cover the Anniversary game")
+    phase = getattr(game.phase, "value", game.phase)
+    if phase not in ("pick", "choose_row") or player not in game.waiting_for:
+        raise NoHint(f"the game is not waiting for seat {player} to play a card or choose a row")
+    if budget_ms is None and budget_sims is None:
+        budget_ms = DEFAULT_BUDGET_MS
+    half_ms = budget_ms / 2 if budget_ms is not None else None
+    half_sims = budget_sims // 2 if budget_sims is not None else None
+    info = information_set(game, player)
+    if phase == "pick":
+        choice = search.hard_pick(info, rng, search.Budget(half_sims, half_ms))
+        simulate, options = search.pick_simulation(info, 0.0)
+        options = sorted(options)
+    elif not info.hand:  # a low card as the last of the round: the costs are exact
+        costs = search.last_row_costs(info, 0.0)
+        choice = search.hard_row(info, rng, search.Budget(half_sims, half_ms))
+        return Hint(phase, tuple(enumerate(map(float, costs))), choice, 0)
+    else:
+        choice = search.hard_row(info, rng, search.Budget(half_sims, half_ms))
+        simulate, options = search.row_simulation(info, 0.0)
+        options = sorted(options)
+    budget = search.Budget(half_sims, half_ms)
+    means = search.estimates(info, rng, options, simulate, budget)
+    return Hint(phase, tuple((o, means[o]) for o in options), choice, budget.used)
