@@ -228,6 +228,12 @@ MESSAGES: dict[str, str] = {
         "In diesem Kanal gibt es keinen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
     "This channel already has a 6 nimmt! table.": "Dieser Kanal hat schon einen 6-nimmt!-Tisch.",
     # the coach's hint (bot/service.py)
+    "Hint": "Tipp",
+    "row {row}": "Reihe {row}",
+    "💡 **Coach** — what the hard AI expects each choice to cost you by the end of the round (only you see this):":
+        "💡 **Coach** — was die starke KI erwartet, dass dich jede Wahl bis zum Ende der Runde kostet "
+        "(nur du siehst das):",
+    "It would play {choice}.": "Sie würde {choice} spielen.",
     "Hints are off at this table; the host can turn on helpers for the next one.":
         "An diesem Tisch gibt es keine Tipps; wer den nächsten eröffnet, kann die Helfer einschalten.",
     "There is nothing to hint right now: it is not your turn to choose a card or a row.":

@@ -91,6 +91,8 @@ def hand_view(table, view, locale) -> discord.ui.View:
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
     if table.options.helpers:
         buttons.add_item(TrackerButton(table.id, locale))
+        if not view.special_cards:  # the coach knows the classic and Pro games
+            buttons.add_item(HintButton(table.id, locale))
     return buttons
 
 
@@ -129,6 +131,39 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
             await answer_error(interaction, tr(locale, "This table plays without helpers."))
             return
         await interaction.response.send_message(tracker_text(table, view, locale), ephemeral=True)
+
+
+class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:hi:(?P<table>\d{1,18})"):
+    """Helpers: the coach's hint, answered privately: what hard expects each card to cost, and its pick."""
+
+    def __init__(self, table_id: int, locale=None) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Hint"), emoji="💡", row=4,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"6n:hi:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]))
+
+    async def act(self, interaction, service):
+        service.hand(self.table_id, interaction.user.id)  # refuses outsiders before the coach thinks
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the coach thinks for tens of ms
+        hint = await service.hint(self.table_id, interaction.user.id)
+        await interaction.followup.send(hint_text(hint, user_locale(interaction)), ephemeral=True)
+
+
+def hint_text(hint, locale) -> str:
+    """The coach's estimates, cheapest first; only ever sent to the hand's owner."""
+    if hint.phase is Phase.CHOOSE_ROW or hint.phase == "choose_row":
+        options = [tr(locale, "row {row}", row=row + 1) + f" → {cost:.1f}🐮" for row, cost in
+                   sorted(hint.expected, key=lambda o: o[1])]
+        choice = tr(locale, "row {row}", row=hint.choice + 1)
+    else:
+        options = [f"**{card}** → {cost:.1f}🐮" for card, cost in sorted(hint.expected, key=lambda o: o[1])]
+        choice = f"**{hint.choice}**"
+    return (tr(locale, "💡 **Coach** — what the hard AI expects each choice to cost you by the end of the round "
+                       "(only you see this):") + "\n" + " · ".join(options) + "\n"
+            + tr(locale, "It would play {choice}.", choice=choice))
 
 
 def card_style(card: int, chosen: bool) -> discord.ButtonStyle:

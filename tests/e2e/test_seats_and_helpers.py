@@ -263,3 +263,34 @@ async def test_a_player_who_left_may_come_back_but_a_kicked_one_may_not(world):
         kicked = await (await world.standin.click(world.carol, message, message.custom_ids[0])).reply()
         assert "the host removed you" in kicked.content and kicked.custom_ids == []
         world.standin.assert_no_errors()
+
+
+async def test_the_coach_hints_privately_at_a_table_with_helpers(world):
+    async with world.running_bot():
+        await start_game(world, rounds=1, helpers=True)
+        table = world.bot.service.table_in(world.channel.id)
+        hand = await reply(world, world.alice, "6nimmt hand")
+        hint = await (await world.standin.click(world.alice, hand, hand.button("Hint")["custom_id"])).reply(timeout=10)
+        assert hint.ephemeral_to.id == world.alice.id and "Coach" in hint.content
+        cards = table.game.hands[table.seat_of(world.alice.id)]
+        estimates = dict(re.findall(r"\*\*(\d+)\*\* → ([\d.]+)🐮", hint.content))
+        assert sorted(int(c) for c in estimates) == sorted(cards), "one estimate for each card in her hand"
+        costs = [float(v) for v in estimates.values()]
+        assert costs == sorted(costs), "cheapest first"
+        choice = int(re.search(r"It would play \*\*(\d+)\*\*", hint.content)[1])
+        assert choice in cards
+        assert not table.game.picks[table.seat_of(world.alice.id)], "a hint plays nothing"
+        # Bob's cards never show in alice's hint.
+        bob_only = set(table.game.hands[table.seat_of(world.bob.id)]) - set(cards)
+        assert not any(f"**{c}**" in hint.content for c in bob_only)
+        world.standin.assert_no_errors()
+
+
+async def test_a_table_without_helpers_offers_no_hint(world):
+    async with world.running_bot():
+        await start_game(world, rounds=1)
+        table_id = world.bot.service.table_in(world.channel.id).id
+        hand = await reply(world, world.alice, "6nimmt hand")
+        assert not any(cid.startswith("6n:hi:") for cid in hand.custom_ids)
+        forged = await world.standin.click_raw(world.alice, hand, f"6n:hi:{table_id}")
+        assert "not valid" in (await forged.reply()).content
