@@ -130,7 +130,8 @@ def _lines(path: str) -> int:
 
 def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
-    return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects, "
+    objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
+    return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
             f"RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
             f"{data['rss_mb_all']:.1f} MB)")
 

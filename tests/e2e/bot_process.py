@@ -134,6 +134,8 @@ def write_probe(path: str) -> None:
     with open(path, "a") as out:
         out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
                               "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
+                              "object_kinds": collections.Counter(
+                                  type(o).__name__ for o in gc.get_objects()).most_common(8),
                               "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE}) + "\n")
 
 
