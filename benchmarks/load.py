@@ -134,17 +134,22 @@ def failures_of(results) -> list[BaseException]:
 
 # --- modes -----------------------------------------------------------------------------------
 
+def one_game_each(standin, setup: Setup, args, tally: Tally, pace: Pace, rng: random.Random):
+    """Every table plays one game, the tables opening over the ramp, as an evening fills up."""
+    async def table(i, channel, host, guest):
+        await asyncio.sleep(args.ramp * i / len(setup.seats))
+        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace)
+
+    return asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
+
+
 async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     start_probe = await bot.probe(settle=0)
     setup.start_measuring()
     started = time.monotonic()
 
-    async def table(i, channel, host, guest):
-        await asyncio.sleep(args.ramp * i / len(setup.seats))  # tables open over the ramp, as an evening fills up
-        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace)
-
-    results = await asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
+    results = await one_game_each(standin, setup, args, tally, pace, rng)
     elapsed = time.monotonic() - started
     setup.stop_measuring()
     end_probe = await bot.probe()
@@ -171,11 +176,7 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     idle = await bot.probe(settle=0)
     setup.start_measuring()
     started = time.monotonic()
-    async def first_game(i, channel, host, guest):
-        await asyncio.sleep(args.ramp * i / len(setup.seats))
-        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace)
-
-    warm = await asyncio.gather(*(first_game(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
+    warm = await one_game_each(standin, setup, args, tally, pace, rng)
     warmed = await bot.probe(settle=2.0)
     warm_games = tally.games
     remaining = [args.games - warm_games]
