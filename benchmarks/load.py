@@ -13,6 +13,9 @@ Modes (each prints its figures and how long it ran):
     300 tables open over a minute, players think 5-20 s per click, one game each. Ack and
     turn resolution p50/p99, CPU, RSS and live task count at the end.
     ``--think 1 4 --ramp 20`` is a two-minute stress run, ``--think 0 0`` floods the bot.
+    ``--hard-tables 30`` seats hard AI players at 30 of the tables and prints how long their
+    decisions took as the bot timed them (wall ms through its worker, queueing included):
+    issue 19's p95 <= 50 ms while the bot serves 300 tables.
 ``soak`` (``--games 2000 --tables 100``, players think 0.2-1 s, about twelve minutes)
     every table plays one game (the warm-up), then games go on until ``--games`` have ended;
     live tasks, tracked objects and RSS at the start, after the warm-up and at the end, each
@@ -46,7 +49,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_probe, play_game,
+    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
@@ -138,7 +141,9 @@ def one_game_each(standin, setup: Setup, args, tally: Tally, pace: Pace, rng: ra
     """Every table plays one game, the tables opening over the ramp, as an evening fills up."""
     async def table(i, channel, host, guest):
         await asyncio.sleep(args.ramp * i / len(setup.seats))
-        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace)
+        hard = (i * args.hard_tables) % len(setup.seats) < args.hard_tables  # spread over the ramp
+        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace,
+                        "hard" if hard else None)
 
     return asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
 
@@ -156,8 +161,9 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     acks = acks_between(standin, started)
     where = (os.environ.get("DATABASE_URL", "sqlite").split(":")[0] + f", {args.processes} bot process"
              + ("es (one shard each)" if args.processes > 1 else ""))
-    print(f"load benchmark (human, {where}): {args.tables} concurrent tables, 2 players + 3 AI each, one round; players "
-          f"think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
+    level = f" ({args.hard_tables} of them hard, the rest the default level)" if args.hard_tables else ""
+    print(f"load benchmark (human, {where}): {args.tables} concurrent tables, 2 players + 3 AI each{level}, one round; "
+          f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
     print(f"  games finished: {tally.games}/{args.tables} in {elapsed:.1f} s; {len(acks)} interactions acknowledged "
           f"({len(acks) / elapsed:.0f}/s); stand-in errors: {len(standin.errors)}")
     print_acks(standin, started, started + args.ramp)
@@ -167,6 +173,7 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
           f"stand-in and players {time.process_time():.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
     print(f"  bot at the start: {describe_probe(start_probe)}")
     print(f"  bot at the end:   {describe_probe(end_probe)}; peak {end_probe['peak_mb_all']:.0f} MB (sum of peaks)")
+    print(f"  AI: {describe_ai(end_probe)}")
     setup.print_driver()
     failures_of(results)
 
@@ -308,6 +315,8 @@ def main() -> None:
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
+    parser.add_argument("--hard-tables", type=int, default=0,
+                        help="human: this many of the tables seat hard AI players (their decisions are timed)")
     parser.add_argument("--processes", type=int, default=1,
                         help="human: bot processes, one shard each, sharing the database DATABASE_URL names")
     args = parser.parse_args()

@@ -128,6 +128,17 @@ def _lines(path: str) -> int:
         return 0
 
 
+def describe_ai(data: dict) -> str:
+    """The hard seats' decisions as the bot timed them (wall ms from asking its worker to the answer)."""
+    ai = data.get("ai") or {}
+    timing = ai.get("ai_decision_ms")
+    if not timing:
+        return f"no hard decisions; AI fallbacks {ai.get('ai_fallbacks', 0)}"
+    return (f"{ai['ai_decisions']} hard decisions, wall ms through the worker (last {timing['of']}): "
+            f"p50 {timing['p50']:g}, p95 {timing['p95']:g}, max {timing['max']:g}; "
+            f"AI fallbacks {ai['ai_fallbacks']}, worker restarts {ai['ai_worker_restarts']}")
+
+
 def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
@@ -213,17 +224,20 @@ def channel_story(standin, channel) -> str:
     return "\n".join(lines)
 
 
-async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace) -> None:
+async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None) -> None:
     try:
-        await _play_game(standin, channel, host, guest, tally, rng, pace)
+        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level)
     except Exception as exc:
         raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, channel)}") from exc
 
 
-async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace) -> None:
-    """One one-round game: two players and three AI seats; the chooser of a low card takes row 1."""
+async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None) -> None:
+    """One one-round game: two players and three AI seats (at ``ai_level``, else the server's
+    default); the chooser of a low card takes row 1."""
     opened = time.monotonic()
-    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600)).reply(timeout=30)
+    level = {"ai_level": ai_level} if ai_level else {}
+    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600,
+                                       **level)).reply(timeout=30)
     for user, label in ((guest, "Join"), (host, "Start")):
         click = await standin.click(user, lobby, lobby.button(label)["custom_id"])
         if await click.ack(30) != 6:  # a lobby button that worked defers; a refusal explains itself

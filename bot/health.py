@@ -92,11 +92,22 @@ def bot_status(bot) -> dict:
 
 
 def ai_status(ai) -> dict:
-    """The searching AI's worker: up or not, restarts, and decisions medium made in its place."""
+    """The searching AI's worker: up or not, restarts, decisions medium made in its place, and
+    how long the recent searching decisions took (p50/p95/max wall ms, queueing included)."""
     if ai is None:
         return {}
-    return {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
-            "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks}
+    status = {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
+              "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks,
+              "ai_decisions": ai.decisions}
+    times = sorted(ai.decision_ms)
+    if times:
+        status["ai_decision_ms"] = {"of": len(times), "p50": round(_nearest_rank(times, 0.5), 1),
+                                    "p95": round(_nearest_rank(times, 0.95), 1), "max": round(times[-1], 1)}
+    return status
+
+
+def _nearest_rank(ordered: list[float], share: float) -> float:
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> tuple[bool, str]:
@@ -118,4 +129,7 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
         # Not a reason to restart the container: the tables play on, but the operator should know.
         line += (f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "
                  f"{data['ai_fallbacks']} fallback(s) to medium")
+        timing = data.get("ai_decision_ms")
+        if timing:
+            line += f", hard decisions p95 {timing['p95']:g} ms (last {timing['of']})"
     return True, line

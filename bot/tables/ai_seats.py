@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import os
 import random
+import time
+from collections import deque
 from collections.abc import Callable
 
 from engine import Game, GameConfig, action_from_dict, action_to_dict
@@ -28,6 +30,9 @@ AIDecider = Callable[[Game, int, str, random.Random], object]
 
 #: Levels that search (and so think in the worker process).
 SEARCHING_LEVELS = frozenset({"hard"})
+
+#: Searching decisions whose wall time the health check summarises (the most recent ones).
+TIMED_DECISIONS = 2048
 
 
 def default_decider(game: Game, seat: int, level: str, rng: random.Random):
@@ -66,6 +71,9 @@ class AISeats:
         self.pool = WorkerPool(warm_up)
         self.fallbacks = 0  # searching decisions the worker failed and medium made instead
         self._warned: set[str] = set()  # tables whose fallback was logged as a warning
+        self.decisions = 0  # searching decisions asked of the worker since start
+        # What a player waits for a hard seat: wall ms from asking to the answer, queue included.
+        self.decision_ms: deque[float] = deque(maxlen=TIMED_DECISIONS)
 
     def start(self) -> None:
         """Spawn and warm the worker now (the bot's start-up), not at the first hard decision;
@@ -78,8 +86,12 @@ class AISeats:
             return self._decider(game, seat, level, random.Random(seed))
         if level not in SEARCHING_LEVELS:
             return default_decider(game, seat, level, random.Random(seed))
+        started = time.perf_counter()
         try:
-            return action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
+            action = action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
+            self.decisions += 1
+            self.decision_ms.append(1000 * (time.perf_counter() - started))
+            return action
         except Exception:
             # The player's own move is already applied: a table must not stall on its AI seat.
             # Counted and shown by the health check; a warning once per table, not per turn.

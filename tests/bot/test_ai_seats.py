@@ -12,7 +12,7 @@ from bot.health import ai_status, check, write_atomically
 from bot.tables.ai_seats import AISeats, decide_from_state
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
-from engine import Game, GameConfig, Phase, action_from_dict
+from engine import Game, GameConfig, Phase, action_from_dict, action_to_dict
 
 
 async def test_a_worker_decision_is_the_same_decision_the_engine_makes():
@@ -161,11 +161,35 @@ def test_the_health_line_shows_the_ai_worker_and_its_fallbacks(tmp_path):
     seats = AISeats()
     seats.fallbacks = 2
     status = ai_status(seats)
-    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2}
+    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2, "ai_decisions": 0}
     beat = tmp_path / "beat"
     write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
     healthy, line = check(beat, now=101.0)
     assert healthy and line.endswith("AI worker not started, 0 restart(s), 2 fallback(s) to medium")
+
+
+async def test_the_health_line_shows_how_long_hard_decisions_took(tmp_path):
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    seats = AISeats()
+    waits = iter([0.0, 0.03, 0.0, 0.0])
+    answer = action_to_dict(game.legal_actions(2)[0])
+
+    async def slow_worker(fn, *args):  # the worker's answer, after a wait like a search's
+        await asyncio.sleep(next(waits))
+        return answer
+
+    seats.pool.run = slow_worker
+    for step in range(4):
+        action = await seats.decide(game, 2, "hard", f"5:{step}:2")
+        assert action in game.legal_actions(2)
+    status = ai_status(seats)
+    assert status["ai_decisions"] == 4 and status["ai_fallbacks"] == 0
+    timing = status["ai_decision_ms"]
+    assert timing["of"] == 4 and timing["p95"] == timing["max"] >= 30.0 > timing["p50"]
+    beat = tmp_path / "beat"
+    write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
+    healthy, line = check(beat, now=101.0)
+    assert healthy and line.endswith(f"hard decisions p95 {timing['p95']:g} ms (last 4)")
 
 
 async def test_no_hint_for_a_seat_the_game_does_not_wait_for():

@@ -115,6 +115,10 @@ def install_results_crash() -> None:
     sqlite_writes.record_results = record_results
 
 
+#: The running bot, for the probe's view of its AI seats (set by ``main``).
+RUNNING: list = []
+
+
 def write_probe(path: str) -> None:
     """Runs on the event loop (a signal handler), so the task list is consistent."""
     import collections
@@ -131,12 +135,16 @@ def write_probe(path: str) -> None:
                 rss_kb = int(line.split()[1])
     import discord.utils
 
+    from bot.health import ai_status
+
+    ai = ai_status(getattr(getattr(RUNNING[0], "service", None), "ai", None)) if RUNNING else {}
     with open(path, "a") as out:
         out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
                               "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
                               "object_kinds": collections.Counter(
                                   type(o).__name__ for o in gc.get_objects()).most_common(8),
-                              "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE}) + "\n")
+                              "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE,
+                              "ai": ai}) + "\n")
 
 
 def _task_kind(task: asyncio.Task) -> str:
@@ -183,7 +191,8 @@ async def main() -> None:
         lag = LoopLag().start()
         timer = InteractionTimer().install()
         pauses = GCPauses().install()
-    await serve(Bot(settings, store=store))  # the bot's own run loop, SIGTERM handling included
+    RUNNING.append(Bot(settings, store=store))
+    await serve(RUNNING[0])  # the bot's own run loop, SIGTERM handling included
     if lag is not None:
         print(f"LOOP LAG bot: {lag.summary()}", file=sys.stderr, flush=True)
         print(f"INTERACTIONS bot: {timer.summary()}", file=sys.stderr, flush=True)
