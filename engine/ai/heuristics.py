@@ -120,12 +120,20 @@ def row_costs(info: InfoSet) -> list[float]:
 
 
 def easy_pick(info: InfoSet, rng: random.Random) -> int:
+    """Mostly a safe-looking card, sometimes a blunder: a soft choice by each card's danger.
+
+    The danger is a quick glance at the rows, except in the Pro variant, where every hand lies
+    open on the table and even a casual player sees which cards the others can play (so a
+    sound draft pays off for easy seats too: without it their own draft was no better than a
+    random one on paired deals)."""
     hand = info.hand
     if rng.random() < 0.12:  # a blunder
         return rng.choice(hand)
-    ptab = kernel.cost_table(max(1, info.players - 1))
-    tbl = kernel.danger_table(info.rows, info.row_points, ptab)
-    weights = [math.exp(-1.5 * tbl[c]) for c in hand]
+    if info.known_hands is not None:
+        danger = pick_keys(info)
+    else:
+        danger = kernel.danger_table(info.rows, info.row_points, kernel.cost_table(max(1, info.players - 1)))
+    weights = [math.exp(-1.5 * danger[c]) for c in hand]
     return rng.choices(hand, weights)[0]
 
 
@@ -165,10 +173,3 @@ def draft_score(info: InfoSet, card: int) -> float:
 def medium_draft(info: InfoSet, rng: random.Random) -> int:
     pool = info.draft_pool
     return max(pool, key=lambda c: (draft_score(info, c), -c))
-
-
-def easy_draft(info: InfoSet, rng: random.Random) -> int:
-    pool = info.draft_pool
-    if rng.random() < 0.3:
-        return rng.choice(pool)
-    return medium_draft(info, rng)
