@@ -7,7 +7,9 @@ standings, closings) from the table's outbox, which was committed with the
 state that made it. A post leaves the outbox only once Discord has accepted
 it, so a crash, a clean stop or a refused request loses nothing: the next
 start shows what is left. Posts carry a nonce made of the table and the
-post's number, so a post re-sent after a crash is not shown twice.
+post's number, so a post re-sent after a crash is not shown twice; Discord
+remembers a nonce for a few minutes only, so a post first tried longer ago
+(a long outage) is looked for in the channel before it is sent again.
 
 Each table has one worker task while it has something to show, and none
 otherwise. A worker shows every post first (a reveal never waits behind
@@ -23,6 +25,7 @@ import io
 import logging
 import random
 import time
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -56,6 +59,11 @@ EDIT_INTERVAL = 1.0
 DRAIN_SECONDS = 10.0
 #: Waits between attempts when Discord fails (5xx) or cannot be reached: doubling, then capped.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
+#: How long Discord is trusted to remember a post's nonce (it checks "the past few minutes").
+NONCE_TRUST = 60.0
+#: How many of the channel's messages since a post's first try are read to find it there.
+LOOK_BACK = 100
+CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
 
 
 def post_nonce(table: Table, post: Post) -> str:
@@ -79,6 +87,7 @@ class Presenter:
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
         self._decide = DecideMessages()  # a retired Decide nudge says what was decided
+        self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
         self._closing = False
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
@@ -177,12 +186,16 @@ class Presenter:
 
     async def _deliver(self, table: Table, post: Post) -> None:
         """Show ``post`` and record that it was shown; what Discord refuses for good is skipped."""
+        key = (table.id, post.seq)
+        # Its commit time, read before showing it moves a late post's clock: no earlier try exists.
+        self._since.setdefault(key, post.at)
         try:
             await self._show_post(table, post)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         if table.outbox and table.outbox[0] is post:  # not yet marked by _show_post
             await self.service.mark_shown(table, post.seq)
+        self._since.pop(key, None)
 
     async def _show_post(self, table: Table, post: Post) -> None:
         locale = self._locale(table)
@@ -227,6 +240,7 @@ class Presenter:
         if post is not None:
             self.service.post_seen_late(table, post)
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
+        own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
         text = "\n".join(t for t in (text, nudge) if t)
         self._news[table.id] = list(notices)
         embed = table_embed(table, locale, list(notices))
@@ -245,7 +259,7 @@ class Presenter:
                                       description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
         previous = table.message_id
-        message = await self._retry(self._send, table, post, content=clip(text) if text else None, embed=embed,
+        message = await self._retry(self._send, table, post, content=clip(text) if text else None, words=own, embed=embed,
                                     view=table_view(table, locale), files=files)
         if previous is not None and (post is None or post.kind != "started"):
             retired = self._decide.retired(table, post.events, post.notices, locale) if post else {}
@@ -301,12 +315,34 @@ class Presenter:
     def _channel(self, table: Table):
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    async def _send(self, table: Table, post: Post | None, **fields):
+    async def _send(self, table: Table, post: Post | None, words: str | None = None, **fields):
+        """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
+        channel does not show it yet (``words``: what the post says; the content by default)."""
         if post is not None:
             fields["nonce"] = post_nonce(table, post)
+            since = self._since.get((table.id, post.seq))
+            words = fields.get("content") if words is None else words
+            if since is not None and words and self.service.clock() - since > NONCE_TRUST:
+                sent = await self._sent_before(table, since, words)
+                if sent is not None:
+                    return sent
         for file in fields.get("files", ()):
             file.reset()  # a retried upload sends the picture from its start again
         return await self._channel(table).send(**fields)
+
+    async def _sent_before(self, table: Table, since: float, words: str):
+        """Our message saying ``words`` (then perhaps more) among the channel's messages since
+        ``since``: an earlier try that Discord took, too long ago for the nonce to tell; or None."""
+        me = self.client.user
+        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, timezone.utc)))
+        try:
+            async for message in self._channel(table).history(limit=LOOK_BACK, after=after):
+                if me is not None and message.author.id == me.id and _says(message.content, words):
+                    log.info("table %s: a post was already in the channel (message %s)", table.id, message.id)
+                    return message
+        except discord.HTTPException as exc:  # cannot read the channel: sending is all that is left
+            log.warning("table %s: could not look for an earlier post (%s)", table.id, exc)
+        return None
 
     async def _edit(self, table: Table, message_id: int | None, **fields) -> None:
         if message_id is not None:
@@ -340,3 +376,11 @@ class Presenter:
         """Public table messages speak the server's language (English when unknown)."""
         guild = self.client.get_guild(table.guild_id)
         return guild.preferred_locale if guild is not None else None
+
+
+def _says(content: str, words: str) -> bool:
+    """Whether a message's ``content`` is ``words``, or begins with them and goes on on a new line."""
+    if content == words:
+        return True
+    words = words[:CUT] if len(words) > CUT else words + "\n"  # a long text may have been clipped
+    return content.startswith(words)

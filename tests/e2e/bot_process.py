@@ -22,6 +22,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_WITHOUT=<module>[,<module>...]``
     the process runs as if these packages were not installed (e.g. ``zstandard,orjson``, the
     ``discord.py[speed]`` extras: discord.py then asks for zlib-stream and parses with json).
+``SIXNIMMT_NONCE_TRUST=<seconds>``
+    how long the presenter trusts Discord to remember a post's nonce (0: every post re-sent
+    is first looked for in the channel, as after an outage longer than Discord's window).
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -163,6 +166,10 @@ async def main() -> None:
     from tests.standin import apply_env_overrides
 
     apply_env_overrides()
+    if os.environ.get("SIXNIMMT_NONCE_TRUST"):
+        import cogs.presenter
+
+        cogs.presenter.NONCE_TRUST = float(os.environ["SIXNIMMT_NONCE_TRUST"])
     seed = os.environ.get("SIXNIMMT_TEST_SEED")
     if seed:
         TableService._new_seed = staticmethod(lambda: int(seed))
