@@ -171,6 +171,24 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     failures_of(results)
 
 
+def print_allocation_growth(before: str, after: str, top: int) -> None:
+    """Where the memory that is still allocated at the end, and was not after the warm-up, was
+    allocated (``--trace``): the largest differences by traceback, innermost frame last."""
+    import tracemalloc
+
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    old = tracemalloc.Snapshot.load(before).filter_traces(ignore)
+    new = tracemalloc.Snapshot.load(after).filter_traces(ignore)
+    stats = new.compare_to(old, "traceback")
+    total = sum(s.size_diff for s in stats)
+    print(f"  traced allocations from the warm-up to the end: {total / 1024:+.0f} KiB "
+          f"({sum(s.count_diff for s in stats):+,d} blocks); the largest {top}:")
+    for stat in stats[:top]:
+        print(f"    {stat.size_diff / 1024:+.1f} KiB, {stat.count_diff:+d} blocks")
+        for line in stat.traceback.format(most_recent_first=True)[:2 * 6]:
+            print(f"      {line}")
+
+
 async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     idle = await bot.probe(settle=0)
@@ -210,6 +228,10 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
           f"bot RSS {(end['rss_kb'] - warmed['rss_kb']) / 1024:+.1f} MB (with workers "
           f"{end['rss_mb_all'] - warmed['rss_mb_all']:+.1f} MB); from the start: {end['tasks'] - idle['tasks']:+d} "
           f"live tasks, bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB")
+    print(f"  allocated blocks from the warm-up to the end: "
+          f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}")
+    if warmed.get("snapshot"):
+        print_allocation_growth(warmed["snapshot"], end["snapshot"], args.trace_top)
     setup.print_driver()
     failures_of(warm + rest)
 
@@ -283,7 +305,7 @@ async def run_mode(args, without: str = "") -> object:
         setup = Setup(standin, args.tables, args.processes)
         with tempfile.TemporaryDirectory() as tmp:
             if args.processes == 1:
-                bot = BotProcess(standin, tmp, without=without, profile=args.profile)
+                bot = BotProcess(standin, tmp, without=without, profile=args.profile, timed=args.mode != "soak")
             else:  # shards of one bot on one database, which DATABASE_URL names
                 bot = BotProcesses([BotProcess(standin, tmp, without=without, shard=(i, args.processes))
                                     for i in range(args.processes)])
@@ -307,6 +329,9 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="soak: trace the bot's allocations (this many frames) and print where growth was allocated")
+    parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument("--processes", type=int, default=1,
                         help="human: bot processes, one shard each, sharing the database DATABASE_URL names")
@@ -318,6 +343,8 @@ def main() -> None:
     args.tables = args.tables or defaults[0]
     args.think = tuple(args.think or defaults[1])
     args.ramp = defaults[2] if args.ramp is None else args.ramp
+    if args.trace:
+        os.environ["SIXNIMMT_TRACEMALLOC"] = str(args.trace)  # the bot process inherits it
     began = time.monotonic()
     if args.mode != "speed":
         asyncio.run(run_mode(args))
