@@ -228,8 +228,11 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
           f"bot RSS {(end['rss_kb'] - warmed['rss_kb']) / 1024:+.1f} MB (with workers "
           f"{end['rss_mb_all'] - warmed['rss_mb_all']:+.1f} MB); from the start: {end['tasks'] - idle['tasks']:+d} "
           f"live tasks, bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB")
-    print(f"  allocated blocks from the warm-up to the end: "
-          f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}")
+    print(f"  where, from the warm-up to the end: Python's allocated blocks "
+          f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}; " + ", ".join(
+              f"{label} {(end.get(key, 0) - warmed.get(key, 0)) / 1024:+.1f} MB" for label, key in (
+                  ("C malloc in use", "malloc_in_use_kb"), ("C malloc free but held", "malloc_free_kb"),
+                  ("SQLite", "sqlite_kb"))))
     if warmed.get("snapshot"):
         print_allocation_growth(warmed["snapshot"], end["snapshot"], args.trace_top)
     setup.print_driver()

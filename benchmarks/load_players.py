@@ -135,7 +135,15 @@ def describe_probe(data: dict) -> str:
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
             f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
-            f"{data['rss_mb_all']:.1f} MB)")
+            f"{data['rss_mb_all']:.1f} MB)" + _native(data))
+
+
+def _native(data: dict) -> str:
+    """Where the bot's memory outside Python objects is (the probe's glibc and SQLite figures)."""
+    if "malloc_in_use_kb" not in data:
+        return ""
+    return (f"; C malloc {data['malloc_in_use_kb'] / 1024:.1f} MB in use + {data['malloc_free_kb'] / 1024:.1f} MB "
+            f"free but held, SQLite {data.get('sqlite_kb', 0) / 1024:.1f} MB")
 
 
 # --- what the stand-in shows ---------------------------------------------------------------

@@ -19,7 +19,7 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_PROBE=<path>``
     on SIGUSR1 the process runs a full collection and appends one JSON line to ``<path>``:
     its live asyncio task count (and the most common task names/coroutines), tracked objects,
-    the blocks Python's allocator holds and resident memory. The load benchmark reads it to
+    the blocks Python's allocator holds, resident memory, and C malloc's and SQLite's memory. The load benchmark reads it to
     compare the start and the end.
 ``SIXNIMMT_TRACEMALLOC=<frames>``
     trace allocations (``tracemalloc``, this many frames each) from the start; every probe also
@@ -45,6 +45,8 @@ The process prints ``CRASH <point>`` to stderr just before it dies, and
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import os
 import signal
@@ -137,11 +139,12 @@ def write_probe(path: str) -> None:
     gc.collect()
     tasks = asyncio.all_tasks()
     kinds = collections.Counter(_task_kind(t) for t in tasks)
-    rss_kb = 0
+    memory = {}
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                rss_kb = int(line.split()[1])
+            if line.startswith(("VmRSS:", "RssAnon:", "RssFile:", "RssShmem:")):
+                memory[line.split(":")[0]] = int(line.split()[1])
+    rss_kb = memory.get("VmRSS", 0)
     import discord.utils
 
     snapshot = None
@@ -152,9 +155,36 @@ def write_probe(path: str) -> None:
         out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
                               "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
                               "allocated_blocks": sys.getallocatedblocks(), "snapshot": snapshot,
+                              "rss_parts_kb": memory, **_native_memory(),
                               "object_kinds": collections.Counter(
                                   type(o).__name__ for o in gc.get_objects()).most_common(8),
                               "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE}) + "\n")
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def _native_memory() -> dict:
+    """Memory outside Python's object allocator: what C malloc hands out and holds free (over all
+    its arenas; big Python objects live there too), and what SQLite's page caches use. Where the
+    libraries are not glibc's and the system's SQLite, nothing."""
+    found = {}
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        found.update(malloc_in_use_kb=(info.uordblks + info.hblkhd) // 1024, malloc_free_kb=info.fordblks // 1024)
+    except (OSError, AttributeError):
+        pass
+    try:
+        sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        found["sqlite_kb"] = sqlite.sqlite3_memory_used() // 1024
+    except (OSError, AttributeError):
+        pass
+    return found
 
 
 def _task_kind(task: asyncio.Task) -> str:
