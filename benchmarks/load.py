@@ -16,7 +16,10 @@ Modes (each prints its figures and how long it ran):
 ``soak`` (``--games 2000 --tables 100``, players think 0.2-1 s, about twelve minutes)
     every table plays one game (the warm-up), then games go on until ``--games`` have ended;
     live tasks, tracked objects and RSS at the start, after the warm-up and at the end, each
-    with no game running and after a full collection.
+    with no game running and after a full collection, and where the growth is: Python's
+    allocated blocks, C malloc in use and free-but-held, SQLite's page caches. The bot runs
+    without the timing instruments (their samples grow with every click). ``--trace FRAMES``
+    traces its allocations (slow) and prints where the growth after the warm-up was allocated.
 ``max-rate``
     300 tables play games non-stop while the players' think time shrinks by ``--factor`` (0.7)
     every ``--step`` (30) seconds, until two steps in a row have ack p99 >= 100 ms; per step the
