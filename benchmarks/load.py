@@ -19,7 +19,10 @@ Modes (each prints its figures and how long it ran):
 ``soak`` (``--games 2000 --tables 100``, players think 0.2-1 s, about twelve minutes)
     every table plays one game (the warm-up), then games go on until ``--games`` have ended;
     live tasks, tracked objects and RSS at the start, after the warm-up and at the end, each
-    with no game running and after a full collection.
+    with no game running and after a full collection, and where the growth is: Python's
+    allocated blocks, C malloc in use and free-but-held, SQLite's page caches. The bot runs
+    without the timing instruments (their samples grow with every click). ``--trace FRAMES``
+    traces its allocations (slow) and prints where the growth after the warm-up was allocated.
 ``max-rate``
     300 tables play games non-stop while the players' think time shrinks by ``--factor`` (0.7)
     every ``--step`` (30) seconds, until two steps in a row have ack p99 >= 100 ms; per step the
@@ -178,6 +181,24 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     failures_of(results)
 
 
+def print_allocation_growth(before: str, after: str, top: int) -> None:
+    """Where the memory that is still allocated at the end, and was not after the warm-up, was
+    allocated (``--trace``): the largest differences by traceback, innermost frame last."""
+    import tracemalloc
+
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    old = tracemalloc.Snapshot.load(before).filter_traces(ignore)
+    new = tracemalloc.Snapshot.load(after).filter_traces(ignore)
+    stats = new.compare_to(old, "traceback")
+    total = sum(s.size_diff for s in stats)
+    print(f"  traced allocations from the warm-up to the end: {total / 1024:+.0f} KiB "
+          f"({sum(s.count_diff for s in stats):+,d} blocks); the largest {top}:")
+    for stat in stats[:top]:
+        print(f"    {stat.size_diff / 1024:+.1f} KiB, {stat.count_diff:+d} blocks")
+        for line in stat.traceback.format(most_recent_first=True)[:2 * 6]:
+            print(f"      {line}")
+
+
 async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     idle = await bot.probe(settle=0)
@@ -217,6 +238,13 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
           f"bot RSS {(end['rss_kb'] - warmed['rss_kb']) / 1024:+.1f} MB (with workers "
           f"{end['rss_mb_all'] - warmed['rss_mb_all']:+.1f} MB); from the start: {end['tasks'] - idle['tasks']:+d} "
           f"live tasks, bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB")
+    print(f"  where, from the warm-up to the end: Python's allocated blocks "
+          f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}; " + ", ".join(
+              f"{label} {(end.get(key, 0) - warmed.get(key, 0)) / 1024:+.1f} MB" for label, key in (
+                  ("C malloc in use", "malloc_in_use_kb"), ("C malloc free but held", "malloc_free_kb"),
+                  ("SQLite", "sqlite_kb"))))
+    if warmed.get("snapshot"):
+        print_allocation_growth(warmed["snapshot"], end["snapshot"], args.trace_top)
     setup.print_driver()
     failures_of(warm + rest)
 
@@ -290,7 +318,7 @@ async def run_mode(args, without: str = "") -> object:
         setup = Setup(standin, args.tables, args.processes)
         with tempfile.TemporaryDirectory() as tmp:
             if args.processes == 1:
-                bot = BotProcess(standin, tmp, without=without, profile=args.profile)
+                bot = BotProcess(standin, tmp, without=without, profile=args.profile, timed=args.mode != "soak")
             else:  # shards of one bot on one database, which DATABASE_URL names
                 bot = BotProcesses([BotProcess(standin, tmp, without=without, shard=(i, args.processes))
                                     for i in range(args.processes)])
@@ -314,6 +342,9 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="soak: trace the bot's allocations (this many frames) and print where growth was allocated")
+    parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument("--hard-tables", type=int, default=0,
                         help="human: this many of the tables seat hard AI players (their decisions are timed)")
@@ -327,6 +358,8 @@ def main() -> None:
     args.tables = args.tables or defaults[0]
     args.think = tuple(args.think or defaults[1])
     args.ramp = defaults[2] if args.ramp is None else args.ramp
+    if args.trace:
+        os.environ["SIXNIMMT_TRACEMALLOC"] = str(args.trace)  # the bot process inherits it
     began = time.monotonic()
     if args.mode != "speed":
         asyncio.run(run_mode(args))

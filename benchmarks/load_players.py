@@ -69,13 +69,15 @@ class BotProcess:
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
     def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None,
-                 shard: Optional[tuple[int, int]] = None) -> None:
-        """``shard``: (this process's shard, shard count), for several processes on one database."""
+                 shard: Optional[tuple[int, int]] = None, timed: bool = True) -> None:
+        """``shard``: (this process's shard, shard count), for several processes on one database.
+        ``timed=False``: the process keeps no loop-lag, interaction or store timings, whose samples
+        grow with every click: a soak measures the bot's memory, not its instruments'."""
         self.standin = standin
         self.shard = shard
         self.probe_path = os.path.join(tmp, f"probe{shard[0] if shard else ''}.jsonl")
         env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
-                   SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1", SIXNIMMT_PROBE=self.probe_path,
+                   SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1" if timed else "", SIXNIMMT_PROBE=self.probe_path,
                    SIXNIMMT_WITHOUT=without)
         if shard is not None:
             env.update(SHARD_IDS=str(shard[0]), SHARD_COUNT=str(shard[1]),
@@ -143,8 +145,16 @@ def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
-            f"{data['rss_mb_all']:.1f} MB)")
+            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
+            f"{data['rss_mb_all']:.1f} MB)" + _native(data))
+
+
+def _native(data: dict) -> str:
+    """Where the bot's memory outside Python objects is (the probe's glibc and SQLite figures)."""
+    if "malloc_in_use_kb" not in data:
+        return ""
+    return (f"; C malloc {data['malloc_in_use_kb'] / 1024:.1f} MB in use + {data['malloc_free_kb'] / 1024:.1f} MB "
+            f"free but held, SQLite {data.get('sqlite_kb', 0) / 1024:.1f} MB")
 
 
 # --- what the stand-in shows ---------------------------------------------------------------

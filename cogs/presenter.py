@@ -261,6 +261,7 @@ class Presenter:
         previous = table.message_id
         message = await self._retry(self._send, table, post, content=clip(text) if text else None, words=own, embed=embed,
                                     view=table_view(table, locale), files=files)
+        self._last_edit.pop(previous, None)  # retired: only its buttons go, whenever they may
         if previous is not None and (post is None or post.kind != "started"):
             retired = self._decide.retired(table, post.events, post.notices, locale) if post else {}
             await self._retry(self._edit, table, previous, view=None, **retired)

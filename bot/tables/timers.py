@@ -50,10 +50,20 @@ class Scheduler:
         """Schedule (or with ``None`` cancel) the deadline of ``key``."""
         if deadline is None:
             self._deadlines.pop(key, None)
-        else:
+        elif self._deadlines.get(key) != deadline:
             self._deadlines[key] = deadline
             heapq.heappush(self._heap, (deadline, key))
+        if len(self._heap) > 2 * len(self._deadlines) + 64:
+            self._compact()
         self._changed.set()
+
+    def _compact(self) -> None:
+        """Drop the heap's entries of cancelled and moved deadlines.
+
+        They would leave only when their time comes, and a deadline is minutes away: every
+        turn of every game in the last half hour would stay in memory (a few MB at load)."""
+        self._heap = [(deadline, key) for key, deadline in self._deadlines.items()]
+        heapq.heapify(self._heap)
 
     def deadline(self, key: int) -> float | None:
         return self._deadlines.get(key)

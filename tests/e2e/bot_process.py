@@ -15,10 +15,15 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_LOOP_LAG=1``
     print how late the bot's event loop ran, how long it took to answer interactions, its
     collector's pauses and its checkpoint waits (``looplag.py``) when the process stops.
+    Every sample is kept until then (a few MB over a long run): a soak runs without it.
 ``SIXNIMMT_PROBE=<path>``
     on SIGUSR1 the process runs a full collection and appends one JSON line to ``<path>``:
-    its live asyncio task count (and the most common task names/coroutines), tracked objects
-    and resident memory. The load benchmark reads it to compare the start and the end.
+    its live asyncio task count (and the most common task names/coroutines), tracked objects,
+    the blocks Python's allocator holds, resident memory, and C malloc's and SQLite's memory. The load benchmark reads it to
+    compare the start and the end.
+``SIXNIMMT_TRACEMALLOC=<frames>``
+    trace allocations (``tracemalloc``, this many frames each) from the start; every probe also
+    dumps a snapshot next to the probe file (``<path>.<time>.snap``), for a soak to diff.
 ``SIXNIMMT_WITHOUT=<module>[,<module>...]``
     the process runs as if these packages were not installed (e.g. ``zstandard,orjson``, the
     ``discord.py[speed]`` extras: discord.py then asks for zlib-stream and parses with json).
@@ -43,11 +48,14 @@ The process prints ``CRASH <point>`` to stderr just before it dies, and
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import os
 import signal
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -57,6 +65,7 @@ for _name in filter(None, os.environ.get("SIXNIMMT_WITHOUT", "").split(",")):
 
 
 CRASH_AT = os.environ.get("SIXNIMMT_CRASH_AT", "")
+TIMED = bool(os.environ.get("SIXNIMMT_LOOP_LAG"))
 
 
 def die(point: str) -> None:
@@ -79,8 +88,12 @@ class CrashingStore:
     async def update_game(self, *args, **kwargs):
         started = time.perf_counter()
         result = await self._inner.update_game(*args, **kwargs)
-        self.timings.setdefault("update_game", []).append(time.perf_counter() - started)
+        self._time("update_game", started)
         return result
+
+    def _time(self, name: str, started: float) -> None:
+        if TIMED:  # every call's time is kept: a soak, which measures memory, runs without
+            self.timings.setdefault(name, []).append(time.perf_counter() - started)
 
     async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), unshown=False):
         left = {p["seq"] for p in meta.get("outbox", ())}
@@ -92,11 +105,13 @@ class CrashingStore:
             self._outbox[game_id] = list(meta.get("outbox", ()))
         started = time.perf_counter()
         result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, unshown=unshown)
-        self.timings.setdefault("checkpoint", []).append(time.perf_counter() - started)
+        self._time("checkpoint", started)
+        if CRASH_AT not in ("reveal", "row-choice", "chose-row"):
+            return result
         kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
         point = (state.get("round"), state.get("turn"), state.get("phase"))
         before = self._last.get(game_id)
-        self._last[game_id] = point
+        self._last[game_id] = point  # every game's: kept only where it is needed, like the outbox
         if CRASH_AT == "row-choice" and state.get("phase") == "choose_row":
             die(CRASH_AT)
         if CRASH_AT == "chose-row" and "choose_row" in kinds:
@@ -131,23 +146,56 @@ def write_probe(path: str) -> None:
     gc.collect()
     tasks = asyncio.all_tasks()
     kinds = collections.Counter(_task_kind(t) for t in tasks)
-    rss_kb = 0
+    memory = {}
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                rss_kb = int(line.split()[1])
+            if line.startswith(("VmRSS:", "RssAnon:", "RssFile:", "RssShmem:")):
+                memory[line.split(":")[0]] = int(line.split()[1])
+    rss_kb = memory.get("VmRSS", 0)
     import discord.utils
 
     from bot.health import ai_status
 
     ai = ai_status(getattr(getattr(RUNNING[0], "service", None), "ai", None)) if RUNNING else {}
+    snapshot = None
+    if tracemalloc.is_tracing():
+        snapshot = f"{path}.{time.monotonic_ns()}.snap"
+        tracemalloc.take_snapshot().dump(snapshot)
     with open(path, "a") as out:
         out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
                               "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
+                              "allocated_blocks": sys.getallocatedblocks(), "snapshot": snapshot,
+                              "rss_parts_kb": memory, **_native_memory(),
                               "object_kinds": collections.Counter(
                                   type(o).__name__ for o in gc.get_objects()).most_common(8),
                               "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE,
                               "ai": ai}) + "\n")
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def _native_memory() -> dict:
+    """Memory outside Python's object allocator: what C malloc hands out and holds free (over all
+    its arenas; big Python objects live there too), and what SQLite's page caches use. Where the
+    libraries are not glibc's and the system's SQLite, nothing."""
+    found = {}
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        found.update(malloc_in_use_kb=(info.uordblks + info.hblkhd) // 1024, malloc_free_kb=info.fordblks // 1024)
+    except (OSError, AttributeError):
+        pass
+    try:
+        sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        found["sqlite_kb"] = sqlite.sqlite3_memory_used() // 1024
+    except (OSError, AttributeError):
+        pass
+    return found
 
 
 def _task_kind(task: asyncio.Task) -> str:
@@ -192,7 +240,7 @@ async def main() -> None:
     if os.environ.get("SIXNIMMT_PROBE"):
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, write_probe, os.environ["SIXNIMMT_PROBE"])
     lag = None
-    if os.environ.get("SIXNIMMT_LOOP_LAG"):
+    if TIMED:
         from tests.e2e.looplag import GCPauses, InteractionTimer, LoopLag, percentiles
 
         lag = LoopLag().start()
@@ -210,5 +258,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("SIXNIMMT_TRACEMALLOC"):
+        tracemalloc.start(int(os.environ["SIXNIMMT_TRACEMALLOC"]))
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     asyncio.run(main())

@@ -85,14 +85,32 @@ async def test_rematch_works_after_a_restart(world):
 async def test_a_finished_table_leaves_nothing_behind(world):
     """Once its standings are shown, a table holds no task and is not kept in memory."""
     async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
         for _ in range(2):
             lobby = await open_table(world, rounds=1, ai_players=1)
             await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
             await play_to_the_end(world, [world.alice])
+        edited = []
+        edit_live = presenter._edit_live
+
+        async def counted_edit(table):
+            edited.append(table.message_id)
+            await edit_live(table)
+
+        presenter._edit_live = counted_edit
+        await start_game(world, rounds=1)  # two players: each turn's first pick edits the live message
+        await play_to_the_end(world, [world.alice, world.bob])
         await world.settle()
-        presenter = world.bot.get_cog("Tables").presenter
+        assert len(set(edited)) > 1, "the live messages of several turns were edited"
         assert presenter.busy_tables == 0 and not presenter._tables and not presenter._news
-        assert world.bot.service.tables == {}
+        assert not (presenter._stale or presenter._repost or presenter._wake or presenter._without_picture)
+        assert not presenter._decide._asking
+        assert presenter._last_edit == {}, "no edit times of messages that will never be edited again"
+        service = world.bot.service
+        assert service.tables == {} and service.by_channel == {} and not service._opening
+        assert service.scheduler._deadlines == {} and len(service.scheduler._heap) <= 64
+        views = world.bot._connection._view_store
+        assert views._synced_message_views == {} and set(views._views) <= {None}, "no views kept per message"
         tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("present-")]
         assert tasks == []
 
