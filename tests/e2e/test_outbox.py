@@ -106,6 +106,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert not (presenter._stale or presenter._repost or presenter._wake or presenter._without_picture)
         assert not presenter._decide._asking
         assert presenter._last_edit == {}, "no edit times of messages that will never be edited again"
+        assert presenter._since == {}, "no first-try times of posts that were shown"
         service = world.bot.service
         assert service.tables == {} and service.by_channel == {} and not service._opening
         assert service.scheduler._deadlines == {} and len(service.scheduler._heap) <= 64
