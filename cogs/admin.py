@@ -6,7 +6,6 @@ anyone who is not an owner, since a sync is rate-limited across the whole bot.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,16 +14,15 @@ from discord.ext import commands
 from cogs.errors import answer_error
 from cogs.i18n import N_, tr, user_locale
 from bot.sync import sync_commands
+from bot.app import SixNimmtBot
 
-if TYPE_CHECKING:
-    from bot.app import SixNimmtBot
 
 SYNC_SCOPES = [app_commands.Choice(name=N_("This server (at once)"), value="here"),
                app_commands.Choice(name=N_("Every server (within an hour)"), value="global")]
 
 
 class Admin(commands.Cog):
-    def __init__(self, bot: "SixNimmtBot") -> None:
+    def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
 
     admin = app_commands.Group(name="6nimmt-admin", description=N_("Tools for the bot's owner"),
@@ -50,5 +48,5 @@ class Admin(commands.Cog):
         await interaction.followup.send(text, ephemeral=True)
 
 
-async def setup(bot: "SixNimmtBot") -> None:
+async def setup(bot: SixNimmtBot) -> None:
     await bot.add_cog(Admin(bot))

@@ -8,7 +8,6 @@ process shell in ``bot/`` starts the client without knowing the face's wording.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -18,9 +17,8 @@ from bot.tables.errors import TableError
 from bot.tables.service import committed_change
 from cogs.i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
 from engine import IllegalAction
+from bot.app import SixNimmtBot
 
-if TYPE_CHECKING:
-    from bot.app import SixNimmtBot
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +54,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
 class ErrorReplies(commands.Cog):
     """Installs the tree's error handler and translator; puts the old ones back when unloaded."""
 
-    def __init__(self, bot: "SixNimmtBot") -> None:
+    def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
         self._old_on_error = None
 
@@ -71,5 +69,5 @@ class ErrorReplies(commands.Cog):
         await self.bot.tree.set_translator(None)
 
 
-async def setup(bot: "SixNimmtBot") -> None:
+async def setup(bot: SixNimmtBot) -> None:
     await bot.add_cog(ErrorReplies(bot))

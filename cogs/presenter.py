@@ -26,13 +26,14 @@ import logging
 import random
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 
 from cogs.i18n import render, tr
+from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableStatus
+from bot.tables.updates import TableUpdate
 from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
@@ -46,10 +47,6 @@ from cogs.render.specials import IMAGE_MARKERS, waiting_line
 
 IMAGE_NAME = "table.png"
 CHART_NAME = "scores.png"
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
-    from bot.tables.updates import TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +69,7 @@ def post_nonce(table: Table, post: Post) -> str:
 
 
 class Presenter:
-    def __init__(self, client: discord.Client, service: "TableService") -> None:
+    def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
         self.service = service
         self.edit_interval = EDIT_INTERVAL
@@ -95,7 +92,7 @@ class Presenter:
 
     # -- what the service tells us -----------------------------------------------
 
-    def __call__(self, update: "TableUpdate") -> None:
+    def __call__(self, update: TableUpdate) -> None:
         table = update.table
         self._tables[table.id] = table  # the newest object: a restored table replaces the old
         if update.kind != "finished" and update.kind != "cancelled":

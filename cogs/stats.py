@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -35,9 +34,8 @@ from cogs.ui.base import TableItem, item_view
 from .group import add_subcommands, remove_subcommands
 from cogs.render.text import BULL, GREEN
 from cogs.render.specials import narrate_special
+from bot.app import SixNimmtBot
 
-if TYPE_CHECKING:
-    from bot.app import SixNimmtBot
 
 log = logging.getLogger(__name__)
 
@@ -332,7 +330,7 @@ SUBCOMMANDS = (stats_command, history_command, forget_me_command)
 
 
 class Stats(commands.Cog):
-    def __init__(self, bot: "SixNimmtBot") -> None:
+    def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -364,10 +362,10 @@ class Stats(commands.Cog):
                                                "That button is not valid any more. Run the command again."))
 
 
-async def setup(bot: "SixNimmtBot") -> None:
+async def setup(bot: SixNimmtBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Stats(bot))
 
 
-async def teardown(bot: "SixNimmtBot") -> None:
+async def teardown(bot: SixNimmtBot) -> None:
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)

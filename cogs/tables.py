@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -28,13 +28,12 @@ from .group import add_subcommands, remove_subcommands
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
+from bot.app import SixNimmtBot
+
 
 DYNAMIC_ITEMS = ITEMS
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from bot.app import SixNimmtBot
 
 
 def _message_link(guild_id: int, channel_id: int, message_id: int | None, locale) -> str:
@@ -211,7 +210,7 @@ SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel
 class Tables(commands.Cog):
     """Shows the tables (its presenter listens to the service) and adds the table subcommands to /6nimmt."""
 
-    def __init__(self, bot: "SixNimmtBot") -> None:
+    def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.presenter = Presenter(bot, bot.service)
@@ -242,6 +241,6 @@ class Tables(commands.Cog):
                                                "That button is not valid. Use the newest table message."))
 
 
-async def setup(bot: "SixNimmtBot") -> None:
+async def setup(bot: SixNimmtBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Tables(bot))

@@ -11,10 +11,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 from data.errors import GameNotFound, PlayerInActiveGame
 from data.models import UNFINISHED_STATUSES, GameLog
+from data.store import Store
 from engine import (
     CardDrafted, CardPlaced, CardsRevealed, DraftEnded, Game, GameEnded, RoundEnded, RoundStarted,
     RowChoiceRequired, RowTaken, TakeReason, action_from_dict,
@@ -22,12 +22,9 @@ from engine import (
 
 from .errors import TableError
 from .table import Table, TableOptions
+from .service import TableService
 from .text import N_, ChannelMention
 
-if TYPE_CHECKING:
-    from data.store import Store
-
-    from .service import TableService
 
 EXPORT_FORMAT = "6nimmt-game-log/1"
 
@@ -61,7 +58,7 @@ def parse_game_id(text: str) -> int:
     return int(match[1])
 
 
-def open_table_of(service: "TableService", user_id: int) -> Table | None:
+def open_table_of(service: TableService, user_id: int) -> Table | None:
     """The open (lobby or playing) table this user has a seat at, if any."""
     for table in service.tables.values():
         if table.is_open and table.has_user(user_id):
@@ -69,7 +66,7 @@ def open_table_of(service: "TableService", user_id: int) -> Table | None:
     return None
 
 
-async def forget_player(service: "TableService", user_id: int) -> bool:
+async def forget_player(service: TableService, user_id: int) -> bool:
     """Delete the player's stored data; refused while they sit at an open table."""
     table = open_table_of(service, user_id)
     if table is not None:
@@ -80,7 +77,7 @@ async def forget_player(service: "TableService", user_id: int) -> bool:
         raise SeatedAtOpenTable(None) from None
 
 
-async def game_log_in(store: "Store", guild_id: int | None, game_id: int) -> GameLog:
+async def game_log_in(store: Store, guild_id: int | None, game_id: int) -> GameLog:
     """A game's log, if it was played in this server and is over (a running game's log shows hidden cards)."""
     try:
         log = await store.game_log(game_id)

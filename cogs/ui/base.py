@@ -10,26 +10,22 @@ user itself.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from cogs.errors import answer_error
 from bot.tables.errors import SeatTakenOver, TableError
 from cogs.i18n import error_text, failure_text, tr, user_locale
-from bot.tables.service import committed_change
+from bot.tables.service import TableService, committed_change
 from engine import IllegalAction
 
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
 PREFIX = "6n:"
 
 
-def service_of(interaction: discord.Interaction) -> "TableService":
+def service_of(interaction: discord.Interaction) -> TableService:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
@@ -63,7 +59,7 @@ class TableItem:
             log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, failure_text(user_locale(interaction), committed_change.get()))
 
-    async def act(self, interaction: discord.Interaction, service: "TableService") -> None:
+    async def act(self, interaction: discord.Interaction, service: TableService) -> None:
         raise NotImplementedError
 
 

@@ -6,7 +6,6 @@ ephemeral message; the public buttons carry only the table id.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,9 +19,7 @@ from engine import BULLHEADS, Phase
 from .base import TableItem, item_view
 from .specials import preference_view
 from .draft import draft_selects
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.tables.service import TableService
 
 
 class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
@@ -41,7 +38,7 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
         await send_hand(interaction, service, self.table_id)
 
 
-async def send_hand(interaction: discord.Interaction, service: "TableService", table_id: int) -> None:
+async def send_hand(interaction: discord.Interaction, service: TableService, table_id: int) -> None:
     table, seat, view = service.hand(table_id, interaction.user.id)
     locale = user_locale(interaction)
     if table.seats[seat].back_from_step > table.step:

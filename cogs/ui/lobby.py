@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -11,9 +10,7 @@ from cogs.i18n import N_, public_locale, tr
 from cogs.render.text import lobby_embed
 
 from .base import TableItem, item_view
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.tables.service import TableService
 
 
 LOBBY_LABELS = {
@@ -83,7 +80,7 @@ def rematch_view(table_id: int, locale) -> discord.ui.View:
     return view
 
 
-async def post_lobby(interaction: discord.Interaction, service: "TableService", table: Table) -> None:
+async def post_lobby(interaction: discord.Interaction, service: TableService, table: Table) -> None:
     """Answer the interaction with the public lobby and remember its message."""
     locale = public_locale(interaction)
     response = await interaction.response.send_message(embed=lobby_embed(table, locale),

@@ -17,7 +17,6 @@ old prompt is refused with a clear message and changes nothing.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -35,10 +34,10 @@ from cogs.render.specials import (
 
 from .base import PagedSelect, TableItem, item_view
 
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
-
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
+from bot.tables.service import TableService
+
+
 MAX_CHOICE_BUTTONS = 20
 SELECT_SIZE = 25
 MAX_CHOICES = 4 * SELECT_SIZE  # four selects; the fifth row keeps Back and the decline
@@ -230,7 +229,7 @@ class DecideMessages:
 # -- what a click on a choice does ---------------------------------------------------------------
 
 
-async def act_on_choice(interaction: discord.Interaction, service: "TableService", table_id: int, step: int,
+async def act_on_choice(interaction: discord.Interaction, service: TableService, table_id: int, step: int,
                         code: str) -> None:
     kind, *parts = code.split(":")
     locale = user_locale(interaction)

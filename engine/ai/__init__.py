@@ -27,7 +27,7 @@ import enum
 import random
 
 from ..actions import ChooseRow, Draft, Pick
-from . import heuristics, search
+from . import anniversary, heuristics, search
 from .info import InfoSet, information_set
 
 __all__ = [
@@ -69,8 +69,6 @@ def choose_action(
         raise ValueError(f"the game is not waiting for seat {player}")
     phase = getattr(game.phase, "value", game.phase)
     if getattr(game.config.variant, "value", None) == "anniversary":
-        from . import anniversary
-
         return anniversary.decide(game, player, level, rng, _budget(budget_sims, budget_ms))
     if phase not in ("pick", "choose_row", "draft"):
         return default_action(legal)
