@@ -11,9 +11,8 @@ class FakeClock:
         return self.now
 
 
-async def test_moved_and_cancelled_deadlines_do_not_pile_up():
-    """Every turn moves a table's deadline minutes ahead; the old entries must not stay until
-    their time comes, or a busy bot holds every turn of the last half hour."""
+def started_scheduler() -> tuple[Scheduler, FakeClock, list[int]]:
+    """A running scheduler on a clock the test moves, and the keys it fired, in order."""
     fired: list[int] = []
 
     async def on_deadline(key: int) -> None:
@@ -22,6 +21,13 @@ async def test_moved_and_cancelled_deadlines_do_not_pile_up():
     clock = FakeClock()
     scheduler = Scheduler(on_deadline, clock)
     scheduler.start()
+    return scheduler, clock, fired
+
+
+async def test_moved_and_cancelled_deadlines_do_not_pile_up():
+    """Every turn moves a table's deadline minutes ahead; the old entries must not stay until
+    their time comes, or a busy bot holds every turn of the last half hour."""
+    scheduler, clock, fired = started_scheduler()
     for turn in range(2000):
         for table in range(10):
             scheduler.set(table, clock.now + 600 + turn)
@@ -40,14 +46,7 @@ async def test_moved_and_cancelled_deadlines_do_not_pile_up():
 
 
 async def test_setting_the_same_deadline_again_fires_once():
-    fired: list[int] = []
-
-    async def on_deadline(key: int) -> None:
-        fired.append(key)
-
-    clock = FakeClock()
-    scheduler = Scheduler(on_deadline, clock)
-    scheduler.start()
+    scheduler, clock, fired = started_scheduler()
     for _ in range(3):
         scheduler.set(7, clock.now + 5)
     assert len(scheduler._heap) == 1
