@@ -80,7 +80,8 @@ class Presenter:
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
         self._workers: dict[int, asyncio.Task] = {}
         self._wake: dict[int, asyncio.Event] = {}
-        self._last_edit: dict[int, float] = {}  # message id -> monotonic time of its last edit
+        # message id -> monotonic time of its last edit; a live message's entry goes when it is retired
+        self._last_edit: dict[int, float] = {}
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
         self._decide = DecideMessages()  # a retired Decide nudge says what was decided
@@ -106,9 +107,6 @@ class Presenter:
         self._kick(table.id)
 
     def _kick(self, table_id: int) -> None:
-        if len(self._last_edit) > 512:  # forget edits too old to hold the next one back
-            cutoff = time.monotonic() - self.edit_interval
-            self._last_edit = {m: t for m, t in self._last_edit.items() if t > cutoff}
         wake = self._wake.get(table_id)
         if wake is not None:
             wake.set()
