@@ -133,15 +133,20 @@ def _sampler(info: InfoSet, rng: random.Random):
 
 
 def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget):
-    """Paired Monte Carlo over ``candidates``; ``simulate(cand, det, noise)`` -> score, where
-    ``noise`` is a list of uniform floats shared by every candidate of a determinization."""
+    """Paired Monte Carlo over ``candidates`` on the opponents' hands ``info`` allows."""
+    floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
+    return paired_search(candidates, simulate, budget, _sampler(info, rng), floats, rng)
+
+
+def paired_search(candidates: list, simulate, budget: Budget, draw, floats: int, rng: random.Random):
+    """Paired Monte Carlo over ``candidates``, the first of them the prior's choice:
+    ``simulate(cand, det, noise)`` -> score, where ``det = draw()`` is a determinization and
+    ``noise`` a list of ``floats`` uniform floats, both shared by every candidate."""
     if len(candidates) == 1:
         return candidates[0]
-    draw = _sampler(info, rng)
     alive = list(candidates)
     scores: dict = {c: [] for c in candidates}
     rounds = 0
-    floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
     rand = rng.random
     while budget.left():
         det = draw()
