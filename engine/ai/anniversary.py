@@ -1,11 +1,7 @@
 """AI decisions for the Anniversary variant (special cards, swaps, Stops, a fifth row).
 
 * **pick** — the heuristic levels judge cards on the open (unblocked) rows with
-  each row's capacity (six under a 7 nimmt!). Hard runs the classic search
-  (``search.hard_pick``) on every table — four or five rows, Stops, 7 nimmt! —
-  over the open rows (a row that holds six shown one card shorter), treating
-  everyone's special cards as unused for the rest of the round (an approximation:
-  its rollouts do not play special cards).
+  each row's capacity (six under a 7 nimmt!).
 * **special card / row on a low card** — every legal option is played out on a
   copy of the game until this player's card is placed (the other revealed
   cards are public, so this uses nothing hidden: the copy stops as soon as the
@@ -15,6 +11,10 @@
   it is worth nothing). The cheapest option wins; declining is one of them.
 * **swap** — discard the weakest special card held if it is weaker than an
   average draw, else keep them.
+
+Hard searches every one of these decisions (``anniversary_search``): the medium
+choice is its prior, and the rest of the round is simulated with everyone's
+special cards in play.
 """
 
 from __future__ import annotations
@@ -23,18 +23,12 @@ import random
 
 from ..actions import ChooseRow, Pick
 from ..anniversary.outlook import settle
-from ..cards import BULLHEADS, ROW_LIMIT
+from ..anniversary.specials import special as as_special
+from ..cards import BULLHEADS
 from ..game import Phase
-from . import heuristics, search
+from . import anniversary_search, heuristics
+from .anniversary_kernel import AVERAGE_WORTH, WORTH, worth_scale
 from .info import information_set
-
-#: How useful a special card is to hold, relative to the others (an average draw ≈ 1).
-WORTH = {
-    "negative_positive": 1.3, "seven_nimmt": 1.1, "replace": 1.1, "insert": 1.0, "shift": 1.0,
-    "stop": 1.0, "fifth_row": 0.6,
-}
-AVERAGE_WORTH = sum(WORTH.values()) / len(WORTH)
-HAND = 12  # number cards per round
 
 
 def decide(game, player: int, level, rng: random.Random, budget) -> object:
@@ -44,19 +38,31 @@ def decide(game, player: int, level, rng: random.Random, budget) -> object:
     if level == "random":
         return rng.choice(legal)
     phase = game.phase
+    hard = level == "hard"
     if phase is Phase.PICK:
-        return Pick(player, _pick(game, player, level, rng, budget))
+        if hard:
+            prior = anniversary_search.prior_picks(game, player)
+            return Pick(player, anniversary_search.hard_pick(game, player, prior, rng, budget))
+        return Pick(player, _pick(game, player, level, rng))
     if phase is Phase.CHOOSE_ROW:
         if level == "easy":
             return ChooseRow(player, game.cheapest_row())
-        return _best_by_lookahead(game, player, legal, spend=False)
-    if phase is Phase.SPECIAL:
+        ranked = _ranked_by_lookahead(game, player, legal, spend=False)
+    elif phase is Phase.SPECIAL:
         if level == "easy" and rng.random() < 0.5:
             return legal[-1]  # DeclineSpecial comes last: a casual player forgets the card
-        return _best_by_lookahead(game, player, legal, spend=True)
-    if phase is Phase.SWAP:
-        return _swap(game, player, legal)
-    return legal[-1]
+        ranked = _ranked_by_lookahead(game, player, legal, spend=True)
+        if hard:  # the look-ahead's best few, and always the decline
+            top = ranked[: 1 + anniversary_search.TOPK_SPECIAL]
+            ranked = top + [legal[-1]] if legal[-1] not in top else top
+    elif phase is Phase.SWAP:
+        choice = _swap(game, player, legal)
+        ranked = [choice] + [a for a in legal if a != choice]
+    else:
+        return legal[-1]
+    if hard:
+        return anniversary_search.hard_choice(game, player, ranked, rng, budget)
+    return ranked[0]
 
 
 # -- pick ---------------------------------------------------------------------------
@@ -71,16 +77,10 @@ def _table(game):
     return rows, pts, caps
 
 
-def _pick(game, player, level, rng, budget) -> int:
+def _pick(game, player, level, rng) -> int:
     info = information_set(game, player)
     rows, pts, caps = _table(game)
-    info.row_points = pts
-    if level == "hard":
-        # The classic search on the open rows; a row that holds six (7 nimmt!) is shown one card
-        # shorter, so its seventh card takes it as a sixth would. Special cards are not simulated.
-        info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps)]
-        return search.hard_pick(info, rng, budget)
-    info.rows = rows
+    info.rows, info.row_points = rows, pts
     if level == "easy":
         return heuristics.easy_pick(info, rng)
     return heuristics.medium_pick(info, rng, rows, pts, caps)
@@ -89,17 +89,10 @@ def _pick(game, player, level, rng, budget) -> int:
 # -- special cards and row choices, by lookahead -----------------------------------------------
 
 
-def _turns_left(game) -> int:
-    left = len(game.hands[0])
-    if game.round < (game.config.rounds or 2):
-        left += HAND
-    return left
-
-
 def _worth(game, kind) -> float:
     """Bullheads a special card of ``kind`` is worth keeping for the turns to come."""
-    value = getattr(kind, "value", kind)
-    return WORTH.get(value, 1.0) * min(4.0, 0.2 * _turns_left(game))
+    turns_left = len(game.hands[0]) + anniversary_search.later_turns(game)
+    return WORTH[as_special(kind)] * worth_scale(turns_left)
 
 
 def _outlook(game, player: int) -> float:
@@ -114,10 +107,13 @@ def _outlook(game, player: int) -> float:
     return 0.5 * sum(half) / len(half)
 
 
-def _best_by_lookahead(game, player: int, legal: list, spend: bool):
+def _ranked_by_lookahead(game, player: int, legal: list, spend: bool) -> list:
+    """``legal`` ranked by the look-ahead's cost: its cheapest first (the first of equals), then
+    the others from the cheapest."""
     before = game.scores[player]
     same_round = game.round
     best, best_cost = legal[-1], None
+    costs = []
     for action in legal:
         copy = game.copy()
         copy.apply(action)
@@ -128,9 +124,11 @@ def _best_by_lookahead(game, player: int, legal: list, spend: bool):
         special = getattr(action, "special", None)
         if spend and special is not None:
             cost += _worth(game, special)
+        costs.append(cost)
         if best_cost is None or cost < best_cost - 1e-9:
             best, best_cost = action, cost
-    return best
+    others = sorted((c, i) for i, c in enumerate(costs) if legal[i] != best)
+    return [best] + [legal[i] for _, i in others]
 
 
 def _swap(game, player: int, legal: list):
@@ -138,7 +136,7 @@ def _swap(game, player: int, legal: list):
     decline = [a for a in legal if getattr(a, "special", None) is None]
     if not held:
         return legal[-1]
-    worst = min(held, key=lambda a: WORTH.get(getattr(a.special, "value", a.special), 1.0))
-    if WORTH.get(getattr(worst.special, "value", worst.special), 1.0) < AVERAGE_WORTH - 0.2:
+    worst = min(held, key=lambda a: WORTH[as_special(a.special)])
+    if WORTH[as_special(worst.special)] < AVERAGE_WORTH - 0.2:
         return worst
     return decline[0] if decline else legal[-1]
