@@ -10,8 +10,8 @@ of the 95 % interval.
 
 Sections: classic single rounds; full classic games to 66; the Pro variant's
 first round (own draft − uniformly random draft); the Anniversary game (hard −
-medium, and hard now − hard before issue 19); decision time of hard called as
-the bot calls it (``bot.tables.ai_seats.AISeats`` through its worker process), quiet
+medium; hard now − hard before issue 19, and − hard searching its cards only);
+decision time of hard called as the bot calls it (``bot.tables.ai_seats.AISeats`` through its worker process), quiet
 and beside two busy processes; the first decision after a fresh start; and the
 fallbacks to medium, which must be 0 — the script exits 1 otherwise.
 
@@ -117,10 +117,13 @@ def pro(rep: Report, deals: int) -> None:
 def anniversary(rep: Report, deals: int) -> None:
     print(f"\nAnniversary game (two rounds of 12), focal seat vs 4 medium, {deals} paired deals")
     rep.run("hard (now)", "hard", "medium", deals, variant="anniversary")
+    rep.run("hard (cards searched only)", "hard-cards", "medium", deals, variant="anniversary")
     rep.run("hard (before issue 19)", "hard-old", "medium", deals, variant="anniversary")
     rep.run("medium", "medium", "medium", deals, variant="anniversary")
     rep.diff("hard (now) − medium", "hard (now)", "medium", -2.8)
-    rep.diff("hard (now) − hard (before)", "hard (now)", "hard (before issue 19)")
+    rep.diff("hard (cards searched only) − medium", "hard (cards searched only)", "medium")
+    rep.diff("hard (now) − hard (before issue 19)", "hard (now)", "hard (before issue 19)", -1.0)
+    rep.diff("hard (now) − hard (cards searched only)", "hard (now)", "hard (cards searched only)")
 
 
 # -- decision time through the bot's worker -----------------------------------------------

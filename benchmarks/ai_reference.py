@@ -1,10 +1,13 @@
-"""The Anniversary AI as it was before issue 19: the benchmark's "hard (before)".
+"""Earlier Anniversary AIs, kept so ``benchmarks/ai.py`` can measure the search against them.
 
-Hard searched its card only while the table was plain (four rows, no Stop, no
-7 nimmt!) and judged every other card by medium's one-step danger. Its other
-decisions (rows, special cards, swaps) are unchanged, so they are the engine's.
-Kept here, not in the engine, only so ``benchmarks/ai.py`` can measure the new
-search against it.
+* ``hard-old`` — hard before issue 19: it searched its card only while the table was
+  plain (four rows, no Stop, no 7 nimmt!) and judged every other card by medium's
+  one-step danger; its rows, special cards and swaps were medium's.
+* ``hard-cards`` — hard when it searched every card but nothing else: the classic
+  search on the open rows (a row of a 7 nimmt! shown one card shorter), no special
+  card in its simulations; its rows, special cards and swaps were medium's.
+
+Kept here, not in the engine: nothing but the benchmark plays them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from engine.actions import Pick
 from engine.ai import anniversary, heuristics, search
 from engine.ai.info import information_set
+from engine.cards import ROW_LIMIT
 from engine.game import Phase
 
 
@@ -25,8 +29,18 @@ def _old_pick(game, player, rng, budget) -> int:
     return heuristics.medium_pick(info, rng, rows, pts, caps)
 
 
-def old_anniversary_decide(game, player, rng, hard_ms, hard_sims):
+def _cards_pick(game, player, rng, budget) -> int:
+    info = information_set(game, player)
+    rows, pts, caps = anniversary._table(game)
+    info.row_points = pts
+    info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps)]
+    return search.hard_pick(info, rng, budget)
+
+
+def reference_decide(name, game, player, rng, hard_ms, hard_sims):
+    """The decision of the reference AI ``name`` (``hard-old`` or ``hard-cards``)."""
     budget = search.Budget(hard_sims, hard_ms)
     if game.phase is Phase.PICK:
-        return Pick(player, _old_pick(game, player, rng, budget))
-    return anniversary.decide(game, player, "hard", rng, budget)
+        pick = _old_pick if name == "hard-old" else _cards_pick
+        return Pick(player, pick(game, player, rng, budget))
+    return anniversary.decide(game, player, "medium", rng, budget)

@@ -10,9 +10,8 @@ A *seat spec* names how a seat plays:
   end (when no card fits a row, its lowest card), the cheapest row when forced;
   it drafts at random and declines special cards and swaps.
 * ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
-  ``hard-old`` is the Anniversary search as it was before issue 19
-  (``ai_reference``); a ``+randdraft`` suffix makes the seat draft a uniformly
-  random card in the Pro variant, ``+randrow`` take a uniformly random row for a
+  ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
+  a ``+randdraft`` suffix makes the seat draft a uniformly random card in the Pro variant, ``+randrow`` take a uniformly random row for a
   low card, and play by its level otherwise.
 
 ``play(job)`` plays one paired deal: deal ``seed`` with the focal seat at
@@ -67,11 +66,11 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
         base = standard_random
     elif level == "heuristic":
         base = closest_gap
-    elif level == "hard-old":
-        from ai_reference import old_anniversary_decide
+    elif level in ("hard-old", "hard-cards"):
+        from ai_reference import reference_decide
 
         def base(game, seat, rng):
-            return old_anniversary_decide(game, seat, rng, hard_ms, hard_sims)
+            return reference_decide(level, game, seat, rng, hard_ms, hard_sims)
     else:
         budget = ({"budget_ms": hard_ms, "budget_sims": hard_sims} if level == "hard" else {})
 
