@@ -80,7 +80,8 @@ def hand_text(view, locale) -> str:
 
 
 def hand_view(table, view, locale) -> discord.ui.View:
-    """The cards (rows 0–2), and on row 4 the Anniversary preferences and the table's helpers."""
+    """The cards (rows 0–2), and on row 4 the Anniversary preferences and the table's helpers
+    (the coach's Hint on row 3 beside the preferences)."""
     buttons = item_view()
     for card in view.hand:
         buttons.add_item(PickButton(table.id, table.step, card, chosen=card == view.my_pick))
@@ -88,8 +89,8 @@ def hand_view(table, view, locale) -> discord.ui.View:
         preference_view(table.id, table.seats[view.player].prompts, locale, buttons)
     if table.options.helpers:
         buttons.add_item(TrackerButton(table.id, locale))
-        if not view.special_cards:  # the coach knows the classic and Pro games
-            buttons.add_item(HintButton(table.id, locale))
+        # Row 4 holds the Anniversary preferences and the tracker; at most 12 cards fill rows 0-2.
+        buttons.add_item(HintButton(table.id, locale, row=3 if view.special_cards else 4))
     return buttons
 
 
@@ -133,8 +134,8 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
 class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:hi:(?P<table>\d{1,18})"):
     """Helpers: the coach's hint, answered privately: what hard expects each card to cost, and its pick."""
 
-    def __init__(self, table_id: int, locale=None) -> None:
-        super().__init__(discord.ui.Button(label=tr(locale, "Hint"), emoji="💡", row=4,
+    def __init__(self, table_id: int, locale=None, row: int = 4) -> None:
+        super().__init__(discord.ui.Button(label=tr(locale, "Hint"), emoji="💡", row=row,
                                            style=discord.ButtonStyle.secondary, custom_id=f"6n:hi:{table_id}"))
         self.table_id = table_id
 

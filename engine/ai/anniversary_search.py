@@ -30,9 +30,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from ..actions import ChooseRow
 from ..anniversary.actions import DeclineSwap, Swap
 from ..anniversary.outlook import settle
 from ..anniversary.specials import FIVE_ROWS, SPECIAL_DECK, Special
+from ..phase import Phase
 from . import heuristics, kernel, search
 from .anniversary_kernel import HAND, WORTH, Table, worth_scale
 from .info import information_set
@@ -125,7 +127,7 @@ class Option:
 class Scorer:
     """Plays an ``Option`` (or a pick on the current game) to the end of the round for a ``Deal``."""
 
-    def __init__(self, game, me: int) -> None:
+    def __init__(self, game, me: int, plain: bool = False) -> None:
         n = game.config.players
         self.me = me
         self.round = game.round
@@ -137,8 +139,9 @@ class Scorer:
         eps = search.EPS_CLASSIC + care * (1.0 - search.EPS_CLASSIC)
         self.eps = [search.EPS_SELF if p == me else eps for p in range(n)]
         self.eps_first = search.EPS_FIRST + care * (1.0 - search.EPS_FIRST)
-        self.weight = search.LAST_ROUND_WEIGHT if self.later == 0 else 0.0
-        self.carry = CARRY if self.later else 0.0
+        # ``plain``: the bullheads alone (the coach's estimates), no worth of cards kept, no ranking
+        self.weight = search.LAST_ROUND_WEIGHT if self.later == 0 and not plain else 0.0
+        self.carry = CARRY if self.later and not plain else 0.0
         self.first = 2 * n  # noise[:first] is the opponents' picks of a pick's turn
 
     def table(self, game, deal: Deal, held_me: list, hand_me: list) -> Table:
@@ -225,6 +228,20 @@ def hard_choice(game, me: int, ranked: list, rng: random.Random, budget: search.
         budget, sampler(game, me, rng), _floats(game), rng,
     )
     return ranked[best]
+
+
+def estimates(game, me: int, rng: random.Random, budget: search.Budget) -> dict:
+    """The coach's estimates: each card in hand (a pick) or each open row (a low card) with the
+    bullheads ``me`` expects to take by the end of the round, on the same determinizations."""
+    scorer = Scorer(game, me, plain=True)
+    draw, floats = sampler(game, me, rng), _floats(game)
+    if game.phase is Phase.PICK:
+        cards = sorted(game.hands[me])
+        return search.paired_estimates(cards, lambda c, deal, noise: scorer.pick(game, c, deal, noise),
+                                       budget, draw, floats, rng)
+    options = {r: Option(game, ChooseRow(me, r), me) for r in game.open_rows()}
+    return search.paired_estimates(list(options), lambda r, deal, noise: scorer.option(options[r], deal, noise),
+                                   budget, draw, floats, rng)
 
 
 def prior_picks(game, me: int) -> list[int]:

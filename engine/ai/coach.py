@@ -1,10 +1,10 @@
 """The coach: what the hard level expects each of a player's options to cost, and its choice.
 
 ``hint(game, player, rng)`` answers for a player whose decision the game waits
-on — the card to play, or the row to take for a low card — in the classic and
-Pro games. Its only input is the player's information set (``information_set``:
-the public table and the player's own hand, never another hand or a face-down
-card), so two games that differ only in cards the player cannot see give the
+on — the card to play, or the row to take for a low card — in every variant (in
+the Anniversary game with everyone's special cards in its simulations). Its only
+input is what the player may know (the public table and the player's own hand
+and special cards, never another hand, a face-down card or the special deck), so two games that differ only in cards the player cannot see give the
 same hint for the same ``rng`` seed. Half the time goes to hard's own search
 (its choice, exactly as a hard seat would decide with that budget), half to
 simulating every option on the same determinized deals, so each option gets
@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from ..config import Variant
-from . import DEFAULT_BUDGET_MS, search
+from . import DEFAULT_BUDGET_MS, anniversary, anniversary_search, search
 from .info import information_set
 
 
@@ -37,8 +37,6 @@ class Hint:
 def hint(game, player: int, rng: random.Random, budget_ms: float | None = None,
          budget_sims: int | None = None) -> Hint:
     """The coach's hint for ``player`` now (see module doc); raises ``NoHint`` if there is none."""
-    if game.config.variant is Variant.ANNIVERSARY:
-        raise NoHint("the coach does not cover the Anniversary game")
     phase = getattr(game.phase, "value", game.phase)
     if phase not in ("pick", "choose_row") or player not in game.waiting_for:
         raise NoHint(f"the game is not waiting for seat {player} to play a card or choose a row")
@@ -46,6 +44,12 @@ def hint(game, player: int, rng: random.Random, budget_ms: float | None = None,
         budget_ms = DEFAULT_BUDGET_MS
     half_ms = budget_ms / 2 if budget_ms is not None else None
     half_sims = budget_sims // 2 if budget_sims is not None else None
+    if game.config.variant is Variant.ANNIVERSARY:
+        action = anniversary.decide(game, player, "hard", rng, search.Budget(half_sims, half_ms))
+        budget = search.Budget(half_sims, half_ms)
+        means = anniversary_search.estimates(game, player, rng, budget)
+        choice = action.card if phase == "pick" else action.row
+        return Hint(phase, tuple(sorted(means.items())), choice, budget.used)
     info = information_set(game, player)
     if phase == "pick":
         choice = search.hard_pick(info, rng, search.Budget(half_sims, half_ms))

@@ -315,9 +315,13 @@ def row_simulation(info: InfoSet, w: float):
 
 
 def estimates(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget) -> dict:
-    """Every candidate's mean score on the same determinizations (paired; none is dropped)."""
-    draw = _sampler(info, rng)
+    """Every candidate's mean score on the same determinizations of ``info`` (paired; none is dropped)."""
     floats = 2 * info.players * (len(info.hand) + 1)
+    return paired_estimates(candidates, simulate, budget, _sampler(info, rng), floats, rng)
+
+
+def paired_estimates(candidates: list, simulate, budget: Budget, draw, floats: int, rng: random.Random) -> dict:
+    """Every candidate's mean score on the same determinizations ``draw()`` (as ``paired_search``)."""
     rand = rng.random
     totals = dict.fromkeys(candidates, 0.0)
     rounds = 0

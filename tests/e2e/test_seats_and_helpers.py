@@ -7,6 +7,7 @@ import asyncio
 import re
 
 from cogs.render.tracker import card_ranges
+from tests.e2e.test_anniversary import start_anniversary
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
 from tests.e2e.test_timers_and_restarts import pick_first_card, run_out_the_clock, start_game
 
@@ -283,6 +284,20 @@ async def test_the_coach_hints_privately_at_a_table_with_helpers(world):
         # Bob's cards never show in alice's hint.
         bob_only = set(table.game.hands[table.seat_of(world.bob.id)]) - set(cards)
         assert not any(f"**{c}**" in hint.content for c in bob_only)
+        world.standin.assert_no_errors()
+
+
+async def test_the_coach_hints_at_an_anniversary_table_too(world):
+    async with world.running_bot():
+        table = await start_anniversary(world, helpers=True)
+        hand = await reply(world, world.alice, "6nimmt hand")
+        assert len([b for b in hand.buttons if b["custom_id"].startswith("6n:pf:")]) == 4, "the preferences stay"
+        hint = await (await world.standin.click(world.alice, hand, hand.button("Hint")["custom_id"])).reply(timeout=10)
+        assert hint.ephemeral_to.id == world.alice.id and "Coach" in hint.content
+        cards = table.game.hands[table.seat_of(world.alice.id)]
+        estimates = dict(re.findall(r"\*\*(\d+)\*\* → ([\d.]+)🐮", hint.content))
+        assert sorted(int(c) for c in estimates) == sorted(cards), "one estimate for each card in her hand"
+        assert int(re.search(r"It would play \*\*(\d+)\*\*", hint.content)[1]) in cards
         world.standin.assert_no_errors()
 
 

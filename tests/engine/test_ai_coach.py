@@ -8,6 +8,8 @@ from engine import Game, GameConfig, Phase, Variant
 from engine.ai import choose_action
 from engine.ai.coach import NoHint, hint
 
+from .anniversary_helpers import pauses_of_seat_0, redeal_hidden
+
 CONFIG = GameConfig(4, target=None, rounds=1)
 ROWS = [[10], [30, 31, 32, 33, 34], [60], [90]]
 HAND = [11, 35, 61, 91]
@@ -48,11 +50,23 @@ def test_a_low_card_hint_rates_every_row():
     assert h.choice == choose_action(game, 0, "hard", random.Random(3), budget_sims=100).row
 
 
-def test_no_hint_when_the_game_does_not_wait_for_the_player_or_for_the_anniversary_game():
+def test_no_hint_when_the_game_does_not_wait_for_the_player_to_pick_or_choose_a_row():
     game = _game([[2, 40, 70, 95], [3, 41, 71, 96], [4, 42, 72, 97]])
     game.pick(0, 11)
     with pytest.raises(NoHint):
         hint(game, 0, random.Random(0), budget_sims=50)
-    anniversary = Game.new(GameConfig(4, Variant.ANNIVERSARY), seed=2)
+    # A special-card pause: the Decide prompt itself says what each answer does.
     with pytest.raises(NoHint):
-        hint(anniversary, 0, random.Random(0), budget_sims=50)
+        hint(pauses_of_seat_0()[Phase.SPECIAL][0], 0, random.Random(0), budget_sims=50)
+
+
+@pytest.mark.parametrize("phase", [Phase.PICK, Phase.CHOOSE_ROW], ids=lambda p: p.value)
+def test_an_anniversary_hint_rates_every_option_blind_to_hidden_cards_and_special_cards(phase):
+    rng = random.Random(4)
+    for game in pauses_of_seat_0()[phase][:2]:
+        h = hint(game, 0, random.Random(9), budget_sims=120)
+        options = sorted(game.hands[0]) if phase is Phase.PICK else game.open_rows()
+        assert h.phase == phase.value and [o for o, _ in h.expected] == options
+        assert h.choice in options and h.simulations > 0
+        assert all(cost >= 0 for _, cost in h.expected)
+        assert hint(redeal_hidden(game, 0, rng), 0, random.Random(9), budget_sims=120) == h
