@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from engine import Game, GameConfig, action_from_dict, action_to_dict
+from engine import Game, GameConfig, Variant, action_from_dict, action_to_dict
 from engine.ai import choose_action
 from engine.ai.coach import NoHint, hint
 
@@ -55,6 +55,8 @@ def warm_up() -> int:
     for players in range(2, 11):
         game = Game.new(GameConfig(players, rounds=1, target=None), seed=players)
         choose_action(game, 0, "hard", random.Random(0), budget_sims=8)
+    game = Game.new(GameConfig(5, Variant.ANNIVERSARY), seed=0)  # its search has a kernel of its own
+    choose_action(game, 0, "hard", random.Random(0), budget_sims=8)
     return os.getpid()
 
 

@@ -338,7 +338,7 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)
     monkeypatch.setattr(TableService, "_new_seed", staticmethod(lambda: 7))  # the same deal every run
     async with world.running_bot():
-        table = await start_anniversary(world, ai_players=1)
+        table = await start_anniversary(world, ai_players=1, ai_level="hard")  # the search, in the bot's worker
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
         assert len(table.seats) == 3 and table.options.rounds == 2 and table.options.target is None
         prompts = plays = told_round_two = 0
@@ -382,6 +382,7 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         assert told_round_two == 2, "each player's own hand tells them of round 2's special cards"
         ai_plays = [line for line in news.splitlines() if line.startswith(f"✨ {table.seats[ai_seat].name} plays **")]
         assert ai_plays, "the AI seat plays special cards through the AI interface"
+        assert world.bot.service.ai.fallbacks == 0 and world.bot.service.ai.decisions > 0
         assert_private_stays_private(world)
 
         # The exported log tells the special cards as the channel did (plain text, no Markdown).
