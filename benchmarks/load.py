@@ -16,10 +16,12 @@ Modes (each prints its figures and how long it ran):
     ``--hard-tables 30`` seats hard AI players at 30 of the tables and prints how long their
     decisions took as the bot timed them (wall ms through its worker, queueing included):
     issue 19's p95 <= 50 ms while the bot serves 300 tables.
-``soak`` (``--games 2000 --tables 100``, players think 0.2-1 s, about twelve minutes)
-    every table plays one game (the warm-up), then games go on until ``--games`` have ended;
-    live tasks, tracked objects and RSS at the start, after the warm-up and at the end, each
-    with no game running and after a full collection, and where the growth is: Python's
+``soak`` (``--games 2000 --tables 100``, players think 0.2-1 s, about eight minutes)
+    every table plays one game (the warm-up), then games go on in two legs until ``--games``
+    have ended, every table idle between the legs; live tasks, tracked objects and RSS at the
+    start, after the warm-up, halfway and at the end, each with no game running and after a
+    full collection, the growth over each leg (a cache filling to its bound grows in the first
+    leg only, a leak in both alike), and where the growth is: Python's
     allocated blocks, C malloc in use and free-but-held, SQLite's page caches. The bot runs
     without the timing instruments (their samples grow with every click). ``--trace FRAMES``
     traces its allocations (slow) and prints where the growth after the warm-up was allocated.
@@ -52,7 +54,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game,
+    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game, rss_parts,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
@@ -207,10 +209,9 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     warm = await one_game_each(standin, setup, args, tally, pace, rng)
     warmed = await bot.probe(settle=2.0)
     warm_games = tally.games
-    remaining = [args.games - warm_games]
+    remaining = [0]
 
-    async def keep_playing(channel, host, guest, seed):
-        table_rng = random.Random(seed)
+    async def keep_playing(channel, host, guest, table_rng):
         while remaining[0] > 0:
             remaining[0] -= 1
             try:
@@ -219,11 +220,19 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
                 remaining[0] += 1  # another table plays it; this one stops (its table may still be open)
                 raise
 
-    rest = await asyncio.gather(*(keep_playing(c, h, g, rng.random()) for c, h, g in setup.seats),
-                                return_exceptions=True)
+    # Two legs, with every table idle between them: growth that flattens (caches filling to their
+    # bounds) shows as a second leg that grows far less than the first; a leak grows in both alike.
+    table_rngs = [random.Random(rng.random()) for _ in setup.seats]
+    rest: list = []
+    probes = []
+    for goal in (warm_games + (args.games - warm_games) // 2, args.games):
+        remaining[0] = goal - tally.games
+        rest += await asyncio.gather(*(keep_playing(c, h, g, r) for (c, h, g), r in zip(setup.seats, table_rngs)),
+                                     return_exceptions=True)
+        probes.append((tally.games, await bot.probe(settle=2.0)))
     elapsed = time.monotonic() - started
     setup.stop_measuring()
-    end = await bot.probe(settle=2.0)
+    (half_games, half), (_, end) = probes
     acks = acks_between(standin, started)
     print(f"load benchmark (soak): {tally.games} games played to the end on {args.tables} tables at once "
           f"(one round, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
@@ -232,12 +241,17 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     print_resolutions(tally)
     print(f"  at the start (no game yet):        {describe_probe(idle)}")
     print(f"  after the warm-up ({warm_games} games, none running): {describe_probe(warmed)}")
+    print(f"  halfway ({half_games} games, none running):   {describe_probe(half)}")
     print(f"  at the end ({tally.games} games, none running):   {describe_probe(end)}")
-    print(f"  growth from the warm-up to the end, over {tally.games - warm_games} games: "
-          f"{end['tasks'] - warmed['tasks']:+d} live tasks, {end['gc_objects'] - warmed['gc_objects']:+d} tracked objects, "
-          f"bot RSS {(end['rss_kb'] - warmed['rss_kb']) / 1024:+.1f} MB (with workers "
-          f"{end['rss_mb_all'] - warmed['rss_mb_all']:+.1f} MB); from the start: {end['tasks'] - idle['tasks']:+d} "
-          f"live tasks, bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB")
+    for label, a, b, games in (("the warm-up to halfway", warmed, half, half_games - warm_games),
+                               ("halfway to the end", half, end, tally.games - half_games),
+                               ("the warm-up to the end", warmed, end, tally.games - warm_games)):
+        print(f"  growth from {label}, over {games} games: {b['tasks'] - a['tasks']:+d} live tasks, "
+              f"{b['gc_objects'] - a['gc_objects']:+d} tracked objects, bot RSS "
+              f"{(b['rss_kb'] - a['rss_kb']) / 1024:+.1f} MB{rss_parts(b, a)} "
+              f"(with workers {b['rss_mb_all'] - a['rss_mb_all']:+.1f} MB)")
+    print(f"  from the start (before the first game) to the end: {end['tasks'] - idle['tasks']:+d} live tasks, "
+          f"bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB{rss_parts(end, idle)}")
     print(f"  where, from the warm-up to the end: Python's allocated blocks "
           f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}; " + ", ".join(
               f"{label} {(end.get(key, 0) - warmed.get(key, 0)) / 1024:+.1f} MB" for label, key in (

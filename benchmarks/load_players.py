@@ -145,8 +145,22 @@ def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB (with its {data['processes'] - 1} workers "
-            f"{data['rss_mb_all']:.1f} MB)" + _native(data))
+            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
+            f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data))
+
+
+def rss_parts(data: dict, base: dict | None = None) -> str:
+    """RSS split into anonymous memory (heaps, arenas, stacks: what a leak grows) and file-backed
+    pages (the interpreter's and libraries' code, touched once as new code paths run); with
+    ``base``, the growth of each since that probe."""
+    parts = data.get("rss_parts_kb", {})
+    if "RssAnon" not in parts:
+        return ""
+    old = (base or {}).get("rss_parts_kb", {})
+    sign = "+" if base else ""
+    anon = (parts["RssAnon"] - old.get("RssAnon", 0)) / 1024
+    files = (parts["RssFile"] - old.get("RssFile", 0)) / 1024
+    return f" [anonymous {anon:{sign}.1f}, file-backed {files:{sign}.1f}]"
 
 
 def _native(data: dict) -> str:
