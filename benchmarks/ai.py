@@ -114,16 +114,26 @@ def pro(rep: Report, deals: int) -> None:
     rep.diff("easy: own draft − random draft", "easy, own draft", "easy, uniformly random draft")
 
 
+#: Anniversary decisions answered uniformly at random instead (the seat's other play unchanged):
+#: each of the search's decisions must beat a random answer.
+RANDOM_ANSWERS = (("randspecial", "special-card answers"), ("randrow", "low-card rows"),
+                  ("randswap", "swap answers"))
+
+
 def anniversary(rep: Report, deals: int) -> None:
     print(f"\nAnniversary game (two rounds of 12), focal seat vs 4 medium, {deals} paired deals")
     rep.run("hard (now)", "hard", "medium", deals, variant="anniversary")
     rep.run("hard (cards searched only)", "hard-cards", "medium", deals, variant="anniversary")
     rep.run("hard (before issue 19)", "hard-old", "medium", deals, variant="anniversary")
     rep.run("medium", "medium", "medium", deals, variant="anniversary")
+    for suffix, what in RANDOM_ANSWERS:
+        rep.run(f"hard with random {what}", f"hard+{suffix}", "medium", deals, variant="anniversary")
     rep.diff("hard (now) − medium", "hard (now)", "medium", -2.8)
     rep.diff("hard (cards searched only) − medium", "hard (cards searched only)", "medium")
     rep.diff("hard (now) − hard (before issue 19)", "hard (now)", "hard (before issue 19)", -1.0)
     rep.diff("hard (now) − hard (cards searched only)", "hard (now)", "hard (cards searched only)")
+    for _, what in RANDOM_ANSWERS:
+        rep.diff(f"hard − hard with random {what}", "hard (now)", f"hard with random {what}")
 
 
 # -- decision time through the bot's worker -----------------------------------------------
@@ -136,9 +146,10 @@ def busy(stop) -> None:
             x += 1
 
 
-async def worker_decisions(decisions: int, seed: int) -> tuple[list[float], int]:
+async def worker_decisions(decisions: int, seed: int, variant: str = "classic") -> tuple[list[float], int]:
     """Wall ms of each hard decision made through ``AISeats`` (as the bot makes them), at
-    tables of five (hard at seat 0, four medium), games to 66; and the fallbacks."""
+    tables of five (hard at seat 0, four medium), games to 66 (Anniversary: its two rounds);
+    and the fallbacks."""
     from bot.tables.ai_seats import AISeats
 
     seats = AISeats()
@@ -148,7 +159,8 @@ async def worker_decisions(decisions: int, seed: int) -> tuple[list[float], int]
     deal = seed
     try:
         while len(times) < decisions:
-            game = Game.new(GameConfig(PLAYERS, target=66), seed=deal)
+            config = GameConfig(PLAYERS, variant) if variant == "anniversary" else GameConfig(PLAYERS, target=66)
+            game = Game.new(config, seed=deal)
             rngs = [random.Random(deal * 7 + p) for p in range(PLAYERS)]
             step = 0
             while not game.is_over and len(times) < decisions:
@@ -196,19 +208,20 @@ def timing(decisions: int, seed: int) -> int:
     print(f"\nHard's decision time through the bot's worker process (wall ms; {decisions} decisions each; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)")
     fallbacks = 0
-    for label, load in (("quiet", 0), ("beside 2 busy processes", 2)):
+    for label, load, variant in (("quiet", 0, "classic"), ("beside 2 busy processes", 2, "classic"),
+                                 ("Anniversary tables, quiet", 0, "anniversary")):
         stop = multiprocessing.Event()
         hogs = [multiprocessing.Process(target=busy, args=(stop,)) for _ in range(load)]
         for h in hogs:
             h.start()
         try:
-            times, fb = asyncio.run(worker_decisions(decisions, seed))
+            times, fb = asyncio.run(worker_decisions(decisions, seed, variant))
         finally:
             stop.set()
             for h in hogs:
                 h.join()
         fallbacks += fb
-        print(f"  {label:<26} p50 {statistics.median(times):5.1f}  p95 {pct(times, 0.95):5.1f}  "
+        print(f"  {label:<27} p50 {statistics.median(times):5.1f}  p95 {pct(times, 0.95):5.1f}  "
               f"max {max(times):6.1f}   (target p95 ≤ 50)", flush=True)
     warm, first, fb = asyncio.run(first_decisions(5))
     fallbacks += fb

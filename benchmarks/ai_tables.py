@@ -11,8 +11,10 @@ A *seat spec* names how a seat plays:
   it drafts at random and declines special cards and swaps.
 * ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
   ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
-  a ``+randdraft`` suffix makes the seat draft a uniformly random card in the Pro variant, ``+randrow`` take a uniformly random row for a
-  low card, and play by its level otherwise.
+  a ``+randdraft`` suffix makes the seat draft a uniformly random card in the Pro variant,
+  ``+randrow`` take a uniformly random row for a low card, ``+randspecial`` answer an
+  Anniversary special-card pause uniformly at random (declining is one of the answers),
+  ``+randswap`` a swap offer likewise; the seat plays by its level otherwise.
 
 ``play(job)`` plays one paired deal: deal ``seed`` with the focal seat at
 ``focal`` and the four others by one spec. Every configuration replays the same
@@ -59,9 +61,15 @@ def closest_gap(game, seat: int, rng: random.Random):
     return standard_random(game, seat, rng)
 
 
+#: The suffixes of a seat spec: at that phase the seat answers uniformly at random among the
+#: legal actions, and plays by its level everywhere else.
+RANDOM_AT = {"randdraft": Phase.DRAFT, "randrow": Phase.CHOOSE_ROW, "randspecial": Phase.SPECIAL,
+             "randswap": Phase.SWAP}
+
+
 def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
     """``decide(game, seat, rng) -> action`` for a seat spec (see module doc)."""
-    level, _, draft = spec.partition("+")
+    level, _, suffix = spec.partition("+")
     if level == "random":
         base = standard_random
     elif level == "heuristic":
@@ -76,19 +84,16 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
 
         def base(game, seat, rng):
             return choose_action(game, seat, level, rng, **budget)
-    if draft == "randdraft":
-        def drafting(game, seat, rng):
-            if game.phase is Phase.DRAFT:
-                return Draft(seat, rng.choice(game.draft_pool))
-            return base(game, seat, rng)
-        return drafting
-    if draft == "randrow":
-        def rows(game, seat, rng):
-            if game.phase is Phase.CHOOSE_ROW:
-                return rng.choice(game.legal_actions(seat))
-            return base(game, seat, rng)
-        return rows
-    return base
+    phase = RANDOM_AT.get(suffix)
+    if phase is None:
+        return base
+
+    def randomly_at_phase(game, seat, rng):
+        if game.phase is phase:
+            return rng.choice(game.legal_actions(seat))
+        return base(game, seat, rng)
+
+    return randomly_at_phase
 
 
 @dataclass(frozen=True)
