@@ -83,6 +83,10 @@ class AISeats:
         if self._decider is None:
             self.pool.start()
 
+    def searches(self, level: str | None) -> bool:
+        """Whether ``level``'s decisions are thought out in the worker (tens of milliseconds)."""
+        return self._decider is None and level in SEARCHING_LEVELS
+
     async def decide(self, game: Game, seat: int, level: str, seed: str):
         if self._decider is not None:
             return self._decider(game, seat, level, random.Random(seed))

@@ -184,10 +184,12 @@ class LobbyOps:
         """A player an AI took over from (missed turns or left, never kicked) plays their seat again.
 
         Effective from the next decision point: the AI has already decided
-        everything this one asked of the seat (AI seats act at once), and that
-        decision stands; the player's own timer starts with the next one.
+        everything this one asked of the seat (AI seats act at once; one that
+        thinks a while over its pick finishes first), and that decision stands;
+        the player's own timer starts with the next one.
         """
         table = self.get(table_id)
+        await self._after_thinking(table)  # the AI's pick for this turn comes first, and stands
         async with self._acting(table):
             if table.status is not TableStatus.PLAYING:
                 raise LobbyError(N_("The game is not running, so there is no seat to take back."))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,11 +119,15 @@ class PlayOps:
         # One transaction for the player's action, the AI moves it set off, the new state and its news.
         await self._save(table, actions)
         self._notify(TableUpdate(table, kind))
+        self._think_later(table)
 
     async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
-        """Make at once every decision that needs no one (see ``_automatic_actions``)."""
+        """Make at once every decision that needs no one (see ``_automatic_actions``), except
+        face-down picks that a searching AI thinks over: those follow the answer (``_think``)."""
         game = table.game
         while not game.is_over:
+            if self._picks_to_think_over(table):
+                return
             decided = await self._automatic_actions(table)
             if not decided:
                 return
@@ -145,6 +150,50 @@ class PlayOps:
             return [await self.ai.decide(game, seat, seats[seat].ai_level, self._ai_seed(table, seat))]
         declined = declined_for(table, seat)
         return [declined] if declined is not None else []
+
+    # -- AI seats that think a while ------------------------------------------------
+
+    def _picks_to_think_over(self, table: Table) -> bool:
+        """Whether the game waits for face-down picks of AI seats whose level searches (tens of
+        milliseconds each, in the worker): nobody sees a face-down pick, so the click that
+        opened the turn is answered first and the picks follow."""
+        game = table.game
+        return (table.is_open and game is not None and game.phase is Phase.PICK and not game.is_over
+                and any(table.seats[p].is_ai and self.ai.searches(table.seats[p].ai_level)
+                        for p in game.waiting_for))
+
+    def _think_later(self, table: Table) -> None:
+        """Start the AI seats' picks of ``table`` after this action, unless they are under way."""
+        if self._closing or table.id in self._thinking or not self._picks_to_think_over(table):
+            return
+        task = asyncio.create_task(self._think(table), name=f"ai-picks-{table.id}")
+        self._thinking[table.id] = task
+        task.add_done_callback(lambda done: self._thought(table.id, done))
+
+    def _thought(self, table_id: int, task: asyncio.Task) -> None:
+        if self._thinking.get(table_id) is task:
+            del self._thinking[table_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the AI seats of table %s could not pick", table_id, exc_info=task.exception())
+
+    async def _after_thinking(self, table: Table) -> None:
+        """Wait until the AI seats of ``table`` that think after the answer have picked."""
+        task = self._thinking.get(table.id)
+        if task is not None:
+            await asyncio.wait([task])  # not cancelled with the caller: its picks are the table's
+
+    async def _think(self, table: Table) -> None:
+        """The AI seats' face-down picks, saved and shown like a player's pick. A stop that
+        comes while they think applies none of them: the next start thinks again."""
+        async with self._acting(table):
+            while not self._closing and self._picks_to_think_over(table):
+                decided = await self._automatic_actions(table)
+                if self._closing or not decided:
+                    return
+                events: list = []
+                for action in decided:
+                    events.extend(table.game.apply(action))
+                await self._advance(table, decided, events, kind="picked")
 
     @staticmethod
     def _count_takes(table: Table, events: list) -> None:

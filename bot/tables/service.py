@@ -9,6 +9,7 @@ action is checkpointed (with its action-log entry) before the call returns.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import logging
@@ -65,6 +66,8 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         self._listeners: list[Listener] = []
         self._opening: set[int] = set()  # channels whose lobby is being created right now
         self.scheduler = Scheduler(self._on_deadline, clock)
+        self._thinking: dict[int, asyncio.Task] = {}  # tables whose AI seats pick after the answer
+        self._closing = False
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -100,6 +103,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
                 continue
             self.scheduler.set(table.id, table.deadline)
             self._notify(TableUpdate(table, "restored"))
+            self._think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():
             # Ended just before the crash or stop, with news its channel has not seen yet.
             if isinstance(entry, CorruptTable) or entry.game.game_id in restored \
@@ -122,6 +126,8 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         waits on each table's lock, so nothing is cut off half-way.
         """
         await self.scheduler.stop()
+        self._closing = True  # AI seats still thinking apply nothing: the next start asks again
+        await asyncio.gather(*self._thinking.values(), return_exceptions=True)
         for table in list(self.tables.values()):
             async with table.lock:
                 if table.status in (TableStatus.LOBBY, TableStatus.PLAYING):
