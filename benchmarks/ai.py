@@ -19,7 +19,8 @@ Run: ``python benchmarks/ai.py`` (the full run, ~15 min on two cores) or
 ``python benchmarks/ai.py --quick`` (a few minutes, wide intervals).
 ``--hard-sims N`` gives hard N simulated rounds per decision instead of the
 bot's wall-clock budget (deterministic, immune to load: for tuning);
-``--sections classic,games,pro,anniversary,timing`` runs some sections.
+``--sections classic,games,pro,anniversary,timing`` runs some sections; ``swaps`` (run only
+when named) measures hard's swap answers against random ones on 600 Anniversary games.
 The tournaments count hard's budget in CPU time of their process (``--wall``:
 wall clock), so a machine shared with other work measures how hard plays on a
 core of its own; the timing section always runs the bot's wall-clock budget.
@@ -45,7 +46,7 @@ from ai_tables import PLAYERS, Job, mean_ci, paired, play  # noqa: E402
 from engine import Game, GameConfig, Phase  # noqa: E402
 from engine.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
 
-SECTIONS = ("classic", "games", "pro", "anniversary", "timing")
+SECTIONS = ("classic", "games", "pro", "anniversary", "timing")  # and "swaps", only when named
 
 
 class Report:
@@ -134,6 +135,14 @@ def anniversary(rep: Report, deals: int) -> None:
     rep.diff("hard (now) − hard (cards searched only)", "hard (now)", "hard (cards searched only)")
     for _, what in RANDOM_ANSWERS:
         rep.diff(f"hard − hard with random {what}", "hard (now)", f"hard with random {what}")
+
+
+def swaps(rep: Report, deals: int) -> None:
+    """Swap offers are rare and a swap moves no number card: their answers need more deals."""
+    print(f"\nAnniversary swap offers: hard's answers against random ones, {deals} paired deals")
+    rep.run("hard (now)", "hard", "medium", deals, variant="anniversary")
+    rep.run("hard with random swap answers", "hard+randswap", "medium", deals, variant="anniversary")
+    rep.diff("hard − hard with random swap answers", "hard (now)", "hard with random swap answers")
 
 
 # -- decision time through the bot's worker -----------------------------------------------
@@ -239,6 +248,7 @@ def main() -> int:
     parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 200)")
     parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 100)")
     parser.add_argument("--decisions", type=int, default=None, help="timed worker decisions (default 300)")
+    parser.add_argument("--swaps", type=int, default=None, help="Anniversary games of the swaps section (default 600)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20260)
     parser.add_argument("--hard-ms", type=float, default=DEFAULT_BUDGET_MS,
@@ -273,6 +283,8 @@ def main() -> int:
             pro(rep, pros)
         if "anniversary" in sections:
             anniversary(rep, annis)
+        if "swaps" in sections:
+            swaps(rep, args.swaps or (40 if q else 600))
     if "timing" in sections:
         fallbacks = timing(decisions, args.seed)
     print(f"\nfallbacks to medium: {fallbacks} (must be 0)   total {time.perf_counter() - started:.0f} s")
