@@ -13,7 +13,7 @@ Kept here, not in the engine: nothing but the benchmark plays them.
 from __future__ import annotations
 
 from engine.actions import Pick
-from engine.ai import anniversary, heuristics, search
+from engine.ai import anniversary, anniversary_search, heuristics, search
 from engine.ai.info import information_set
 from engine.cards import ROW_LIMIT
 from engine.game import Phase
@@ -24,14 +24,14 @@ def _old_pick(game, player, rng, budget) -> int:
     plain = len(game.rows) == 4 and not any(game.stops) and not any(game.sevens)
     if plain:
         return search.hard_pick(info, rng, budget)
-    rows, pts, caps = anniversary._table(game)
+    rows, pts, caps = anniversary_search.open_table(game)
     info.rows, info.row_points = rows, pts
     return heuristics.medium_pick(info, rng, rows, pts, caps)
 
 
 def _cards_pick(game, player, rng, budget) -> int:
     info = information_set(game, player)
-    rows, pts, caps = anniversary._table(game)
+    rows, pts, caps = anniversary_search.open_table(game)
     info.row_points = pts
     info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps)]
     return search.hard_pick(info, rng, budget)

@@ -24,7 +24,6 @@ import random
 from ..actions import ChooseRow, Pick
 from ..anniversary.outlook import settle
 from ..anniversary.specials import special as as_special
-from ..cards import BULLHEADS
 from ..game import Phase
 from . import anniversary_search, heuristics
 from .anniversary_kernel import AVERAGE_WORTH, WORTH, worth_scale
@@ -68,18 +67,9 @@ def decide(game, player: int, level, rng: random.Random, budget) -> object:
 # -- pick ---------------------------------------------------------------------------
 
 
-def _table(game):
-    """The open rows, their bullheads and capacities."""
-    open_rows = game.open_rows()
-    rows = [game.rows[r] for r in open_rows]
-    pts = [sum(BULLHEADS[c] for c in r) for r in rows]
-    caps = [game.capacity(r) for r in open_rows]
-    return rows, pts, caps
-
-
 def _pick(game, player, level, rng) -> int:
     info = information_set(game, player)
-    rows, pts, caps = _table(game)
+    rows, pts, caps = anniversary_search.open_table(game)
     info.rows, info.row_points = rows, pts
     if level == "easy":
         return heuristics.easy_pick(info, rng)
@@ -101,7 +91,7 @@ def _outlook(game, player: int) -> float:
     if not hand or game.phase is Phase.GAME_OVER:
         return 0.0
     info = information_set(game, player)
-    rows, pts, caps = _table(game)
+    rows, pts, caps = anniversary_search.open_table(game)
     dangers = sorted(heuristics.card_danger(info, rows, pts, c, caps) for c in hand)
     half = dangers[: max(1, len(dangers) // 2)]
     return 0.5 * sum(half) / len(half)

@@ -244,13 +244,17 @@ def estimates(game, me: int, rng: random.Random, budget: search.Budget) -> dict:
                                    budget, draw, floats, rng)
 
 
+def open_table(game) -> tuple[list[list[int]], list[int], list[int]]:
+    """The open (unblocked) rows, their bullheads and capacities: the table a card may go to."""
+    open_rows = game.open_rows()
+    return ([game.rows[r] for r in open_rows], [game.row_bullheads(r) for r in open_rows],
+            [game.capacity(r) for r in open_rows])
+
+
 def prior_picks(game, me: int) -> list[int]:
     """The hand ranked by medium's expected bullheads on the open rows (best first)."""
     info = information_set(game, me)
-    open_rows = game.open_rows()
-    rows = [game.rows[r] for r in open_rows]
-    pts = [game.row_bullheads(r) for r in open_rows]
-    caps = [game.capacity(r) for r in open_rows]
+    rows, pts, caps = open_table(game)
     info.rows, info.row_points = rows, pts
     keys = heuristics.pick_keys(info, rows, pts, caps)
     return sorted(info.hand, key=lambda c: (keys[c], c))
