@@ -11,10 +11,18 @@ post's number, so a post re-sent after a crash is not shown twice; Discord
 remembers a nonce for a few minutes only, so a post first tried longer ago
 (a long outage) is looked for in the channel before it is sent again.
 
+Everything it shows comes from the snapshots the table service hands it
+after each commit, never from a live table: a change whose save is still
+under way, or failed, is never shown. Each post is drawn from the snapshot
+of the commit that made it.
+
 Each table has one worker task while it has something to show, and none
 otherwise. A worker shows every post first (a reveal never waits behind
 an edit), then the newest state of the live message, editing one message at
-most once per ``edit_interval`` so a burst of picks is one edit.
+most once per ``edit_interval`` so a burst of picks is one edit. Whatever
+fails (Discord, the database) is tried again with a growing pause; a post
+shown once is never shown again by this process, even while the store
+cannot yet be told.
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ import discord
 
 from cogs.i18n import render, tr
 from bot.tables.service import TableService
-from bot.tables.table import Post, Table, TableStatus
+from bot.tables.table import Post, Table, TableSnapshot, TableStatus
+from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
@@ -63,9 +72,10 @@ LOOK_BACK = 100
 CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
 
 
-def post_nonce(table: Table, post: Post) -> str:
-    """The same for every attempt at one post, so Discord creates its message once."""
-    return f"6n{table.id}.{post.seq}"[:25]  # Discord's limit for a nonce
+def post_nonce(table_id: int, post: Post) -> str:
+    """The same for every attempt at one post, so Discord creates its message once; a post's
+    number is never given twice (see ``Post``), so a nonce always carries one content."""
+    return f"6n{table_id}.{post.seq}"[:25]  # Discord's limit for a nonce
 
 
 class Presenter:
@@ -75,7 +85,11 @@ class Presenter:
         self.edit_interval = EDIT_INTERVAL
         self.retry_first = RETRY_FIRST
         self.drain_seconds = DRAIN_SECONDS
-        self._tables: dict[int, Table] = {}  # tables with something to show
+        self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
+        self._pending: dict[int, dict[int, tuple[Post, TableSnapshot]]] = {}  # posts to show, by seq
+        self._shown: dict[int, int] = {}  # the highest post seq shown, per table
+        self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
+        self._live: dict[int, int] = {}  # the table's live message id, as this process knows it
         self._stale: set[int] = set()  # tables whose live message is behind their state
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
         self._workers: dict[int, asyncio.Task] = {}
@@ -94,17 +108,27 @@ class Presenter:
     # -- what the service tells us -----------------------------------------------
 
     def __call__(self, update: TableUpdate) -> None:
-        table = update.table
-        self._tables[table.id] = table  # the newest object: a restored table replaces the old
+        snapshot = update.snapshot
+        tid = snapshot.id
+        known = self._latest.get(tid)
+        if known is None or snapshot.version >= known.version or not snapshot.is_open:
+            self._latest[tid] = snapshot
+        if snapshot.message_id is not None and (tid not in self._live or snapshot.status is TableStatus.LOBBY):
+            self._live[tid] = snapshot.message_id  # a restored table's, or the lobby's answer
+        shown = self._shown.get(tid, 0)
+        pending = self._pending.setdefault(tid, {})
+        for post in snapshot.posts:
+            if post.seq > shown and post.seq not in pending:
+                pending[post.seq] = (post, snapshot)  # drawn as the commit that made it left the table
         if update.kind != "finished" and update.kind != "cancelled":
-            self._stale.add(table.id)
-        self._kick(table.id)
+            self._stale.add(tid)
+        self._kick(tid)
 
-    def repost(self, table: Table) -> None:
+    def repost(self, snapshot: TableSnapshot) -> None:
         """Post the live table again at the bottom of the channel (``/6nimmt status``)."""
-        self._tables[table.id] = table
-        self._repost.add(table.id)
-        self._kick(table.id)
+        self(TableUpdate(snapshot, "status"))
+        self._repost.add(snapshot.id)
+        self._kick(snapshot.id)
 
     def _kick(self, table_id: int) -> None:
         wake = self._wake.get(table_id)
@@ -126,6 +150,8 @@ class Presenter:
     async def close(self) -> None:
         """Show what is queued, for at most ``drain_seconds``; the rest waits in the store."""
         self._closing = True
+        for wake in self._wake.values():
+            wake.set()  # a worker pausing before its next try gives up now
         workers = list(self._workers.values())
         if workers:
             done, pending = await asyncio.wait(workers, timeout=self.drain_seconds)
@@ -139,69 +165,123 @@ class Presenter:
     # -- one table's worker ---------------------------------------------------------
 
     async def _work(self, table_id: int) -> None:
+        failures = 0
         try:
             while True:
-                table = self._tables[table_id]
-                if table.outbox:
-                    await self._deliver(table, table.outbox[0])
-                elif table_id in self._repost:
-                    self._repost.discard(table_id)
-                    self._stale.discard(table_id)
-                    if table.is_open:
-                        await self._post_live(table, None)
-                elif table_id in self._stale:
-                    wait = self._last_edit.get(table.message_id, -1e9) + self.edit_interval - time.monotonic()
-                    if wait > 0 and not self._closing:
-                        wake = self._wake[table_id]
-                        wake.clear()
-                        try:  # a post arriving meanwhile goes first
-                            await asyncio.wait_for(wake.wait(), wait)
-                        except TimeoutError:
-                            pass
-                        continue
-                    self._stale.discard(table_id)
-                    await self._edit_live(table)
-                else:
+                try:
+                    more = await self._step(table_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    # Whatever failed (the database, a bug) is tried again, with a growing pause:
+                    # what was committed must reach the channel.
+                    failures += 1
+                    if self._closing:
+                        log.warning("table %s: news left for the next start (%s)", table_id, exc)
+                        return
+                    log.log(logging.ERROR if failures == 1 else logging.DEBUG,
+                            "table %s: could not show its state (try %d)", table_id, failures,
+                            exc_info=failures == 1)
+                    await self._pause(table_id, backoff(failures, self.retry_first, RETRY_MOST))
+                    continue
+                failures = 0
+                if not more:
                     return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: could not show its state", table_id)
         finally:
             self._workers.pop(table_id, None)
             self._wake.pop(table_id, None)
             self._stale.discard(table_id)
             self._repost.discard(table_id)
-            table = self._tables.pop(table_id, None)
-            if table is not None and not table.is_open:
-                self._without_picture.discard(table_id)
-                self._decide.posted(table_id, None, None)
-                self._news.pop(table_id, None)
-                self._last_edit.pop(table.message_id, None)
+            snapshot = self._latest.get(table_id)
+            if snapshot is not None and not snapshot.is_open and not self._pending.get(table_id) \
+                    and table_id not in self._unmarked:
+                self._forget(table_id)
 
-    async def _deliver(self, table: Table, post: Post) -> None:
+    def _forget(self, table_id: int) -> None:
+        """A closed table whose news is all shown: nothing of it stays."""
+        self._latest.pop(table_id, None)
+        self._pending.pop(table_id, None)
+        self._shown.pop(table_id, None)
+        self._without_picture.discard(table_id)
+        self._decide.posted(table_id, None, None)
+        self._news.pop(table_id, None)
+        self._last_edit.pop(self._live.pop(table_id, None), None)
+
+    async def _pause(self, table_id: int, seconds: float) -> None:
+        """Wait ``seconds``, or less if a stop comes."""
+        wake = self._wake[table_id]
+        wake.clear()
+        try:
+            await asyncio.wait_for(wake.wait(), seconds * random.uniform(0.8, 1.2))
+        except TimeoutError:
+            pass
+
+    async def _step(self, table_id: int) -> bool:
+        """Do the most urgent thing the table's channel needs; False when there is nothing left."""
+        snapshot = self._latest[table_id]
+        pending = self._pending.get(table_id)
+        if pending:
+            seq = min(pending)
+            post, at = pending[seq]
+            await self._deliver(at, post, newest=seq == max(pending))
+            return True
+        if table_id in self._unmarked:
+            await self._mark(table_id)
+            return True
+        if table_id in self._repost:
+            self._repost.discard(table_id)
+            self._stale.discard(table_id)
+            if snapshot.is_open:
+                await self._post_live(snapshot.table, None)
+            return True
+        if table_id in self._stale:
+            wait = self._last_edit.get(self._live.get(table_id), -1e9) + self.edit_interval - time.monotonic()
+            if wait > 0 and not self._closing:
+                await self._pause(table_id, wait)  # a post arriving meanwhile goes first
+                return True
+            self._stale.discard(table_id)
+            await self._edit_live(snapshot.table)
+            return True
+        return False
+
+    async def _deliver(self, snapshot: TableSnapshot, post: Post, newest: bool) -> None:
         """Show ``post`` and record that it was shown; what Discord refuses for good is skipped."""
+        table = snapshot.table
         key = (table.id, post.seq)
         # Its commit time, read before showing it moves a late post's clock: no earlier try exists.
         self._since.setdefault(key, post.at)
+        message_id = None
         try:
-            await self._show_post(table, post)
+            message_id = await self._show_post(table, post, newest)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
-        if table.outbox and table.outbox[0] is post:  # not yet marked by _show_post
-            await self.service.mark_shown(table, post.seq)
         self._since.pop(key, None)
+        # Shown: never again from this process, whatever the store says next.
+        self._pending[table.id].pop(post.seq, None)
+        self._shown[table.id] = max(self._shown.get(table.id, 0), post.seq)
+        _, message = self._unmarked.get(table.id, (None, None))
+        self._unmarked[table.id] = (post.seq, message_id or message)
+        await self._mark(table.id)
 
-    async def _show_post(self, table: Table, post: Post) -> None:
+    async def _mark(self, table_id: int) -> None:
+        """Tell the store what the channel has seen (raises if it cannot: the worker tries again)."""
+        upto, message_id = self._unmarked[table_id]
+        await self.service.mark_shown(table_id, upto=upto, message_id=message_id)
+        if self._unmarked.get(table_id) == (upto, message_id):
+            del self._unmarked[table_id]
+
+    async def _show_post(self, table: Table, post: Post, newest: bool) -> int | None:
+        """Send ``post``; the id of the live message it posted, if it posted one."""
         locale = self._locale(table)
         notices = [render(locale, notice) for notice in post.notices]
+        live = self._live.get(table.id)
 
         if post.kind == "cancelled":
-            await self._retry(self._edit, table, table.message_id, **(
+            await self._retry(self._edit, table, live, **(
                 {"embed": lobby_embed(table, locale)} if table.game is None else {}), view=None)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
             await self._retry(self._send, table, post, content=text)
-            return
+            return None
         text = reveal_text(table, post.events, locale)
         if post.kind == "finished":
             outcome = table.game.view(None).outcome if table.game is not None else None
@@ -214,26 +294,31 @@ class Presenter:
                 locale, "Bullheads after each round"))]
             await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
                               view=rematch_view(table.id, locale), files=files)
-            await self._retry(self._edit, table, table.message_id, view=None,
-                              **self._decide.retired(table, post.events, post.notices, locale))
-            return
-        if post.kind == "started" and table.message_id is not None:
+            await self._retry(self._edit, table, live, view=None, **self._decide.retired(table, post, locale))
+            return None
+        if post.kind == "started" and live is not None:
             # The lobby says the game began; the table is posted below it.
-            await self._retry(self._edit, table, table.message_id, embed=lobby_embed(table, locale), view=None)
-        if post is table.outbox[-1] and table.is_open:
-            await self._post_live(table, post, text, notices)
-            return
+            await self._retry(self._edit, table, live, embed=lobby_embed(table, locale), view=None)
+        if newest and table.is_open:
+            return await self._post_live(table, post, text, notices)
         # Older news behind a newer post: its words only; the newest post carries the table.
         text = "\n".join(t for t in (text, *notices) if t)
         if text:
             await self._retry(self._send, table, post, content=clip(text))
+        return None
 
-    async def _post_live(self, table: Table, post: Post | None, text: str = "", notices=()) -> None:
-        """Post the live table (with ``post``'s news above it) and retire the previous live message."""
+    async def _post_live(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
+        """Post the live table (with ``post``'s news above it) and retire the previous live message;
+        the new message's id."""
         locale = self._locale(table)
         self._stale.discard(table.id)  # the new message shows the newest state
         if post is not None:
-            self.service.post_seen_late(table, post)
+            late = self.service.clock() - post.at
+            if late > 0:
+                try:
+                    await self.service.post_seen_late(table.id, post, late)
+                except Exception as exc:  # its timer is only less generous: show the news
+                    log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
         own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
         text = "\n".join(t for t in (text, nudge) if t)
@@ -253,24 +338,26 @@ class Presenter:
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
                                       description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        previous = table.message_id
-        message = await self._retry(self._send, table, post, content=clip(text) if text else None, words=own, embed=embed,
-                                    view=table_view(table, locale), files=files)
+        previous = self._live.get(table.id)
+        message = await self._retry(self._send, table, post, content=clip(text) if text else None, words=own,
+                                    embed=embed, view=table_view(table, locale), files=files)
         self._last_edit.pop(previous, None)  # retired: only its buttons go, whenever they may
+        if message is not None:
+            self._live[table.id] = message.id
         if previous is not None and (post is None or post.kind != "started"):
-            retired = self._decide.retired(table, post.events, post.notices, locale) if post else {}
+            retired = self._decide.retired(table, post, locale) if post else {}
             await self._retry(self._edit, table, previous, view=None, **retired)
         self._decide.posted(table.id, clip(text) if text else None, nudge)
         if message is None:
-            return
-        if post is None:
-            await self.service.set_message(table.id, message.id)
-        else:
-            await self.service.mark_shown(table, post.seq, message.id)
+            return None
+        if post is None:  # a repost: no post to mark, only the message to remember
+            self._unmarked[table.id] = (self._unmarked.get(table.id, (None, None))[0], message.id)
+        return message.id
 
     async def _edit_live(self, table: Table) -> None:
         """Bring the live message up to the table's state (who has picked, the lobby's players)."""
-        if table.message_id is None or not table.is_open:
+        live = self._live.get(table.id)
+        if live is None or not table.is_open:
             return
         locale = self._locale(table)
         if table.status is TableStatus.LOBBY:
@@ -280,9 +367,9 @@ class Presenter:
             if table.game.view(None).rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
-        self._last_edit[table.message_id] = time.monotonic()
+        self._last_edit[live] = time.monotonic()
 
-        await self._retry(self._edit, table, table.message_id, **fields)
+        await self._retry(self._edit, table, live, **fields)
 
     # -- Discord, patiently ---------------------------------------------------------
 
@@ -315,7 +402,7 @@ class Presenter:
         """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
         channel does not show it yet (``words``: what the post says; the content by default)."""
         if post is not None:
-            fields["nonce"] = post_nonce(table, post)
+            fields["nonce"] = post_nonce(table.id, post)
             since = self._since.get((table.id, post.seq))
             words = fields.get("content") if words is None else words
             if since is not None and words and self.service.clock() - since > NONCE_TRUST:

@@ -180,11 +180,13 @@ async def status_command(interaction: discord.Interaction) -> None:
     # posted anew at the bottom of the channel, its buttons with it.
     locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
-    embed = table_embed(table, locale)
+    snapshot = table.committed
+    shown = snapshot.table
+    embed = table_embed(shown, locale)
     files = []
-    if table.game.view(None).rows:  # none during a Pro draft
+    if shown.game.view(None).rows:  # none during a Pro draft
         try:
-            image = await presenter_of(interaction)._image(table, [], locale)
+            image = await presenter_of(interaction)._image(shown, [], locale)
         except Exception:  # the text says the same: answer without the picture
             log.exception("table %s: the status picture could not be drawn", table.id)
         else:
@@ -193,7 +195,7 @@ async def status_command(interaction: discord.Interaction) -> None:
     await interaction.followup.send(tr(locale, "Here is the table; it is posted again at the bottom of the "
                                                "channel, with its buttons."), embed=embed, files=files,
                                     ephemeral=True)
-    presenter_of(interaction).repost(table)  # posts it anew at the bottom
+    presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")
 async def rules_command(interaction: discord.Interaction) -> None:

@@ -144,6 +144,15 @@ class Game:
         return ()
 
     @property
+    def decision_id(self) -> tuple:
+        """Which decision the game waits on now: equal for two states exactly when they wait on the
+        same decision (a Pro draft pick, a turn's picks, a row choice, and in the Anniversary game
+        each special-card or swap pause of a turn, told apart by its decider and by how many
+        revealed cards are still to place). Keys whatever belongs to one decision: its timer, its
+        buttons, a cached outlook."""
+        return (self.round, self.turn, self.phase, self.drafter, self.chooser, self.decider, len(self.pending))
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.GAME_OVER
 

@@ -1,99 +1,85 @@
-"""Lobby operations of the table service: open, join, leave, add AI, start, cancel, kick, rematch,
-and taking back a seat an AI took over."""
+"""The lobby of a table: open, join, leave, add AI, start, cancel, kick, rematch, and taking back a
+seat an AI took over."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
+
 from engine import Game
 
+from .checks import seat_of
 from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
+from .play import Play, ServiceDefaults
+from .registry import TableRegistry
 from .table import Seat, Table, TableOptions, TableStatus
 from .text import N_, Text
-from .updates import TableUpdate
+from .transactions import Transactions
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
 
 
-class LobbyOps:
-    """Mixed into ``TableService``; uses its registry, store and notifications."""
+class Lobby:
+    """Seating players before and during a game; each change is one commit."""
+
+    def __init__(self, registry: TableRegistry, tx: Transactions, play: Play, defaults: ServiceDefaults,
+                 clock: Callable[[], float]) -> None:
+        self.registry = registry
+        self.tx = tx
+        self.play = play
+        self.defaults = defaults
+        self.clock = clock
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                          options: TableOptions, seats: list[Seat] | None = None) -> Table:
-        """Post-worthy new lobby in ``channel_id``; one table per channel."""
-        existing = self.table_in(channel_id)
+        """A new lobby in ``channel_id``; one table per channel. Its message is the caller's answer."""
+        existing = self.registry.in_channel(channel_id)
         if existing is not None:
             raise TableExists(existing.id, existing.message_id)
-        if channel_id in self._opening:
+        if channel_id in self.registry.opening:
             raise LobbyError(N_("A table is being set up in this channel right now."))
-        self._opening.add(channel_id)
+        self.registry.opening.add(channel_id)
         try:
             if seats is None:
                 seats = [Seat(host_id, host_name)]
                 for _ in range(options.ai_seats):  # one by one: each AI's name differs from those before
-                    seats.append(self._ai_seat(seats, options.ai_level))
+                    seats.append(ai_seat(seats, options.ai_level))
             now = self.clock()
             table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                          options=options, seats=seats, seed=self._new_seed(), created_at=now,
+                          options=options, seats=seats, seed=secrets.randbits(63), created_at=now,
                           deadline=now + self.defaults.lobby_minutes * 60)
-            table.id = await self.store.create_game(
-                guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                variant=options.variant.value, options=options.model_dump(mode="json"),
-                seats=self._seat_infos(table), seed=table.seed,
-            )
-            await self._save(table)
-            self._register(table)
+            await self.tx.create(table, "lobby")
+            self.registry.add(table)
         finally:
-            self._opening.discard(channel_id)
-        self.scheduler.set(table.id, table.deadline)
-
-        self._notify(TableUpdate(table, "lobby"))  # its message is the caller's answer, still to come
+            self.registry.opening.discard(channel_id)
+        self.play.scheduler.set(table.id, table.deadline)
         return table
 
-    async def set_message(self, table_id: int, message_id: int, *, lobby: bool = False) -> bool:
-        """Remember the public message that shows the table (for restarts).
-
-        ``lobby``: the message is the lobby that answered ``start``. Its id may
-        arrive only after the host started the game and the table message took
-        its place; then it is not the table's message any more, and False tells
-        the caller to retire it.
-        """
-        table = self.tables.get(table_id) if lobby else self.get(table_id)
-        if table is None:
-            return False  # the lobby closed (cancelled, expired) before its id arrived
-        async with self._acting(table):
-            if lobby and table.status is not TableStatus.LOBBY:
-                return False
-            table.message_id = message_id
-            await self._save(table)  # the checkpoint's meta is what a restart reads it from
-            if table.lobby_unshown and table.status is TableStatus.LOBBY:
-                self._notify_lobby(table)  # someone joined before the lobby's message id was known
-        return True
-
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
-            self._require_lobby(table)
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            require_lobby(table)
             if table.has_user(user_id):
                 raise LobbyError(N_("You are already at this table."))
             if len(table.seats) >= table.options.max_players:
                 raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
-            await self.store.upsert_player(user_id, name)
-            table.seats.append(Seat(user_id, name))
+            table.seats.append(Seat(user_id, name))  # the player's name is stored with the seats
             await self._lobby_changed(table)
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
             if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
                 raise NotInLobby()
-            seat = self._seat(table, user_id)  # says why, to a player an AI plays for already
+            seat = seat_of(table, user_id)  # says why, to a player an AI plays for already
             await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name),
                                     "left")
         return table
 
     async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
             if host_id != table.host_id:
                 raise NotHost(N_("Only the host can kick a player."))
             if target_id == host_id:
@@ -106,21 +92,21 @@ class LobbyOps:
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
-            self._require_lobby(table)
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise NotInLobby()
             if len(table.seats) >= table.options.max_players:
                 raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
-            table.seats.append(self._ai_seat(table.seats, level or table.options.ai_level))
+            table.seats.append(ai_seat(table.seats, level or table.options.ai_level))
             await self._lobby_changed(table)
         return table
 
     async def begin(self, table_id: int, user_id: int) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
-            self._require_lobby(table)
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            require_lobby(table)
             if not table.has_user(user_id):
                 raise NotInLobby()
             if user_id != table.host_id:
@@ -130,24 +116,22 @@ class LobbyOps:
                                  players=table.options.min_players)
             table.game = Game.new(table.options.game_config(len(table.seats)), seed=table.seed)
             table.status = TableStatus.PLAYING
-            await self.store.update_game(table.id, status="playing", seats=self._seat_infos(table))
-            await self._advance(table, [], [], kind="started")
+            await self.play.advance(table, [], [], kind="started", status="playing", seats=True)
         return table
 
     async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
-        table = self.get(table_id)
-        async with self._acting(table):
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
             if user_id != table.host_id and not can_manage:
                 if not table.has_user(user_id):
                     raise NotInLobby() if table.status is TableStatus.LOBBY else NotAtTable()
                 raise NotHost(N_("Only the host (or a member who can Manage Messages) can cancel the table."))
-            await self._close(table, "cancelled", Text(N_("The table was cancelled.")))
+            await self.play.close(table, "cancelled", Text(N_("The table was cancelled.")))
         return table
 
-    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
-        """A new lobby in the same channel with the same seats; whoever asked hosts it."""
-        old = self.tables.get(table_id)
-        old = None if old is not None else await self.load_ended(table_id)  # a live table has no rematch
+    async def rematch(self, old: Table | None, user_id: int, name: str) -> Table:
+        """A new lobby in the same channel with the same seats; whoever asked hosts it.
+        ``old``: the ended table as saved (None if there is none)."""
         if old is None or old.status is not TableStatus.FINISHED:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
@@ -155,30 +139,6 @@ class LobbyOps:
         seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
                  for s in old.seats]
         return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats)
-
-    # -- helpers ------------------------------------------------------------------
-
-    @staticmethod
-    def _require_lobby(table: Table) -> None:
-        if table.status is not TableStatus.LOBBY:
-            raise LobbyError(N_("The game has already started."))
-
-    def _ai_seat(self, seats: list[Seat], level: str) -> Seat:
-        taken = {s.name for s in seats}
-        name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in taken), f"🤖 AI {len(seats) + 1}")
-        return Seat(None, name, level)
-
-    async def _lobby_changed(self, table: Table) -> None:
-        await self._save_seats(table)
-        await self._save(table)
-        self._notify_lobby(table)
-
-    def _notify_lobby(self, table: Table) -> None:
-
-        # A change made before the lobby message's id arrives (set_message) cannot be shown
-        # yet: the answer to /6nimmt start is still on its way.
-        table.lobby_unshown = table.message_id is None
-        self._notify(TableUpdate(table, "lobby"))
 
     async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
         """A player an AI took over from (missed turns or left, never kicked) plays their seat again.
@@ -188,9 +148,9 @@ class LobbyOps:
         thinks a while over its pick finishes first), and that decision stands;
         the player's own timer starts with the next one.
         """
-        table = self.get(table_id)
-        await self._after_thinking(table)  # the AI's pick for this turn comes first, and stands
-        async with self._acting(table):
+        table = self.registry.get(table_id)
+        await self.play.after_thinking(table)  # the AI's pick for this turn comes first, and stands
+        async with self.tx.acting(table):
             if table.status is not TableStatus.PLAYING:
                 raise LobbyError(N_("The game is not running, so there is no seat to take back."))
             if table.seat_of(user_id) is not None:
@@ -207,35 +167,41 @@ class LobbyOps:
             player.back_from_step = table.step + 1
             table.add_post("notice", notices=[Text(N_("**{name}** took their seat back and plays again from the "
                                                       "next turn."), name=player.name)], at=self.clock())
-            await self._save_seats(table)
-            await self._save(table)
-
-            self._notify(TableUpdate(table, "notice"))
+            await self.tx.commit(table, kind="notice", seats=True)
         return table
+
+    # -- helpers ------------------------------------------------------------------
+
+    async def _lobby_changed(self, table: Table, **record) -> None:
+        # A change made before the lobby message's id arrives (set_message) cannot be shown
+        # yet: the answer to /6nimmt start is still on its way.
+        table.lobby_unshown = table.message_id is None
+        await self.tx.commit(table, kind="lobby", seats=True, **record)
 
     async def _remove_seat(self, table: Table, seat: int, notice: Text, why: str) -> None:
         if table.status is TableStatus.LOBBY:
             user_id = table.seats[seat].user_id
             del table.seats[seat]
             if not table.humans:
-                await self._close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")))
+                await self.play.close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")),
+                                      seats=True)
                 return
-            if user_id == table.host_id:
+            host = user_id == table.host_id
+            if host:
                 table.host_id = table.humans[0].user_id  # the lobby's crown shows who hosts now
-                await self.store.update_game(table.id, host_id=table.host_id)
-            await self._lobby_changed(table)  # the lobby's list of players says who left
+            await self._lobby_changed(table, host=host)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
         table.seats[seat].removed = why
-        await self._replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
+        await self.play.replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
 
-    async def _close(self, table: Table, status: str, notice: Text) -> None:
-        table.status = TableStatus.CANCELLED
-        table.deadline = None
-        table.closed_notice = notice
-        table.add_post("cancelled", notices=[notice], at=self.clock())
-        await self.store.update_game(table.id, status=status)
-        await self._save(table)
-        self._unregister(table)
 
-        self._notify(TableUpdate(table, "cancelled"))
+def require_lobby(table: Table) -> None:
+    if table.status is not TableStatus.LOBBY:
+        raise LobbyError(N_("The game has already started."))
+
+
+def ai_seat(seats: list[Seat], level: str) -> Seat:
+    taken = {s.name for s in seats}
+    name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in taken), f"🤖 AI {len(seats) + 1}")
+    return Seat(None, name, level)

@@ -1,4 +1,10 @@
-"""Game operations of the table service: picks, row choices, the Pro draft, timeouts, AI seats."""
+"""Playing a table: picks, row choices, the Pro draft, AI seats, timeouts, the end of a game.
+
+``Play.advance`` is the one path an accepted action takes: the decisions that
+need no one are made at once, the timer moves to the next decision point, the
+channel's news is added, and everything goes out in ONE commit. A finished
+game's results are part of its last commit; a closed table's closing too.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +18,27 @@ from engine import (
     CardDrafted, ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
 )
 
-from .errors import LobbyError, NoTable, TableError
+from .ai_seats import AISeats
+from .checks import acting_seat, check_step, running_game, seat_of
+from .registry import TableRegistry
 from .specials import SPECIAL_PHASES, declined_for, timed_out_decline, timed_out_notice
-from .table import Table, TableStatus, decision_point
+from .table import Table, TableStatus
 from .text import N_, Mention, Text
-from .updates import TableUpdate
+from .timers import Scheduler, backoff
+from .transactions import UNREACHABLE, Transactions
 
 log = logging.getLogger(__name__)
 
 #: Missed turns in a row after which an AI plays the seat.
 MISSES_BEFORE_AI = 2
+
+
+@dataclass(frozen=True)
+class ServiceDefaults:
+    """Defaults from the settings that a table does not choose itself."""
+
+    lobby_minutes: int = 30
+    replacement_ai_level: str = "medium"  # who takes over after two missed turns
 
 
 @dataclass(frozen=True)
@@ -31,76 +48,90 @@ class PickResult:
     revealed: bool  # this pick was the last one: the turn has been played
 
 
-class PlayOps:
-    """Mixed into ``TableService``."""
+def ai_seed(table: Table, seat: int) -> str:
+    # From the table, so a restored table's AI plays as it would have.
+    return f"{table.seed}:{table.step}:{seat}"
+
+
+class Play:
+    """The game operations of the table service."""
+
+    def __init__(self, registry: TableRegistry, tx: Transactions, ai: AISeats, scheduler: Scheduler,
+                 defaults: ServiceDefaults, clock: Callable[[], float]) -> None:
+        self.registry = registry
+        self.tx = tx
+        self.ai = ai
+        self.scheduler = scheduler
+        self.defaults = defaults
+        self.clock = clock
+        self.thinking: dict[int, asyncio.Task] = {}  # tables whose AI seats pick after the answer
+        self.closing = False  # a stop is under way: AI seats still thinking apply nothing
 
     # -- what a player sees -------------------------------------------------------
 
     def hand(self, table_id: int, user_id: int) -> tuple[Table, int, PlayerView]:
-        table = self.get(table_id)
-        game = self._running_game(table)
-        seat = self._seat(table, user_id)
+        """``user_id``'s seat and view as last committed (never a change still being saved)."""
+        table = self.registry.get(table_id).committed.table
+        game = running_game(table)
+        seat = seat_of(table, user_id)
         return table, seat, game.view(seat)
 
     # -- actions ------------------------------------------------------------------
 
     async def pick(self, table_id: int, user_id: int, card: int, step: int | None = None) -> PickResult:
-        table = self.get(table_id)
-        async with self._acting(table):
-            game = self._running_game(table)
-            seat = self._acting_seat(table, user_id)
-            self._check_step(table, step)
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            game = running_game(table)
+            seat = acting_seat(table, user_id)
+            check_step(table, step)
             changed = bool(game.picks[seat])
             events = game.pick(seat, card)  # raises IllegalAction, changing nothing
             table.seats[seat].missed_turns = 0
-            await self._advance(table, [Pick(seat, card)], events, kind="picked")
+            await self.advance(table, [Pick(seat, card)], events, kind="picked")
         return PickResult(card, changed, revealed=len(events) > 1)
 
     async def choose_row(self, table_id: int, user_id: int, row: int, step: int | None = None) -> None:
-        await self._decide(table_id, user_id, step, lambda seat: ChooseRow(seat, row))
+        await self.decide(table_id, user_id, step, lambda table, seat: ChooseRow(seat, row))
 
     async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
-        await self._decide(table_id, user_id, step, lambda seat: Draft(seat, card))
+        await self.decide(table_id, user_id, step, lambda table, seat: Draft(seat, card))
 
-    async def _decide(self, table_id: int, user_id: int, step: int | None,
-                      make: Callable[[int], object]) -> None:
-        """Apply the engine action ``make(seat)`` for ``user_id``; the engine refuses what is illegal."""
-        table = self.get(table_id)
-        async with self._acting(table):
-            game = self._running_game(table)
-            seat = self._acting_seat(table, user_id)
-            self._check_step(table, step)
-            try:
-                action = make(seat)
-            except ValueError:  # e.g. a forged special card name in a custom id
-                raise TableError(N_("That choice does not exist.")) from None
+    async def decide(self, table_id: int, user_id: int, step: int | None,
+                     make: Callable[[Table, int], object]) -> None:
+        """Apply the engine action ``make(table, seat)`` for ``user_id``; the engine refuses what is
+        illegal (an ``IllegalAction``, answered with its own words)."""
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            game = running_game(table)
+            seat = acting_seat(table, user_id)
+            check_step(table, step)
+            action = make(table, seat)
             events = game.apply(action)  # raises IllegalAction, changing nothing
             table.seats[seat].missed_turns = 0
-            await self._advance(table, [action], events)
+            await self.advance(table, [action], events)
 
     # -- the engine moves on ------------------------------------------------------
 
-    async def _advance(self, table: Table, actions: list, events: list, kind: str = "turn",
-                       notices: list[Text] | None = None) -> None:
-        """Save the accepted actions, let AI seats act, move the timer, tell the channel.
+    async def advance(self, table: Table, actions: list, events: list, kind: str = "turn",
+                      notices: list[Text] | None = None, timed_out: bool = False, **record) -> None:
+        """Let AI seats act, move the timer, add the channel's news, and commit it all at once.
 
-        Each action is checkpointed with its log entry before the caller
-        answers the user, so an acknowledged click survives any crash.
+        ``record``: the game's record changes too (``Transactions.commit``'s seats,
+        status, host). Committed before the caller answers the user, so an
+        acknowledged click survives any crash.
         """
-
         game = table.game
         actions = list(actions)
         notices = list(notices or [])
         await self._decide_automatically(table, actions, events)
-        self._count_takes(table, events)
+        count_takes(table, events)
         if game.is_over:
-            await self._finish(table, actions, events, notices)
+            await self.finish(table, actions, events, notices, **record)
             return
-        point = decision_point(game)
         news = bool(notices) or kind in ("started", "replaced")
-        if point != table.decision:
+        if game.decision_id != table.decision:
             # A new decision point: older buttons go stale and a new timer starts.
-            table.decision = point
+            table.decision = game.decision_id
             table.step += 1
             if game.phase is Phase.PICK:
                 seconds = table.options.turn_seconds
@@ -109,17 +140,17 @@ class PlayOps:
             else:
                 seconds = table.options.choice_seconds
             table.deadline = self.clock() + seconds
-            self.scheduler.set(table.id, table.deadline)
             if kind == "picked":
                 kind = "turn"
             # A draft is one message edited in place; anything else that moved on is news.
             news = news or game.phase is not Phase.DRAFT or not all(isinstance(e, CardDrafted) for e in events)
         if news:
-            table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock())
+            table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock(),
+                           timed_out=timed_out)
         # One transaction for the player's action, the AI moves it set off, the new state and its news.
-        await self._save(table, actions)
-        self._notify(TableUpdate(table, kind))
-        self._think_later(table)
+        await self.tx.commit(table, actions, kind=kind, **record)
+        self.scheduler.set(table.id, table.deadline)  # only once committed: a failed save moves no timer
+        self.think_later(table)
 
     async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
         """Make at once every decision that needs no one (see ``_automatic_actions``), except
@@ -141,13 +172,13 @@ class PlayOps:
         game = table.game
         seats = table.seats
         if game.phase is Phase.PICK:
-            return [await self.ai.decide(game, p, seats[p].ai_level, self._ai_seed(table, p))
+            return [await self.ai.decide(game, p, seats[p].ai_level, ai_seed(table, p))
                     for p in game.waiting_for if seats[p].is_ai]
         if not game.waiting_for:
             return []
         seat = game.waiting_for[0]
         if seats[seat].is_ai:
-            return [await self.ai.decide(game, seat, seats[seat].ai_level, self._ai_seed(table, seat))]
+            return [await self.ai.decide(game, seat, seats[seat].ai_level, ai_seed(table, seat))]
         declined = declined_for(table, seat)
         return [declined] if declined is not None else []
 
@@ -162,67 +193,61 @@ class PlayOps:
                 and any(table.seats[p].is_ai and self.ai.searches(table.seats[p].ai_level)
                         for p in game.waiting_for))
 
-    def _think_later(self, table: Table) -> None:
+    def think_later(self, table: Table) -> None:
         """Start the AI seats' picks of ``table`` after this action, unless they are under way."""
-        if self._closing or table.id in self._thinking or not self._picks_to_think_over(table):
+        if self.closing or table.id in self.thinking or not self._picks_to_think_over(table):
             return
         task = asyncio.create_task(self._think(table), name=f"ai-picks-{table.id}")
-        self._thinking[table.id] = task
+        self.thinking[table.id] = task
         task.add_done_callback(lambda done: self._thought(table.id, done))
 
     def _thought(self, table_id: int, task: asyncio.Task) -> None:
-        if self._thinking.get(table_id) is task:
-            del self._thinking[table_id]
+        if self.thinking.get(table_id) is task:
+            del self.thinking[table_id]
         if not task.cancelled() and task.exception() is not None:
             log.error("the AI seats of table %s could not pick", table_id, exc_info=task.exception())
 
-    async def _after_thinking(self, table: Table) -> None:
+    async def after_thinking(self, table: Table) -> None:
         """Wait until the AI seats of ``table`` that think after the answer have picked."""
-        task = self._thinking.get(table.id)
+        task = self.thinking.get(table.id)
         if task is not None:
             await asyncio.wait([task])  # not cancelled with the caller: its picks are the table's
 
     async def _think(self, table: Table) -> None:
         """The AI seats' face-down picks, saved and shown like a player's pick. A stop that
-        comes while they think applies none of them: the next start thinks again."""
-        async with self._acting(table):
-            while not self._closing and self._picks_to_think_over(table):
-                decided = await self._automatic_actions(table)
-                if self._closing or not decided:
+        comes while they think applies none of them: the next start thinks again. A save that
+        fails is tried again, with a growing pause, until the database is back."""
+        attempt = 0
+        while True:
+            try:
+                async with self.tx.acting(table):
+                    while not self.closing and self._picks_to_think_over(table):
+                        decided = await self._automatic_actions(table)
+                        if self.closing or not decided:
+                            return
+                        events: list = []
+                        for action in decided:
+                            events.extend(table.game.apply(action))
+                        await self.advance(table, decided, events, kind="picked")
+                return
+            except UNREACHABLE:
+                attempt += 1
+                await asyncio.sleep(backoff(attempt))
+                if self.closing or self.registry.find(table.id) is not table:
                     return
-                events: list = []
-                for action in decided:
-                    events.extend(table.game.apply(action))
-                await self._advance(table, decided, events, kind="picked")
 
-    @staticmethod
-    def _count_takes(table: Table, events: list) -> None:
-        for event in events:
-            if isinstance(event, RowTaken):
-                stats = table.seats[event.player].stats
-                stats.rows_taken += 1
-                if event.reason is TakeReason.FULL_ROW:
-                    stats.sixth_card_takes += 1
-                else:
-                    stats.low_card_takes += 1
-                stats.row_takes_by_index[event.row] = stats.row_takes_by_index.get(event.row, 0) + 1
+    # -- the end ------------------------------------------------------------------
 
-    async def finish_restored(self, table: Table) -> None:
-        """A game that ended just before a crash: write its results (once) and close it."""
-        async with self._acting(table):
-            await self._finish(table, [], [], [])  # its standings post was committed with its last move
-
-    async def _finish(self, table: Table, actions: list, events: list, notices: list[Text]) -> None:
-
+    async def finish(self, table: Table, actions: list, events: list, notices: list[Text], **record) -> None:
+        """The game is over: its last moves, its standings post and its results, in one commit."""
         game = table.game
         outcome = game.outcome
         table.status = TableStatus.FINISHED
         table.deadline = None
-        # The standings are drawn from the outcome when shown, so they survive any crash from here on;
-        # a game restored after that commit has its post already.
+        # The standings are drawn from the outcome when shown; a game restored after its last move
+        # (written by an older version, before results went with it) may have its post already.
         if not any(post.kind == "finished" for post in table.outbox):
             table.add_post("finished", events, notices, self.clock())
-        await self._save(table, actions)  # the last moves, logged while the game is still open
         result = GameResult(
             game_id=table.id,
             winners=list(outcome.winners),
@@ -236,22 +261,37 @@ class PlayOps:
                 for i, s in enumerate(table.seats)
             ],
         )
-        await self.store.record_results(table.id, result)  # a no-op if already written
-        self._unregister(table)
-        self._notify(TableUpdate(table, "finished"))
+        record.pop("status", None)  # the results finish it
+        await self.tx.commit(table, actions, kind=None, result=result, **record)
+        self.unregister(table)
+        self.tx.notify(table.committed, "finished")
+
+    async def close(self, table: Table, status: str, notice: Text, **record) -> None:
+        """End ``table`` without a result (``status``: cancelled or abandoned), saying why."""
+        table.status = TableStatus.CANCELLED
+        table.deadline = None
+        table.closed_notice = notice
+        table.add_post("cancelled", notices=[notice], at=self.clock())
+        await self.tx.commit(table, kind=None, status=status, **record)
+        self.unregister(table)
+        self.tx.notify(table.committed, "cancelled")
+
+    def unregister(self, table: Table) -> None:
+        self.registry.remove(table)
+        self.scheduler.set(table.id, None)
 
     # -- timers -------------------------------------------------------------------
 
-    async def _on_deadline(self, table_id: int) -> None:
-        table = self.tables.get(table_id)
+    async def on_deadline(self, table_id: int) -> None:
+        """The table's timer ran out. Raises when its save fails: the scheduler tries again later."""
+        table = self.registry.find(table_id)
         if table is None:
             return
-        async with self._acting(table):
+        async with self.tx.acting(table):
             if not table.is_open or table.deadline is None or table.deadline > self.clock():
                 return  # acted on (or moved) while this timer was firing
             if table.status is TableStatus.LOBBY:
-                await self._close(table, "cancelled",
-                                  Text(N_("Nobody started the game in time, so the lobby closed.")))
+                await self.close(table, "cancelled", Text(N_("Nobody started the game in time, so the lobby closed.")))
                 return
             await self._time_out(table)
 
@@ -261,6 +301,7 @@ class PlayOps:
         events: list = []
         actions: list = []
         notices: list[Text] = []
+        timed_out = False
         for seat in list(game.waiting_for):
             player = table.seats[seat]
             if player.is_ai:
@@ -270,6 +311,7 @@ class PlayOps:
                 notices.append(timed_out_notice(table, seat))
                 events.extend(game.apply(declined))
                 actions.append(declined)
+                timed_out = True
                 break
             if game.phase is Phase.CHOOSE_ROW:
                 row = game.cheapest_row()  # the rulebook's hint
@@ -277,8 +319,7 @@ class PlayOps:
                 notices.append(Text(N_("{player} ran out of time, so row {row} was taken for them "
                                        "(the cheapest)."), player=Mention(player.user_id), row=row + 1))
             else:
-                action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level,
-                                              self._ai_seed(table, seat))
+                action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level, ai_seed(table, seat))
             events.extend(game.apply(action))
             actions.append(action)
             player.missed_turns += 1
@@ -293,24 +334,26 @@ class PlayOps:
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:
-            await self._close(table, "abandoned", Text(N_("Every player has left, so the game was abandoned.")))
+            await self.close(table, "abandoned", Text(N_("Every player has left, so the game was abandoned.")))
             return
-        await self._advance(table, actions, events, notices=notices)
+        await self.advance(table, actions, events, notices=notices, timed_out=timed_out)
 
-    async def _replace_with_ai(self, table: Table, seat: int, notice: Text) -> None:
+    async def replace_with_ai(self, table: Table, seat: int, notice: Text) -> None:
         table.seats[seat].ai_level = self.defaults.replacement_ai_level
         if not table.humans:
-            await self._close(table, "abandoned", notice + Text(N_("Nobody is left, so the game was abandoned.")))
+            await self.close(table, "abandoned", notice + Text(N_("Nobody is left, so the game was abandoned.")),
+                             seats=True)
             return
-        await self._save_seats(table)
-        await self._advance(table, [], [], kind="replaced", notices=[notice])
+        await self.advance(table, [], [], kind="replaced", notices=[notice], seats=True)
 
-    # -- helpers ------------------------------------------------------------------
 
-    @staticmethod
-    def _running_game(table: Table) -> Game:
-        if table.status is TableStatus.LOBBY or table.game is None:
-            raise LobbyError(N_("The game has not started yet."))
-        if table.status is not TableStatus.PLAYING:
-            raise NoTable(N_("That game is over."))
-        return table.game
+def count_takes(table: Table, events: list) -> None:
+    for event in events:
+        if isinstance(event, RowTaken):
+            stats = table.seats[event.player].stats
+            stats.rows_taken += 1
+            if event.reason is TakeReason.FULL_ROW:
+                stats.sixth_card_takes += 1
+            else:
+                stats.low_card_takes += 1
+            stats.row_takes_by_index[event.row] = stats.row_takes_by_index.get(event.row, 0) + 1

@@ -1,54 +1,49 @@
-"""The table service: owns every live table, its timer, AI seats and checkpoints.
+"""The table service: owns every live table, its timer, AI seats and commits.
 
 The Discord face calls it with ids and gets back results or ``TableError``s;
-it learns what to show through ``TableUpdate``s sent to its listeners. Each
-table's actions run under that table's lock, so double clicks and players
-clicking at the same moment are applied one after the other; every accepted
-action is checkpointed (with its action-log entry) before the call returns.
+it learns what to show through ``TableUpdate``s, each carrying a snapshot of
+what was committed. The service is assembled from parts, each with one job:
+
+* ``TableRegistry`` — which tables are open here;
+* ``Transactions`` — the lock, the one commit per action, the rollback of a
+  failed one, the listeners;
+* ``Lobby``, ``Play``, ``Specials`` — the operations, built on those two;
+* ``Scheduler`` — deadlines, retried with a growing pause when a save fails.
+
+Each table's actions run under that table's lock, so double clicks and
+players clicking at the same moment are applied one after the other.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import logging
-import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from data.models import CorruptTable, SeatInfo
+from data.models import CorruptTable
 from data.store import Store
-from engine import IllegalAction, action_to_dict
 from engine.ai.coach import NoHint
 
 from .ai_seats import AIDecider, AISeats
-from .errors import BackNextTurn, NoTable, NotAtTable, SeatTakenOver, StaleButton, TableError
-from .lobby import LobbyOps
-from .play import PlayOps
-from .specials import SpecialOps
-from .table import Post, Table, TableOptions, TableStatus
+from .checks import running_game, seat_of
+from .errors import TableError
+from .lobby import Lobby
+from .play import Play, PickResult, ServiceDefaults, ai_seed
+from .registry import TableRegistry
+from .specials import Specials
+from .table import Post, Table, TableStatus
 from .text import N_
 from .timers import Scheduler
-from .updates import Listener, TableUpdate
+from .transactions import Transactions, committed_change
+from .updates import Listener
 
 log = logging.getLogger(__name__)
 
-#: True once the running task (one click or command) has committed a change to a table, so an
-#: error after that is not reported as "nothing was changed": the change stands.
-committed_change: contextvars.ContextVar[bool] = contextvars.ContextVar("committed_change", default=False)
+__all__ = ["TableService", "ServiceDefaults", "PickResult", "committed_change"]
 
 
-@dataclass(frozen=True)
-class ServiceDefaults:
-    """Defaults from the settings that a table does not choose itself."""
-
-    lobby_minutes: int = 30
-    replacement_ai_level: str = "medium"  # who takes over after two missed turns
-
-
-class TableService(LobbyOps, PlayOps, SpecialOps):
+class TableService:
     def __init__(
         self,
         store: Store,
@@ -61,13 +56,42 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
         self.ai = AISeats(ai)
-        self.tables: dict[int, Table] = {}
-        self.by_channel: dict[int, int] = {}
-        self._listeners: list[Listener] = []
-        self._opening: set[int] = set()  # channels whose lobby is being created right now
+        self.registry = TableRegistry()
+        self.tx = Transactions(store, clock)
         self.scheduler = Scheduler(self._on_deadline, clock)
-        self._thinking: dict[int, asyncio.Task] = {}  # tables whose AI seats pick after the answer
-        self._closing = False
+        self.play = Play(self.registry, self.tx, self.ai, self.scheduler, self.defaults, clock)
+        self.lobby = Lobby(self.registry, self.tx, self.play, self.defaults, clock)
+        self.specials = Specials(self.registry, self.tx, self.play)
+        self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
+        # The operations, as the face calls them.
+        lobby, play, specials = self.lobby, self.play, self.specials
+        self.open_lobby, self.join, self.leave, self.kick = lobby.open_lobby, lobby.join, lobby.leave, lobby.kick
+        self.add_ai, self.begin, self.cancel, self.reclaim_seat = (lobby.add_ai, lobby.begin, lobby.cancel,
+                                                                   lobby.reclaim_seat)
+        self.hand, self.pick, self.choose_row, self.draft = play.hand, play.pick, play.choose_row, play.draft
+        self.special_prompt, self.play_special, self.decline_special = (
+            specials.special_prompt, specials.play_special, specials.decline_special)
+        self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
+
+    # -- lookup -------------------------------------------------------------------
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        return self.registry.tables
+
+    def table_in(self, channel_id: int) -> Table | None:
+        return self.registry.in_channel(channel_id)
+
+    def get(self, table_id: int) -> Table:
+        return self.registry.get(table_id)
+
+    def add_listener(self, listener: Listener) -> None:
+        self.tx.add_listener(listener)
+
+    @property
+    def database_reachable(self) -> bool:
+        """False while saves fail because the database cannot be reached (the health line says so)."""
+        return self.tx.health.reachable
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -97,80 +121,59 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
             if table is None:
                 continue
             restored.add(table.id)
-            self._register(table)
+            self.registry.add(table)
             if table.game is not None and table.game.is_over:
-                await self.finish_restored(table)  # died between the last move and the results
+                await self._finish_restored(table)  # written by a version that saved results apart
                 continue
             self.scheduler.set(table.id, table.deadline)
-            self._notify(TableUpdate(table, "restored"))
-            self._think_later(table)  # its AI seats had not picked yet when it was saved
+            self.tx.notify(table.committed, "restored")
+            self.play.think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():
             # Ended just before the crash or stop, with news its channel has not seen yet.
             if isinstance(entry, CorruptTable) or entry.game.game_id in restored \
                     or not owns_guild(entry.game.guild_id):
-                continue  # finished just now, above, and shown from there
+                continue
             try:
                 table = self._restore(entry)
             except Exception as exc:
                 log.error("table %s: its last news could not be restored: %s", entry.game.game_id, exc)
                 continue
             if table is not None and table.outbox:
-                self._notify(TableUpdate(table, "restored"))
+                self.tx.notify(table.committed, "restored")
         self.scheduler.start()
         return corrupt
 
-    async def close(self) -> None:
-        """Stop the timers, let running actions finish and checkpoint every table once more.
+    async def _finish_restored(self, table: Table) -> None:
+        """A game over whose results are not written: write them (once) and close it. Only a
+        database written by an older version, which saved them apart, can hold such a game."""
+        try:
+            async with self.tx.acting(table):
+                await self.play.finish(table, [], [], [])
+        except Exception:
+            log.exception("table %s: the results of its finished game could not be written", table.id)
 
-        Every accepted action is checkpointed already; the final checkpoint
-        waits on each table's lock, so nothing is cut off half-way.
-        """
+    async def close(self) -> None:
+        """Stop the timers and let running actions finish; every accepted action is committed
+        already, so nothing is left to save."""
         await self.scheduler.stop()
-        self._closing = True  # AI seats still thinking apply nothing: the next start asks again
-        await asyncio.gather(*self._thinking.values(), return_exceptions=True)
-        for table in list(self.tables.values()):
-            async with table.lock:
-                if table.status in (TableStatus.LOBBY, TableStatus.PLAYING):
-                    try:
-                        await self._save(table)
-                    except Exception:  # one table's failure must not keep the others unsaved
-                        log.exception("final checkpoint of table %s failed", table.id)
+        self.play.closing = True  # AI seats still thinking apply nothing: the next start asks again
+        await asyncio.gather(*self.play.thinking.values(), return_exceptions=True)
+        for table in list(self.registry.tables.values()):
+            async with table.lock:  # whatever was under way has committed or rolled back
+                pass
         self.ai.close()
-        log.info("table service stopped; %d open table(s) checkpointed", len(self.tables))
+        log.info("table service stopped; %d open table(s) saved", len(self.registry))
 
     def _restore(self, entry) -> Table | None:
         record = entry.game
         checkpoint = entry.checkpoint
         if checkpoint is None or not checkpoint.meta:
             return None  # created but never saved: nothing anyone could have clicked yet
-        table = Table.from_checkpoint(
-            record.game_id, record.guild_id, record.channel_id, checkpoint.meta, checkpoint.state or None
-        )
+        posts = [Post.from_dict(p.payload) for p in entry.posts]
+        table = Table.from_checkpoint(record.game_id, record.guild_id, record.channel_id, checkpoint.meta,
+                                      checkpoint.state or None, posts, record.message_id)
         table.saved = (checkpoint.state, checkpoint.meta)
-        return table
-
-    # -- listeners ----------------------------------------------------------------
-
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def _notify(self, update: TableUpdate) -> None:
-        for listener in self._listeners:
-            try:
-                listener(update)
-            except Exception:
-                log.exception("table listener failed for table %s", update.table.id)
-
-    # -- lookup -------------------------------------------------------------------
-
-    def table_in(self, channel_id: int) -> Table | None:
-        table_id = self.by_channel.get(channel_id)
-        return self.tables.get(table_id) if table_id is not None else None
-
-    def get(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise NoTable(N_("That table has ended. Start a new one with `/6nimmt start`."))
+        table.committed = table.snapshot()
         return table
 
     async def load_ended(self, table_id: int) -> Table | None:
@@ -184,125 +187,76 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
             log.warning("table %s could not be read for a rematch: %s", table_id, exc)
             return None
 
-    def _register(self, table: Table) -> None:
-        self.tables[table.id] = table
-        self.by_channel[table.channel_id] = table.id
-
-    def _unregister(self, table: Table) -> None:
-        self.tables.pop(table.id, None)
-        if self.by_channel.get(table.channel_id) == table.id:
-            del self.by_channel[table.channel_id]
-        self.scheduler.set(table.id, None)
-
-    @staticmethod
-    def _seat(table: Table, user_id: int) -> int:
-        seat = table.seat_of(user_id)
-        if seat is None:
-            taken = table.taken_over_seat(user_id)
-            if taken is not None:
-                raise SeatTakenOver(table.id, table.seats[taken].takeover)
-            raise NotAtTable()
-        return seat
-
-    @classmethod
-    def _acting_seat(cls, table: Table, user_id: int) -> int:
-        """``_seat`` for an action: a seat taken back acts only from the next decision point on."""
-        seat = cls._seat(table, user_id)
-        if table.seats[seat].back_from_step > table.step:
-            raise BackNextTurn()
-        return seat
-
-    @staticmethod
-    def _check_step(table: Table, step: int | None) -> None:
-        if step is not None and step != table.step:
-            raise StaleButton()
-
-    # -- persistence --------------------------------------------------------------
-
-    async def _save(self, table: Table, actions: list = ()) -> None:
-        """Checkpoint the table, logging ``actions`` (engine actions) in the same transaction.
-
-        The table's outbox is in its meta: news is committed with the state that made it.
-        """
-        state = table.game.to_dict() if table.game is not None else {}
-        meta = table.meta()
-        await self.store.checkpoint(table.id, state, meta, actions=[action_to_dict(a) for a in actions],
-                                    unshown=bool(table.outbox))
-        table.saved = (state, meta)
-        committed_change.set(True)
-
-    @contextlib.asynccontextmanager
-    async def _acting(self, table: Table):
-        """The table's lock, for a change that is saved before it counts.
-
-        If the change fails before its checkpoint is written (the database is
-        away, a bug), the table goes back to its last checkpoint: what the user is
-        told ("nothing was changed") is then true in memory too.
-        """
-        async with table.lock:
-            before = table.saved
-            try:
-                yield
-            except (TableError, IllegalAction):
-                raise  # refused before anything changed
-            except Exception:
-                if table.saved is before and before is not None:
-                    table.roll_back()
-                    if table.is_open:
-                        self.scheduler.set(table.id, table.deadline)
-                raise
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+        """A new lobby in the finished table's channel with the same seats; whoever asked hosts it."""
+        live = self.registry.find(table_id)
+        old = None if live is not None else await self.load_ended(table_id)  # a live table has no rematch
+        return await self.lobby.rematch(old, user_id, name)
 
     # -- what the channel has seen ---------------------------------------------------
 
-    def post_seen_late(self, table: Table, post: Post) -> None:
-        """``post`` opens the current decision and is shown only now: its timer starts now.
+    async def set_message(self, table_id: int, message_id: int, *, lobby: bool = False) -> bool:
+        """Remember the public message that shows the table (for restarts).
 
-        A slow or refused request to Discord must not eat a player's thinking time.
+        ``lobby``: the message is the lobby that answered ``start``. Its id may
+        arrive only after the host started the game and the table message took
+        its place; then it is not the table's message any more, and False tells
+        the caller to retire it.
         """
-        late = self.clock() - post.at
-        if post.step == table.step and table.deadline is not None and late > 0 and table.is_open:
-            table.deadline += late
-            post.at += late  # extended once, however often the post is retried
-            self.scheduler.set(table.id, table.deadline)
+        table = self.registry.find(table_id) if lobby else self.registry.get(table_id)
+        if table is None or (lobby and table.status is not TableStatus.LOBBY):
+            return False  # the lobby closed or started before its id arrived
+        await self.mark_shown(table_id, message_id=message_id)
+        if table.lobby_unshown and table.status is TableStatus.LOBBY:
+            table.lobby_unshown = False  # someone joined before the lobby's message id was known
+            table.committed = table.snapshot()
+            self.tx.notify(table.committed, "lobby")
+        return True
 
-    async def mark_shown(self, table: Table, seq: int, message_id: int | None = None) -> None:
-        """The channel has seen ``table``'s posts up to ``seq``; ``message_id`` is its live message now."""
-        async with self._acting(table):
-            table.outbox = [p for p in table.outbox if p.seq > seq]
+    async def mark_shown(self, table_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
+        """The channel has seen the table's posts up to ``upto``; ``message_id`` is its live message now.
+
+        A small write of its own, not a checkpoint, and it does not wait for the table's
+        lock: a click being saved never holds up the news. Raises if the write fails."""
+        lock = self._marking.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            await self.tx.write(lambda: self.store.mark_shown(table_id, upto=upto, message_id=message_id))
+        if not lock.locked():
+            self._marking.pop(table_id, None)
+        table = self.registry.find(table_id)
+        if table is not None:
+            if upto is not None:
+                table.outbox = [p for p in table.outbox if p.seq > upto]
             if message_id is not None:
                 table.message_id = message_id
-            await self._save(table)
 
-    async def _save_seats(self, table: Table) -> None:
-        await self.store.update_game(table.id, seats=self._seat_infos(table))
-
-    @staticmethod
-    def _seat_infos(table: Table) -> list[SeatInfo]:
-        return [
-            SeatInfo(seat=i, user_id=s.user_id, ai_level=s.ai_level if s.user_id is None else None,
-                     display_name=s.name)
-            for i, s in enumerate(table.seats)
-        ]
-
-    @staticmethod
-    def _new_seed() -> int:
-        return secrets.randbits(63)
-
-    @staticmethod
-    def _ai_seed(table: Table, seat: int) -> str:
-        # From the table, so a restored table's AI plays as it would have.
-        return f"{table.seed}:{table.step}:{seat}"
+    async def post_seen_late(self, table_id: int, post: Post, late: float) -> None:
+        """``post`` reached the channel ``late`` seconds after its commit: if it opens the current
+        decision, that decision's timer waits as long (a slow or refused request to Discord must
+        not eat a player's thinking time), once per post. Under the table's lock, committed like
+        any change."""
+        table = self.registry.find(table_id)
+        if table is None or late <= 0:
+            return
+        async with self.tx.acting(table):
+            if post.step != table.step or table.deadline is None or not table.is_open \
+                    or table.extended_for >= post.seq:
+                return
+            table.deadline += late
+            await self.tx.commit(table)
+            table.extended_for = post.seq
+            self.scheduler.set(table.id, table.deadline)
 
     async def hint(self, table_id: int, user_id: int):
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a
-        table opened with helpers on. Reads a snapshot of the game; changes nothing."""
-        table = self.get(table_id)
+        table opened with helpers on. Reads the table as last committed; changes nothing."""
+        table = self.registry.get(table_id).committed.table
         if not table.options.helpers:
             raise TableError(N_("Hints are off at this table; the host can turn on helpers for the next one."))
-        game = self._running_game(table)
-        seat = self._seat(table, user_id)
+        game = running_game(table)
+        seat = seat_of(table, user_id)
         try:
-            return await self.ai.hint(game, seat, f"{self._ai_seed(table, seat)}:hint")
+            return await self.ai.hint(game, seat, f"{ai_seed(table, seat)}:hint")
         except NoHint:
             raise TableError(N_("There is nothing to hint right now: it is not your turn to choose a card "
                                 "or a row.")) from None
@@ -311,5 +265,7 @@ class TableService(LobbyOps, PlayOps, SpecialOps):
             raise TableError(N_("The coach could not think just now; nothing was changed. Please try again.")) \
                 from None
 
-    def options_for(self, **values) -> TableOptions:
-        return TableOptions(**values)
+    # -- timers -------------------------------------------------------------------
+
+    async def _on_deadline(self, table_id: int) -> None:
+        await self.play.on_deadline(table_id)

@@ -16,6 +16,7 @@ from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Specia
 from engine.errors import SpecialNotInHand
 from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
+from .checks import check_step, running_game, seat_of
 from .errors import TableError
 from .table import PROMPT_PREFERENCES, Table, prompt_preference
 from .text import N_, Text
@@ -57,7 +58,7 @@ def table_outlook(table: Table) -> SpecialOutlook:
     """The engine's outlook on the table's special-card pause, worked out once per pause
     (up to a few dozen plays, each on a copy of the game: it is asked at every click)."""
     game = table.game
-    key = (id(game), game.round, game.turn, game.decider, len(game.pending))
+    key = (table.step, game.decision_id)
     if table.outlook is None or table.outlook[0] != key:
         table.outlook = (key, special_outlook(game))
     return table.outlook[1]
@@ -84,7 +85,7 @@ def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
 
 def declined_for(table: Table, seat: int) -> object | None:
     """The answer the service makes for ``seat`` at once: the swap they chose together with
-    declining a special card (``SpecialOps.decline_special``), or the decline for a player
+    declining a special card (``Specials.decline_special``), or the decline for a player
     whose preference is not to be asked now. None: ask them."""
     game = table.game
     queued, table.queued_swap = table.queued_swap, None
@@ -108,10 +109,6 @@ def timed_out_notice(table: Table, seat: int) -> Text:
     return Text(TIMED_OUT[game.phase], player=table.seats[seat].name, card=game.special_card)
 
 
-def is_timed_out_notice(notice: Text) -> bool:
-    return any(template in TIMED_OUT.values() for template, _ in notice.parts)
-
-
 def timed_out_decline(game: Game, seat: int) -> object | None:
     """What the special-card timer does: play no special card / keep the cards."""
     if game.phase is Phase.SPECIAL:
@@ -121,14 +118,28 @@ def timed_out_decline(game: Game, seat: int) -> object | None:
     return None
 
 
-class SpecialOps:
-    """Mixed into ``TableService``."""
+def special_named(name: str) -> Special:
+    """The special card a custom id names; a forged name is no choice at all."""
+    try:
+        return Special(name)
+    except ValueError:
+        raise TableError(N_("That choice does not exist.")) from None
+
+
+class Specials:
+    """The Anniversary operations of the table service: special-card plays, swaps, prompt preferences."""
+
+    def __init__(self, registry, tx, play) -> None:
+        self.registry = registry
+        self.tx = tx
+        self.play = play
 
     def special_prompt(self, table_id: int, user_id: int, step: int | None = None) -> SpecialPrompt:
-        table = self.get(table_id)
-        game = self._running_game(table)
-        seat = self._seat(table, user_id)
-        self._check_step(table, step)
+        """The decider's prompt, from the table as last committed."""
+        table = self.registry.get(table_id).committed.table
+        game = running_game(table)
+        seat = seat_of(table, user_id)
+        check_step(table, step)
         if game.phase not in SPECIAL_PHASES:
             raise NotYourDecision(None)
         if game.decider != seat:
@@ -143,46 +154,47 @@ class SpecialOps:
     async def play_special(self, table_id: int, user_id: int, step: int | None, special: str,
                            row: int | None = None, card: int | None = None,
                            target_row: int | None = None, position: int | None = None) -> None:
-        await self._decide(table_id, user_id, step, lambda seat: PlaySpecial(
-            seat, Special(special), row=row, card=card, target_row=target_row, position=position))
+        kind = special_named(special)
+        await self.play.decide(table_id, user_id, step, lambda table, seat: PlaySpecial(
+            seat, kind, row=row, card=card, target_row=target_row, position=position))
 
     async def decline_special(self, table_id: int, user_id: int, step: int | None,
                               then_swap: str | None = None) -> None:
         """No special card; ``then_swap``: the special card to swap at the take that follows, so the
         player answers once instead of waiting for a second prompt (``declined_for`` makes the swap)."""
-        table = self.get(table_id)
+        swapped = special_named(then_swap) if then_swap else None
 
-        def decline(seat: int) -> DeclineSpecial:
-            swapped = Special(then_swap) if then_swap else None  # a forged name: "That choice does not exist."
+        def decline(table: Table, seat: int) -> DeclineSpecial:
             if swapped is not None and swapped not in table.game.specials[seat]:
                 raise SpecialNotInHand(f"you do not hold a {swapped.label} card")
             # Good for this pause only: the step moves on at the next one.
             table.queued_swap = (seat, table.step, swapped) if swapped else None
             return DeclineSpecial(seat)
 
-        await self._decide(table_id, user_id, step, decline)
+        await self.play.decide(table_id, user_id, step, decline)
 
     async def swap(self, table_id: int, user_id: int, step: int | None, special: str) -> None:
-        await self._decide(table_id, user_id, step, lambda seat: Swap(seat, Special(special)))
+        kind = special_named(special)
+        await self.play.decide(table_id, user_id, step, lambda table, seat: Swap(seat, kind))
 
     async def decline_swap(self, table_id: int, user_id: int, step: int | None) -> None:
-        await self._decide(table_id, user_id, step, DeclineSwap)
+        await self.play.decide(table_id, user_id, step, lambda table, seat: DeclineSwap(seat))
 
     async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
         """Change when ``user_id`` is asked about special cards; a pending prompt may be answered now."""
         preference = prompt_preference(preference)
         if preference is None:
             raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
-        table = self.get(table_id)
-        async with self._acting(table):
-            seat = self._seat(table, user_id)
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            seat = seat_of(table, user_id)
             if table.options.variant is not Variant.ANNIVERSARY:
                 raise TableError(N_("Special-card prompts are only for the Anniversary variant."))
             table.seats[seat].prompts = preference
             game = table.game
             action = declined_for(table, seat) if game is not None and seat in game.waiting_for else None
             if action is None:
-                await self._save(table)
+                await self.tx.commit(table)
                 return table
-            await self._advance(table, [action], game.apply(action))
+            await self.play.advance(table, [action], game.apply(action))
         return table

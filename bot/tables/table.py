@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -35,13 +36,10 @@ PromptPreference = Literal["always", "saving", "big", "never"]
 PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
 #: The default keeps a table of five at about one pause every two turns (benchmarks/prompts.py).
 DEFAULT_PROMPTS: PromptPreference = "big"
-#: Names older checkpoints and buttons may carry.
-FORMER_PREFERENCES = {"taking": "saving"}
 
 
 def prompt_preference(value) -> PromptPreference | None:
-    """``value`` as a preference (a former name mapped to its successor); None if it is none."""
-    value = FORMER_PREFERENCES.get(value, value)
+    """``value`` as a preference; None if it is none."""
     return value if value in PROMPT_PREFERENCES else None
 
 
@@ -168,46 +166,47 @@ class Seat:
         )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Post:
-    """News the channel reads once (a reveal, the standings, a closing), saved with the state that made it.
+    """News the channel reads once (a reveal, the standings, a closing), committed with the state that made it.
 
     The table's live message is drawn from the current state; a post is what
-    the state alone cannot tell (the engine's events, notices). It stays in
-    the table's outbox, checkpointed, until the presenter has shown it, so a
-    crash, a stop or a refused request between the commit and Discord loses
-    nothing; ``seq`` numbers a table's posts and keeps re-sending idempotent.
+    the state alone cannot tell (the engine's events, notices). It waits in
+    the store's outbox until the presenter has shown it, so a crash, a stop or
+    a refused request between the commit and Discord loses nothing. ``seq``
+    numbers a table's posts and is never given twice, not even after a save
+    that failed, so a nonce made of it always means one content.
     """
 
     seq: int
     kind: str  # started, turn, notice, finished, cancelled
-    events: list = field(default_factory=list)
-    notices: list[Text] = field(default_factory=list)
+    events: tuple = ()
+    notices: tuple[Text, ...] = ()
     step: int = 0  # the decision point it opens; the timer waits for it to be seen
     at: float = 0.0  # when it was committed (the table's clock)
+    timed_out: bool = False  # the special-card timer decided (the asking message says so)
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "events": [event_to_dict(e) for e in self.events],
-                "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at}
+                "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at,
+                "timed_out": self.timed_out}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Post":
         return cls(seq=int(data["seq"]), kind=str(data["kind"]),
-                   events=[event_from_dict(e) for e in data.get("events", ())],
-                   notices=[Text.from_data(n) for n in data.get("notices", ())],
-                   step=int(data.get("step", 0)), at=float(data.get("at", 0.0)))
-
-
-def decision_point(game: Game) -> tuple:
-    # Anniversary: one turn may pause for several special-card decisions in a row,
-    # told apart by the decider and by how many revealed cards are still to place.
-    return (game.round, game.turn, game.phase, game.drafter, game.chooser,
-            game.decider, len(game.pending))
+                   events=tuple(event_from_dict(e) for e in data.get("events", ())),
+                   notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
+                   step=int(data.get("step", 0)), at=float(data.get("at", 0.0)),
+                   timed_out=bool(data.get("timed_out", False)))
 
 
 @dataclass
 class Table:
-    """One table in one channel (or thread)."""
+    """One table in one channel (or thread), as the table service changes it.
+
+    Only the service touches a live table, under its ``lock``; everyone else
+    reads a ``TableSnapshot`` of what was committed.
+    """
 
     id: int
     guild_id: int
@@ -220,17 +219,21 @@ class Table:
     game: Game | None = None
     step: int = 0  # bumps at every new decision point, so older buttons are stale
     deadline: float | None = None  # epoch seconds of the current timer
-    message_id: int | None = None  # the public lobby / table message
+    message_id: int | None = None  # the public lobby / table message (stored on its own, see mark_shown)
     created_at: float = 0.0
     outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
-    post_seq: int = 0  # the seq of the newest post (shown or still in the outbox)
-    decision: tuple | None = field(default=None, repr=False, compare=False)  # see decision_point
+    unsaved: list[Post] = field(default_factory=list)  # added by the change under way, not committed yet
+    post_seq: int = 0  # the seq of the newest post ever numbered: never goes back
+    closed_notice: Text | None = None  # why it closed (cancelled or abandoned)
+    decision: tuple | None = field(default=None, repr=False, compare=False)  # the game's decision_id
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
-    lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see LobbyOps.set_message
-    closed_notice: Text | None = field(default=None, repr=False, compare=False)  # why it closed (LobbyOps._close)
+    lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
+    extended_for: int = field(default=0, repr=False, compare=False)  # see TableService.post_seen_late
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
+    version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
+    committed: "TableSnapshot | None" = field(default=None, repr=False, compare=False)  # of ``saved``
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a player still playing themselves (not one an AI took over)."""
@@ -253,10 +256,11 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
 
-    def add_post(self, kind: str, events: list = (), notices: list[Text] = (), at: float = 0.0) -> Post:
+    def add_post(self, kind: str, events=(), notices=(), at: float = 0.0, timed_out: bool = False) -> Post:
+        """News for the channel, committed with the change under way (or dropped with it)."""
         self.post_seq += 1
-        post = Post(self.post_seq, kind, list(events), list(notices), self.step, at)
-        self.outbox.append(post)
+        post = Post(self.post_seq, kind, tuple(events), tuple(notices), self.step, at, timed_out)
+        self.unsaved.append(post)
         return post
 
     @property
@@ -264,37 +268,85 @@ class Table:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
     def meta(self) -> dict[str, Any]:
-        """The service's side of a checkpoint (the engine saves its own state)."""
+        """The service's side of a checkpoint (the engine saves its own state; posts and the
+        message id are stored on their own)."""
         return {
             "host_id": self.host_id, "options": self.options.model_dump(mode="json"),
             "seats": [s.to_dict() for s in self.seats], "status": self.status.value,
             "seed": self.seed, "step": self.step, "deadline": self.deadline,
-            "message_id": self.message_id, "created_at": self.created_at,
-            "outbox": [p.to_dict() for p in self.outbox], "post_seq": self.post_seq,
+            "created_at": self.created_at, "post_seq": self.post_seq,
+            "closed_notice": self.closed_notice.to_data() if self.closed_notice is not None else None,
         }
 
     def roll_back(self) -> None:
-        """Back to the last committed checkpoint: a change whose save failed did not happen."""
+        """Back to the last committed checkpoint: a change whose save failed did not happen.
+
+        Post numbers stay where they were: one that a failed save used is never
+        given again, so no nonce is ever sent with two contents."""
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
-        for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "message_id",
-                     "created_at", "outbox", "post_seq", "game", "decision"):
+        for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "created_at",
+                     "game", "decision", "closed_notice"):
             setattr(self, name, getattr(fresh, name))
+        self.unsaved = []
         self.outlook = None  # worked out again from the restored game
+        self.queued_swap = None
+
+    def snapshot(self) -> "TableSnapshot":
+        """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
+        state, meta = self.saved
+        return TableSnapshot(self.id, self.guild_id, self.channel_id, self.version, state, meta,
+                             tuple(self.outbox), self.message_id)
 
     @classmethod
     def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,
-                        meta: dict[str, Any], state: dict[str, Any] | None) -> "Table":
+                        meta: dict[str, Any], state: dict[str, Any] | None,
+                        posts=(), message_id: int | None = None) -> "Table":
+        closed = meta.get("closed_notice")
         table = cls(
             id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=int(meta["host_id"]),
             options=TableOptions.model_validate(meta["options"]),
             seats=[Seat.from_dict(s) for s in meta["seats"]],
             status=TableStatus(meta["status"]), seed=int(meta["seed"]), step=int(meta["step"]),
-            deadline=meta.get("deadline"), message_id=meta.get("message_id"),
-            created_at=float(meta.get("created_at") or 0.0),
-            outbox=[Post.from_dict(p) for p in meta.get("outbox", ())], post_seq=int(meta.get("post_seq", 0)),
+            deadline=meta.get("deadline"), message_id=message_id,
+            created_at=float(meta.get("created_at") or 0.0), outbox=list(posts),
+            post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in posts)]),
+            closed_notice=Text.from_data(closed) if closed else None,
         )
         if state:
             table.game = Game.from_dict(state)
-            table.decision = decision_point(table.game)
+            table.decision = table.game.decision_id
         return table
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """A table as one commit left it: what the Discord face shows and reads.
+
+    Made of the very state and meta that were committed (never of the live
+    table, which a change under way may hold half-done), the posts still owed
+    to the channel and the live message's id. ``table`` is a private copy
+    built from them on first use, which nobody changes.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    version: int  # the table's commits so far: a newer snapshot has a higher one
+    state: dict[str, Any] = field(repr=False)
+    meta: dict[str, Any] = field(repr=False)
+    posts: tuple[Post, ...] = ()
+    message_id: int | None = None
+
+    @functools.cached_property
+    def table(self) -> Table:
+        return Table.from_checkpoint(self.id, self.guild_id, self.channel_id, self.meta, self.state or None,
+                                     self.posts, self.message_id)
+
+    @property
+    def status(self) -> TableStatus:
+        return TableStatus(self.meta["status"])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)

@@ -13,9 +13,19 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from .transactions import UNREACHABLE
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[int], Awaitable[None]]
+
+#: The pause before the first retry of a deadline whose handler failed; it doubles, up to RETRY_MOST.
+RETRY_FIRST, RETRY_MOST = 1.0, 60.0
+
+
+def backoff(attempt: int, first: float = RETRY_FIRST, most: float = RETRY_MOST) -> float:
+    """The pause before try ``attempt`` + 1 (``attempt`` >= 1 failed so far): doubling, capped."""
+    return min(first * 2 ** (attempt - 1), most)
 
 
 class Scheduler:
@@ -29,6 +39,7 @@ class Scheduler:
         self._changed = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._running: set[asyncio.Task] = set()
+        self._failures: dict[int, int] = {}  # key -> failed tries of its handler in a row
         self._stopping = False
 
     def start(self) -> None:
@@ -48,6 +59,7 @@ class Scheduler:
 
     def set(self, key: int, deadline: float | None) -> None:
         """Schedule (or with ``None`` cancel) the deadline of ``key``."""
+        self._failures.pop(key, None)
         if deadline is None:
             self._deadlines.pop(key, None)
         elif self._deadlines.get(key) != deadline:
@@ -99,8 +111,28 @@ class Scheduler:
             except TimeoutError:
                 pass
 
+    def failures(self, key: int) -> int:
+        """How often ``key``'s handler has failed in a row (0 once it went through or was set anew)."""
+        return self._failures.get(key, 0)
+
     async def _fire(self, key: int) -> None:
         try:
             await self._callback(key)
-        except Exception:  # a failing table must not stop every other table's timers
-            log.exception("deadline handler for table %s failed", key)
+        except Exception as exc:  # a failing table must not stop every other table's timers
+            if self._stopping or key in self._deadlines:
+                return  # set anew meanwhile (a click went through): that deadline stands
+            # Tried again later, with a growing pause: a database that is away for a minute
+            # costs a handful of tries and log lines, never a loop.
+            attempt = self._failures.get(key, 0) + 1
+            pause = backoff(attempt)
+            if attempt == 1:
+                # A traceback only for what is not the database being away: that is a bug.
+                log.warning("deadline of table %s failed (%s: %s); trying again in %.0f s, then less often",
+                            key, type(exc).__name__, exc, pause, exc_info=not isinstance(exc, UNREACHABLE))
+            else:
+                log.debug("deadline of table %s failed again (try %d); next in %.0f s", key, attempt, pause)
+            self.set(key, self.clock() + pause)
+            self._failures[key] = attempt
+        else:
+            if key not in self._deadlines:
+                self._failures.pop(key, None)

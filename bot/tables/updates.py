@@ -1,8 +1,8 @@
 """What the table service tells its listeners (the Discord face): which table changed, and how.
 
-An update carries the table and a kind, never markup or discord objects: the
-face draws the message from the table's committed state and reads its news
-from ``table.outbox``.
+An update carries a snapshot of what was committed and a kind, never markup
+or discord objects, and never the live table: the face draws the message from
+the snapshot and reads its news from ``snapshot.posts``.
 """
 
 from __future__ import annotations
@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .table import Table
+from .table import TableSnapshot
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableUpdate:
-    """The table changed; its committed state says what to show.
+    """A table's change was committed; ``snapshot`` is what it committed.
 
-    ``kind`` says what happened (lobby, started, picked, turn, cancelled,
-    finished, restored, replaced). News the channel reads once waits in
-    ``table.outbox`` (see ``Post``); the live message is drawn from the state.
+    ``kind`` says what happened (lobby, started, picked, turn, notice, cancelled,
+    finished, restored, replaced). News the channel reads once is in
+    ``snapshot.posts`` (see ``Post``); the live message is drawn from the snapshot.
     """
 
-    table: Table
+    snapshot: TableSnapshot
     kind: str
 
 

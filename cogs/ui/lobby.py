@@ -81,8 +81,9 @@ def rematch_view(table_id: int, locale) -> discord.ui.View:
 
 
 async def post_lobby(interaction: discord.Interaction, service: TableService, table: Table) -> None:
-    """Answer the interaction with the public lobby and remember its message."""
+    """Answer the interaction with the public lobby (as committed) and remember its message."""
     locale = public_locale(interaction)
+    table = table.committed.table
     response = await interaction.response.send_message(embed=lobby_embed(table, locale),
                                                        view=lobby_view(table, locale))
     message_id = response.message_id or (await interaction.original_response()).id

@@ -22,7 +22,7 @@ import discord
 
 from cogs.errors import answer_error
 from cogs.i18n import N_, tr, user_locale
-from bot.tables.specials import SpecialPrompt, is_timed_out_notice
+from bot.tables.specials import SpecialPrompt
 from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
@@ -215,14 +215,14 @@ class DecideMessages:
         else:
             self._asking.pop(table_id, None)
 
-    def retired(self, table, events: list, notices: list, locale) -> dict:
-        """The edit for the table's previous message: its new content, or nothing to change."""
+    def retired(self, table, post, locale) -> dict:
+        """The edit for the table's previous message once ``post`` says what was decided: its new
+        content, or nothing to change."""
         asking = self._asking.pop(table.id, None)
         if asking is None:
             return {}
         text, nudge = asking
-        timed_out = any(is_timed_out_notice(n) for n in notices)
-        line = decided_line(events, timed_out, lambda seat: table.seats[seat].name, locale)
+        line = decided_line(post.events, post.timed_out, lambda seat: table.seats[seat].name, locale)
         return {} if line is None else {"content": clip(text.replace(nudge, line))}
 
 

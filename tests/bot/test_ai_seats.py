@@ -65,7 +65,7 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
         await service.begin(table.id, 100)
         game = table.game
         while not game.is_over:
-            await service._after_thinking(table)  # hard seats pick after the answer to the last click
+            await service.play.after_thinking(table)  # hard seats pick after the answer to the last click
             if game.is_over:
                 break
             if game.phase is Phase.PICK:

@@ -51,11 +51,12 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
     [post] = table.outbox
     assert table.deadline == clock() + 60
     clock.advance(7)  # Discord took seven seconds to accept the table message
-    service.post_seen_late(table, post)
-    service.post_seen_late(table, post)  # a retry of the same post extends nothing more
+    await service.post_seen_late(table.id, post, 7)
+    await service.post_seen_late(table.id, post, 7)  # a retry of the same post extends nothing more
     assert table.deadline == clock() + 60
-    await service.mark_shown(table, post.seq, message_id=555)
+    await service.mark_shown(table.id, upto=post.seq, message_id=555)
     assert table.outbox == [] and table.message_id == 555
-    restored = (await store.load_unfinished())[0].checkpoint.meta
-    assert restored["deadline"] == table.deadline and restored["outbox"] == []
+    [restored] = await store.load_unfinished()
+    assert restored.checkpoint.meta["deadline"] == table.deadline
+    assert restored.posts == [] and restored.game.message_id == 555
     await service.close()

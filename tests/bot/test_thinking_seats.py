@@ -42,7 +42,7 @@ async def play_to_the_end(service, table, user=100) -> list[float]:
     game = table.game
     waits = []
     while not game.is_over:
-        await service._after_thinking(table)
+        await service.play.after_thinking(table)
         if game.is_over:
             break
         seat = table.seat_of(user)
@@ -88,7 +88,7 @@ async def test_a_stop_while_the_seats_think_loses_nothing_and_the_next_start_goe
     second = TableService(store)
     await second.start()  # restores the table, and its seats think again
     restored = second.tables[table.id]
-    await second._after_thinking(restored)
+    await second.play.after_thinking(restored)
     assert restored.game.picks[1] and restored.game.picks[2]
     await play_to_the_end(second, restored)
     await second.close()
