@@ -3,6 +3,10 @@
 Loaded first of the extensions: ``cog_load`` installs the handler on ``bot.tree``
 (and the translator that words the commands in German for a sync), so the
 process shell in ``bot/`` starts the client without knowing the face's wording.
+Its listener answers the clicks discord.py would drop without a word: a custom
+id of ours that is not on the clicked message or that no item parses. The cogs
+register their restart-proof items here (``add_items``), so that one listener
+knows them all.
 """
 
 from __future__ import annotations
@@ -51,12 +55,25 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     await answer_error(interaction, message)
 
 
+def on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether the clicked message carries ``custom_id`` (discord.py ignores a click on one it does not)."""
+    message = interaction.message
+    return message is not None and any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components for child in getattr(row, "children", [row]))
+
+
 class ErrorReplies(commands.Cog):
-    """Installs the tree's error handler and translator; puts the old ones back when unloaded."""
+    """Installs the tree's error handler and translator; puts the old ones back when unloaded.
+
+    Also answers clicks on our custom ids that no registered item would get.
+    """
 
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
         self._old_on_error = None
+        # custom-id prefix -> (what a click on an invalid id of it is told, the items registered for it)
+        self.items: dict[str, tuple[str, tuple[type, ...]]] = {}
 
     async def cog_load(self) -> None:
         tree = self.bot.tree
@@ -67,6 +84,39 @@ class ErrorReplies(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.tree.on_error = self._old_on_error
         await self.bot.tree.set_translator(None)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks discord.py would drop silently: ids of ours not on the message, or unknown."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        for prefix, (invalid, items) in self.items.items():
+            if not custom_id.startswith(prefix):
+                continue
+            known = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)
+            if not (known and on_message(interaction, custom_id)):
+                await answer_error(interaction, tr(user_locale(interaction), invalid))
+            return
+
+
+def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[type, ...]) -> None:
+    """Register a cog's restart-proof items, whose custom ids start with ``prefix``.
+
+    ``invalid`` (marked with ``N_``) is what a click on an id of that prefix is told when no item
+    would answer it. cogs.errors is loaded first, so its listener is there.
+    """
+    bot.add_dynamic_items(*items)
+    replies = bot.get_cog(ErrorReplies.__cog_name__)
+    if replies is not None:
+        replies.items[prefix] = (invalid, tuple(items))
+
+
+def remove_items(bot: commands.Bot, prefix: str, items: tuple[type, ...]) -> None:
+    bot.remove_dynamic_items(*items)
+    replies = bot.get_cog(ErrorReplies.__cog_name__)
+    if replies is not None:
+        replies.items.pop(prefix, None)
 
 
 async def setup(bot: SixNimmtBot) -> None:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import answer_error
+from cogs.errors import add_items, answer_error, remove_items
 from cogs.i18n import N_, public_locale, tr, user_locale
 from bot.tables.records import (
     RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
@@ -30,7 +30,7 @@ from data.models import LeaderboardEntry, PlayerStats
 
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
-from cogs.ui.base import TableItem, item_view
+from cogs.ui.base import TableItem, item_view, service_of
 from .group import add_subcommands, remove_subcommands
 from cogs.render.text import BULL, GREEN
 from bot.app import SixNimmtBot
@@ -64,10 +64,6 @@ def games_text(locale, count: int) -> str:
 
 def store_of(interaction: discord.Interaction):
     return interaction.client.service.store  # type: ignore[attr-defined]
-
-
-def service_of(interaction: discord.Interaction):
-    return interaction.client.service  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- leaderboard
@@ -241,7 +237,7 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                      else tr(locale, "There was nothing stored about you.")), view=None)
 
 
-DYNAMIC_ITEMS = (LeaderboardPage, ForgetButton)
+ITEMS = (LeaderboardPage, ForgetButton)
 
 
 def forget_view(user_id: int, locale) -> discord.ui.View:
@@ -349,22 +345,11 @@ class Stats(commands.Cog):
         embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks on ``6s:`` ids that no item of ours parses (discord.py would drop them silently)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if custom_id.startswith(PREFIX) and not any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
-            await answer_error(interaction, tr(user_locale(interaction),
-                                               "That button is not valid any more. Run the command again."))
-
 
 async def setup(bot: SixNimmtBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_items(bot, PREFIX, N_("That button is not valid any more. Run the command again."), ITEMS)
     await bot.add_cog(Stats(bot))
 
 
 async def teardown(bot: SixNimmtBot) -> None:
-    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    remove_items(bot, PREFIX, ITEMS)

@@ -15,9 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import answer_error
+from cogs.errors import add_items, answer_error, remove_items
 from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from cogs.i18n import render, tr, user_locale
+from cogs.i18n import N_, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
 from engine import Variant, variant_spec
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
@@ -30,8 +30,6 @@ from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
 from bot.app import SixNimmtBot
 
-
-DYNAMIC_ITEMS = ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -223,24 +221,11 @@ class Tables(commands.Cog):
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
         await self.presenter.close()
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks discord.py would drop silently: ids of ours that are not on the message."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if not custom_id.startswith(PREFIX):
-            return
-        on_message = interaction.message is not None and any(
-            getattr(child, "custom_id", None) == custom_id
-            for row in interaction.message.components for child in getattr(row, "children", [row])
-        )
-        known = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
-        if not (on_message and known):
-            await answer_error(interaction, tr(user_locale(interaction),
-                                               "That button is not valid. Use the newest table message."))
-
 
 async def setup(bot: SixNimmtBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_items(bot, PREFIX, N_("That button is not valid. Use the newest table message."), ITEMS)
     await bot.add_cog(Tables(bot))
+
+
+async def teardown(bot: SixNimmtBot) -> None:
+    remove_items(bot, PREFIX, ITEMS)
