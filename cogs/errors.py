@@ -17,9 +17,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from data.errors import StoreUnavailable
 from bot.tables.errors import TableError
 from bot.tables.service import committed_change
-from cogs.i18n import CatalogTranslator, error_text, failure_text, tr, user_locale
+from cogs.i18n import CatalogTranslator, error_text, failure_text, store_down_text, tr, user_locale
 from engine import IllegalAction
 from bot.app import SixNimmtBot
 
@@ -38,6 +39,18 @@ async def answer_error(interaction: discord.Interaction, message: str) -> None:
         log.warning("could not tell user %s what went wrong", interaction.user.id)
 
 
+def failure_message(locale, error: BaseException, *, move: bool) -> str:
+    """What a user is told about an unexpected failure: the truth about what was saved.
+
+    The database away before anything was saved says so (``move``: a move at a table, else a
+    command); a failure after a change was committed says that it was saved.
+    """
+    changed = committed_change.get()
+    if isinstance(error, StoreUnavailable) and not changed:
+        return store_down_text(locale, move)
+    return failure_text(locale, changed)
+
+
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """Every app-command error reaches the user as a short ephemeral message."""
     original = getattr(error, "original", error)
@@ -48,10 +61,14 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         message = tr(locale, "You cannot use that command here.")
     elif isinstance(error, app_commands.TransformerError):
         message = tr(locale, "That value does not work: {value}.", value=repr(error.value))
+    elif isinstance(original, StoreUnavailable):
+        log.warning("command %s: the database is not reachable (%s)",
+                    interaction.command and interaction.command.qualified_name, original)
+        message = failure_message(locale, original, move=False)
     else:
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=original)
-        message = failure_text(locale, committed_change.get())
+        message = failure_message(locale, original, move=False)
     await answer_error(interaction, message)
 
 

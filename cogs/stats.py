@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import add_items, answer_error, remove_items
+from cogs.errors import add_items, remove_items
 from cogs.i18n import N_, public_locale, tr, user_locale
 from bot.tables.records import (
     RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
@@ -148,6 +148,8 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                       template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})"):
     """A page button: anyone may page; the board is read anew from the store on every click."""
 
+    moves = False
+
     def __init__(self, scope: str, metric: str, min_games: int, page: int, *, label: str = "Page",
                  disabled: bool = False) -> None:
         page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
@@ -163,9 +165,9 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         metric = METRIC_BY_CODE.get(match["metric"], "rating")
         return cls(match["scope"], metric, int(match["min"]), int(match["page"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         embed, view = await leaderboard_message(interaction, self.scope, self.metric, self.min_games, self.page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await reply.edit(embed=embed, view=view)
 
 
 # --------------------------------------------------------------------------- stats
@@ -222,16 +224,16 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["user"]), match["answer"])
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         locale = user_locale(interaction)
         if interaction.user.id != self.user_id:
-            await answer_error(interaction, tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
+            await reply.error(tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
             return
         if self.answer == "no":
-            await interaction.response.edit_message(content=tr(locale, "Nothing was deleted."), view=None)
+            await reply.edit(content=tr(locale, "Nothing was deleted."), view=None)
             return
         stored = await forget_player(service, self.user_id)
-        await interaction.response.edit_message(
+        await reply.edit(
             content=(tr(locale, "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your "
                                 "seats in past games now read “deleted player”.") if stored
                      else tr(locale, "There was nothing stored about you.")), view=None)
