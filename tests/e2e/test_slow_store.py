@@ -45,17 +45,20 @@ def wrap_saves(monkeypatch, store, before_save) -> None:
         monkeypatch.setattr(store, name, wrapped)
 
 
-def slow_saves(monkeypatch, world) -> None:
-    async def hang():
-        await asyncio.sleep(SLOW_SAVE_SECONDS)
+async def hang() -> None:
+    """A save waiting for the database: SQLite's write lock held by another process."""
+    await asyncio.sleep(SLOW_SAVE_SECONDS)
 
+
+async def away() -> None:
+    raise StoreUnavailable("the database server cannot be reached")
+
+
+def slow_saves(monkeypatch, world) -> None:
     wrap_saves(monkeypatch, world.bot.service.store, hang)
 
 
 def saves_fail(monkeypatch, world) -> None:
-    async def away():
-        raise StoreUnavailable("the database server cannot be reached")
-
     wrap_saves(monkeypatch, world.bot.service.store, away)
 
 
@@ -73,17 +76,24 @@ async def cards_logged(world) -> list[int]:
     return [entry.action["card"] for entry in log.actions if entry.action.get("kind") == "pick"]
 
 
+async def click_a_card(world, monkeypatch, before_save, user=None):
+    """Start a game, open ``user``'s hand, let every save run ``before_save`` first, and click a card.
+
+    Returns the hand, the card's custom id, the card, and the click."""
+    user = user or world.alice
+    await start_game(world, rounds=1)
+    hand, card_id, card = await open_hand(world, user)
+    wrap_saves(monkeypatch, world.bot.service.store, before_save)
+    return hand, card_id, card, await world.standin.click(user, hand, card_id)
+
+
 def acked_in_time(interaction) -> None:
     assert interaction.ack_latency is not None and interaction.ack_latency < 3.0, interaction.ack_latency
 
 
 async def test_a_slow_save_defers_the_click_then_confirms_the_move(world, monkeypatch):
     async with world.running_bot():
-        await start_game(world, rounds=1)
-        hand, card_id, card = await open_hand(world, world.alice)
-        slow_saves(monkeypatch, world)
-
-        click = await world.standin.click(world.alice, hand, card_id)
+        _, _, card, click = await click_a_card(world, monkeypatch, hang)
         assert await click.ack() == DEFERRED_UPDATE, "deferred before Discord's 3 s were up"
         acked_in_time(click)
         answer = await click.reply(timeout=SLOW_SAVE_SECONDS + 5)
@@ -96,11 +106,7 @@ async def test_a_slow_save_defers_the_click_then_confirms_the_move(world, monkey
 
 async def test_a_click_while_the_database_is_away_is_told_nothing_was_saved(world, monkeypatch):
     async with world.running_bot():
-        await start_game(world, rounds=1)
-        hand, card_id, card = await open_hand(world, world.alice)
-        saves_fail(monkeypatch, world)
-
-        click = await world.standin.click(world.alice, hand, card_id)
+        hand, card_id, card, click = await click_a_card(world, monkeypatch, away)
         answer = await click.reply()
         acked_in_time(click)
         assert answer.ephemeral_to.id == world.alice.id
@@ -119,15 +125,11 @@ async def test_a_save_that_gives_up_after_the_deadline_is_told_after_the_deferra
     """PostgreSQL restarting: the store retries for about 3 s, then gives up. The click was deferred
     meanwhile, so the could-not-be-saved answer comes as a private follow-up."""
     async with world.running_bot():
-        await start_game(world, rounds=1)
-        hand, card_id, card = await open_hand(world, world.alice)
-
         async def retried_then_away():
             await asyncio.sleep(3.5)
-            raise StoreUnavailable("the database server cannot be reached")
+            await away()
 
-        wrap_saves(monkeypatch, world.bot.service.store, retried_then_away)
-        click = await world.standin.click(world.alice, hand, card_id)
+        _, _, card, click = await click_a_card(world, monkeypatch, retried_then_away)
         assert await click.ack() == DEFERRED_UPDATE
         acked_in_time(click)
         answer = await click.followup(timeout=5)
@@ -144,10 +146,8 @@ async def test_the_answer_is_in_the_users_language(tmp_path, monkeypatch):
     async with DiscordStandin() as standin:
         world = World(standin, tmp_path, bob_locale="de")  # bob speaks German on an English server
         async with world.running_bot():
-            await start_game(world, rounds=1)
-            hand, card_id, _ = await open_hand(world, world.bob)
-            saves_fail(monkeypatch, world)
-            answer = await (await world.standin.click(world.bob, hand, card_id)).reply()
+            *_, click = await click_a_card(world, monkeypatch, away, world.bob)
+            answer = await click.reply()
             assert "Dein Zug konnte nicht gespeichert werden" in answer.content, answer.content
             assert "es wurde nichts geändert" in answer.content
 
