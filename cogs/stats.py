@@ -13,7 +13,6 @@ minimum games and page, and re-queries the store on every click.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 
@@ -21,19 +20,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import answer_error
+from cogs.errors import add_items, remove_items
 from cogs.i18n import N_, public_locale, tr, user_locale
 from bot.tables.records import (
-    RecordError, SeatedAtOpenTable, export_game, forget_player, game_log_in, open_table_of, parse_game_id,
-    round_points_of,
+    RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
 )
+from bot.tables.workers import WorkerPool
 from data.models import LeaderboardEntry, PlayerStats
 
-from cogs.render.chart import CHART_WORDS, render_score_chart
-from cogs.ui.base import TableItem, item_view
+from cogs.render.chart import CHART_WORDS
+from cogs.render.history import game_files
+from cogs.ui.base import TableItem, item_view, service_of
 from .group import add_subcommands, remove_subcommands
 from cogs.render.text import BULL, GREEN
-from cogs.render.specials import narrate_special
 from bot.app import SixNimmtBot
 
 
@@ -65,10 +64,6 @@ def games_text(locale, count: int) -> str:
 
 def store_of(interaction: discord.Interaction):
     return interaction.client.service.store  # type: ignore[attr-defined]
-
-
-def service_of(interaction: discord.Interaction):
-    return interaction.client.service  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- leaderboard
@@ -153,6 +148,8 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                       template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})"):
     """A page button: anyone may page; the board is read anew from the store on every click."""
 
+    moves = False
+
     def __init__(self, scope: str, metric: str, min_games: int, page: int, *, label: str = "Page",
                  disabled: bool = False) -> None:
         page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
@@ -168,9 +165,9 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         metric = METRIC_BY_CODE.get(match["metric"], "rating")
         return cls(match["scope"], metric, int(match["min"]), int(match["page"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         embed, view = await leaderboard_message(interaction, self.scope, self.metric, self.min_games, self.page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await reply.edit(embed=embed, view=view)
 
 
 # --------------------------------------------------------------------------- stats
@@ -227,22 +224,22 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["user"]), match["answer"])
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         locale = user_locale(interaction)
         if interaction.user.id != self.user_id:
-            await answer_error(interaction, tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
+            await reply.error(tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
             return
         if self.answer == "no":
-            await interaction.response.edit_message(content=tr(locale, "Nothing was deleted."), view=None)
+            await reply.edit(content=tr(locale, "Nothing was deleted."), view=None)
             return
         stored = await forget_player(service, self.user_id)
-        await interaction.response.edit_message(
+        await reply.edit(
             content=(tr(locale, "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your "
                                 "seats in past games now read “deleted player”.") if stored
                      else tr(locale, "There was nothing stored about you.")), view=None)
 
 
-DYNAMIC_ITEMS = (LeaderboardPage, ForgetButton)
+ITEMS = (LeaderboardPage, ForgetButton)
 
 
 def forget_view(user_id: int, locale) -> discord.ui.View:
@@ -268,29 +265,25 @@ async def stats_command(interaction: discord.Interaction, member: discord.Member
         embed=stats_embed(locale, stats, target.display_name, where_text(locale, scope)))
 
 
-def narrate_for_log(events: list, i: int, name) -> tuple[str | None, int]:
-    """The exported log tells special cards as the table did (in English: it is a record)."""
-    return narrate_special(events, i, name, None)
-
-
 @app_commands.command(name="history", description="The last games in this server, or one game's log as files")
 @app_commands.describe(game="A game number from the list: export its log as JSON and text files")
 async def history_command(interaction: discord.Interaction, game: str | None = None) -> None:
+    # The store may be slow and the files take a moment: answer "thinking…" at once. A game's
+    # files go to the asker alone, the list to the channel.
+    await interaction.response.defer(ephemeral=game is not None, thinking=True)
     store = store_of(interaction)
     if game is not None:
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
-        export = export_game(log_, narrate=narrate_for_log)
+        locale = user_locale(interaction)
+        images = interaction.client.get_cog("Stats").images  # type: ignore[union-attr]
+        export, chart = await images.run(game_files, log_, {word: tr(locale, word) for word in CHART_WORDS})
         files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
                  discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
-        standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
-        locale = user_locale(interaction)
-        points = round_points_of(log_)
-        if points is not None:  # each player's bullheads round by round
-            chart = await asyncio.to_thread(render_score_chart, [s.display_name for s in log_.seats], points,
-                                            {word: tr(locale, word) for word in CHART_WORDS})
+        if chart is not None:  # each player's bullheads round by round
             files.append(discord.File(io.BytesIO(chart), filename=f"6nimmt-game-{export.game_id}-scores.png",
                                       description=tr(locale, "Bullheads after each round")))
-        await interaction.response.send_message(
+        standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
+        await interaction.followup.send(
             tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
                status=log_.game.status, standings=standings or tr(locale, "no results")),
             files=files, ephemeral=True)
@@ -311,7 +304,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             lines.append(f"**#{record.game_id}** · {record.variant} · {when}\n{standings or record.status}")
         embed.description = "\n".join(lines)[:4000]
         embed.set_footer(text=tr(locale, "Download a game's log: /6nimmt history game:<number>"))
-    await interaction.response.send_message(embed=embed)
+    await interaction.followup.send(embed=embed)
 
 
 @app_commands.command(name="forget-me", description="Delete everything the bot stores about you")
@@ -332,12 +325,16 @@ SUBCOMMANDS = (stats_command, history_command, forget_me_command)
 class Stats(commands.Cog):
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
+        # A game's files for /6nimmt history: a worker process, started on first use, keeps the
+        # replay and the chart off the event loop.
+        self.images = WorkerPool()
 
     async def cog_load(self) -> None:
         add_subcommands(self.bot.tree, SUBCOMMANDS)
 
     async def cog_unload(self) -> None:
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
+        self.images.close()
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
     @app_commands.describe(scope="This server or every server", metric="What to rank by",
@@ -350,22 +347,11 @@ class Stats(commands.Cog):
         embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks on ``6s:`` ids that no item of ours parses (discord.py would drop them silently)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if custom_id.startswith(PREFIX) and not any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
-            await answer_error(interaction, tr(user_locale(interaction),
-                                               "That button is not valid any more. Run the command again."))
-
 
 async def setup(bot: SixNimmtBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_items(bot, PREFIX, N_("That button is not valid any more. Run the command again."), ITEMS)
     await bot.add_cog(Stats(bot))
 
 
 async def teardown(bot: SixNimmtBot) -> None:
-    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    remove_items(bot, PREFIX, ITEMS)

@@ -15,13 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import answer_error
+from cogs.errors import add_items, answer_error, remove_items
 from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from cogs.i18n import render, tr, user_locale
+from cogs.i18n import N_, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
 from engine import Variant, variant_spec
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
+from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
 from .group import add_subcommands, remove_subcommands
@@ -30,8 +31,6 @@ from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
 from bot.app import SixNimmtBot
 
-
-DYNAMIC_ITEMS = ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -109,54 +108,60 @@ async def start_command(
         await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
                                            problem=first_error(exc, locale)))
         return
-    try:
-        table = await service_of(interaction).open_lobby(interaction.guild_id, interaction.channel_id,
-                                                         interaction.user.id, interaction.user.display_name, options)
-    except TableExists as exc:
-        locale = user_locale(interaction)
-        link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
-        await answer_error(interaction, tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
-        return
-    await post_lobby(interaction, service_of(interaction), table)
+    async with Reply(interaction, Answer.PUBLIC) as reply:  # the lobby is the answer
+        try:
+            table = await service_of(interaction).open_lobby(interaction.guild_id, interaction.channel_id,
+                                                             interaction.user.id, interaction.user.display_name,
+                                                             options)
+        except TableExists as exc:
+            locale = user_locale(interaction)
+            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
+            await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
+            return
+        await post_lobby(reply, service_of(interaction), table)
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
 async def join_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
-    await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
-    await interaction.response.send_message(tr(user_locale(interaction), "You joined the table."), ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
+        await reply.send(tr(user_locale(interaction), "You joined the table."))
 
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
 async def leave_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
-    await service_of(interaction).leave(table.id, interaction.user.id)
-    await interaction.response.send_message(tr(user_locale(interaction), "You left the table."), ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).leave(table.id, interaction.user.id)
+        await reply.send(tr(user_locale(interaction), "You left the table."))
 
 @app_commands.command(name="begin", description="Start the game (host only)")
 async def begin_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
-    await service_of(interaction).begin(table.id, interaction.user.id)
-    await interaction.response.send_message(tr(user_locale(interaction), "The game is on!"), ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).begin(table.id, interaction.user.id)
+        await reply.send(tr(user_locale(interaction), "The game is on!"))
 
 @app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
 async def cancel_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
     can_manage = bool(interaction.permissions.manage_messages)
-    await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
-    await interaction.response.send_message(tr(user_locale(interaction), "The table is closed."), ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
+        await reply.send(tr(user_locale(interaction), "The table is closed."))
 
 @app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
 @app_commands.describe(member="The player to remove")
 async def kick_command(interaction: discord.Interaction, member: discord.Member) -> None:
     table = table_here(interaction)
-    await service_of(interaction).kick(table.id, interaction.user.id, member.id)
-    await interaction.response.send_message(
-        tr(user_locale(interaction), "{name} was removed.", name=member.display_name), ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).kick(table.id, interaction.user.id, member.id)
+        await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
 async def hand_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
     try:
-        await send_hand(interaction, service_of(interaction), table.id)
+        await send_hand(Reply(interaction, Answer.EPHEMERAL), service_of(interaction), table.id)
     except SeatTakenOver as exc:  # with its Take my seat back button
         await refuse(interaction, exc)
 
@@ -166,15 +171,15 @@ async def hand_command(interaction: discord.Interaction) -> None:
                             for value, (label, _) in PREFERENCES.items()])
 async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
     table = table_here(interaction)
-    await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
-    await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[when.value][1]),
-                                            ephemeral=True)
+    async with Reply(interaction, Answer.EPHEMERAL) as reply:
+        await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
+        await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 @app_commands.command(name="status", description="Show this channel's table again")
 async def status_command(interaction: discord.Interaction) -> None:
     table = table_here(interaction)
     if table.status is TableStatus.LOBBY:
-        await post_lobby(interaction, service_of(interaction), table)
+        await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
         return
     # The asker sees the table at once (rows as text and as the picture); everyone gets it
     # posted anew at the bottom of the channel, its buttons with it.
@@ -225,24 +230,11 @@ class Tables(commands.Cog):
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
         await self.presenter.close()
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks discord.py would drop silently: ids of ours that are not on the message."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if not custom_id.startswith(PREFIX):
-            return
-        on_message = interaction.message is not None and any(
-            getattr(child, "custom_id", None) == custom_id
-            for row in interaction.message.components for child in getattr(row, "children", [row])
-        )
-        known = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
-        if not (on_message and known):
-            await answer_error(interaction, tr(user_locale(interaction),
-                                               "That button is not valid. Use the newest table message."))
-
 
 async def setup(bot: SixNimmtBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_items(bot, PREFIX, N_("That button is not valid. Use the newest table message."), ITEMS)
     await bot.add_cog(Tables(bot))
+
+
+async def teardown(bot: SixNimmtBot) -> None:
+    remove_items(bot, PREFIX, ITEMS)

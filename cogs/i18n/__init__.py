@@ -110,6 +110,19 @@ def failure_text(locale: discord.Locale | str | None, changed: bool) -> str:
     return tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
 
 
+def store_down_text(locale: discord.Locale | str | None, move: bool) -> str:
+    """What a user is told when the database could not be reached and nothing was saved.
+
+    ``move``: the user played or changed something at a table (a click); otherwise a command or a
+    click that asked for something.
+    """
+    if move:
+        return tr(locale, "Your move could not be saved because the database is not reachable right now; "
+                          "nothing was changed. Please try again in a moment.")
+    return tr(locale, "That did not go through because the database is not reachable right now; nothing was "
+                      "changed. Please try again in a moment.")
+
+
 def error_text(locale: discord.Locale | str | None, error: TableError | IllegalAction) -> str:
     """What a user is told about a refused action, in ``locale``."""
     if isinstance(error, TableError):

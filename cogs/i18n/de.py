@@ -221,6 +221,14 @@ MESSAGES: dict[str, str] = {
     "where the game stands.":
         "Deine Aktion wurde gespeichert, aber beim Antworten ist bei uns etwas schiefgegangen. Die Tischnachricht "
         "zeigt, wo die Partie steht.",
+    "Your move could not be saved because the database is not reachable right now; nothing was changed. "
+    "Please try again in a moment.":
+        "Dein Zug konnte nicht gespeichert werden, weil die Datenbank gerade nicht erreichbar ist; es wurde "
+        "nichts geändert. Bitte versuche es gleich noch einmal.",
+    "That did not go through because the database is not reachable right now; nothing was changed. "
+    "Please try again in a moment.":
+        "Das ging nicht durch, weil die Datenbank gerade nicht erreichbar ist; es wurde nichts geändert. "
+        "Bitte versuche es gleich noch einmal.",
     "Something went wrong on our side; nothing was changed. Please try again.":
         "Bei uns ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuche es noch einmal.",
     # errors and notices of the table service (bot/tables/: errors, lobby, play, specials, service)

@@ -13,10 +13,12 @@ import logging
 
 import discord
 
-from cogs.errors import answer_error
+from cogs.errors import answer_error, failure_message
+from cogs.reply import Answer, Reply
+from data.errors import StoreUnavailable
 from bot.tables.errors import SeatTakenOver, TableError
-from cogs.i18n import error_text, failure_text, tr, user_locale
-from bot.tables.service import TableService, committed_change
+from cogs.i18n import error_text, tr, user_locale
+from bot.tables.service import TableService
 from engine import IllegalAction
 
 
@@ -44,22 +46,36 @@ def item_view() -> discord.ui.View:
 
 
 class TableItem:
-    """Shared callback shell: run ``act``, answer rules and table errors to the user."""
+    """Shared callback shell: run ``act`` answering in time, answer rules and table errors to the user.
+
+    ``act`` answers through its ``Reply``, which defers the interaction the way ``answer``
+    says if a slow save keeps the answer past Discord's deadline.
+    """
+
+    #: How this item's click is answered (and so deferred when the answer is slow).
+    answer = Answer.EDIT
+    #: Whether a click makes a move (saves something); a click that only reads says so when the store is away.
+    moves = True
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return True  # every refusal is answered inside the callback, never silently
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await self.act(interaction, service_of(interaction))
+            async with Reply(interaction, self.answer) as reply:
+                await self.act(interaction, service_of(interaction), reply)
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc)
-        except Exception:
+        except Exception as exc:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
-            log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
-            await answer_error(interaction, failure_text(user_locale(interaction), committed_change.get()))
+            if isinstance(exc, StoreUnavailable):
+                log.warning("%s on table %s: the database is not reachable (%s)", type(self).__name__,
+                            getattr(self, "table_id", "?"), exc)
+            else:
+                log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
+            await answer_error(interaction, failure_message(user_locale(interaction), exc, move=self.moves))
 
-    async def act(self, interaction: discord.Interaction, service: TableService) -> None:
+    async def act(self, interaction: discord.Interaction, service: TableService, reply: Reply) -> None:
         raise NotImplementedError
 
 
@@ -91,9 +107,9 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         await service.reclaim_seat(self.table_id, interaction.user.id)
-        await interaction.response.edit_message(view=None, content=tr(
+        await reply.edit(view=None, content=tr(
             user_locale(interaction), "You have your seat back: you play again from the next turn on."))
 
 

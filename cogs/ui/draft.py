@@ -23,15 +23,15 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
                                            options=options, custom_id=f"6n:d:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         card = int(self.item.values[0])
         await service.draft(self.table_id, interaction.user.id, card, self.step)
         message = interaction.message
         if message is not None and message.flags.ephemeral:  # from the drafter's own hand
-            await interaction.response.edit_message(view=None, content=tr(
+            await reply.edit(view=None, content=tr(
                 user_locale(interaction), "You drafted **{card}**.", card=card))
             return
-        await interaction.response.defer()
+        await reply.acknowledge()
 
 
 def draft_selects(table, pool: list[int], locale) -> discord.ui.View:

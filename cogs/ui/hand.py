@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import discord
 
-from cogs.errors import answer_error
 from cogs.i18n import N_, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
 from cogs.render.text import card_label
 from cogs.render.tracker import tracker_text
 from engine import BULLHEADS, Phase
+
+from cogs.reply import Answer, Reply
 
 from .base import TableItem, item_view
 from .specials import preference_view
@@ -25,6 +26,8 @@ from bot.tables.service import TableService
 class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
     """"Play a card" on the public table: opens a fresh ephemeral hand on every click."""
 
+    answer = Answer.EPHEMERAL
+
     def __init__(self, table_id: int, locale=None) -> None:
         super().__init__(discord.ui.Button(label=tr(locale, "Play a card"), emoji="🃏",
                                            style=discord.ButtonStyle.primary, custom_id=f"6n:h:{table_id}"))
@@ -34,27 +37,27 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]))
 
-    async def act(self, interaction, service):
-        await send_hand(interaction, service, self.table_id)
+    async def act(self, interaction, service, reply):
+        await send_hand(reply, service, self.table_id)
 
 
-async def send_hand(interaction: discord.Interaction, service: TableService, table_id: int) -> None:
+async def send_hand(reply: Reply, service: TableService, table_id: int) -> None:
+    """Answer with the user's hand, privately."""
+    interaction = reply.interaction
     table, seat, view = service.hand(table_id, interaction.user.id)
     locale = user_locale(interaction)
     if table.seats[seat].back_from_step > table.step:
-        await answer_error(interaction, tr(locale, "You have your seat back from the next turn on: the AI's "
-                                                   "choice for this turn stands."))
+        await reply.error(tr(locale, "You have your seat back from the next turn on: the AI's "
+                                     "choice for this turn stands."))
         return
     if view.phase is Phase.DRAFT:
-        await interaction.response.send_message(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale),
-                                                ephemeral=True)
+        await reply.send(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale))
         return
     if view.phase is not Phase.PICK:
-        await answer_error(interaction, tr(locale, "There is nothing to pick right now: {reason}",
-                                           reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
+        await reply.error(tr(locale, "There is nothing to pick right now: {reason}",
+                             reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
         return
-    await interaction.response.send_message(hand_text(view, locale), view=hand_view(table, view, locale),
-                                            ephemeral=True)
+    await reply.send(hand_text(view, locale), view=hand_view(table, view, locale))
 
 
 NEXT_TURN = N_("wait for the next turn.")
@@ -113,6 +116,9 @@ def draft_hand_view(table, view, locale) -> discord.ui.View:
 class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:tr:(?P<table>\d{1,18})"):
     """Helpers: the played-card tracker, answered privately (it shows only what the player has seen)."""
 
+    answer = Answer.EPHEMERAL
+    moves = False
+
     def __init__(self, table_id: int, locale=None) -> None:
         super().__init__(discord.ui.Button(label=tr(locale, "Cards seen"), emoji="📝", row=4,
                                            style=discord.ButtonStyle.secondary, custom_id=f"6n:tr:{table_id}"))
@@ -122,17 +128,20 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         table, seat, view = service.hand(self.table_id, interaction.user.id)
         locale = user_locale(interaction)
         if not table.options.helpers:
-            await answer_error(interaction, tr(locale, "This table plays without helpers."))
+            await reply.error(tr(locale, "This table plays without helpers."))
             return
-        await interaction.response.send_message(tracker_text(table, view, locale), ephemeral=True)
+        await reply.send(tracker_text(table, view, locale))
 
 
 class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:hi:(?P<table>\d{1,18})"):
     """Helpers: the coach's hint, answered privately: what hard expects each card to cost, and its pick."""
+
+    answer = Answer.EPHEMERAL
+    moves = False
 
     def __init__(self, table_id: int, locale=None, row: int = 4) -> None:
         super().__init__(discord.ui.Button(label=tr(locale, "Hint"), emoji="💡", row=row,
@@ -143,11 +152,11 @@ class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         service.hand(self.table_id, interaction.user.id)  # refuses outsiders before the coach thinks
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the coach thinks for tens of ms
+        await reply.defer()  # the coach thinks for tens of ms
         hint = await service.hint(self.table_id, interaction.user.id)
-        await interaction.followup.send(hint_text(hint, user_locale(interaction)), ephemeral=True)
+        await reply.send(hint_text(hint, user_locale(interaction)))
 
 
 def hint_text(hint, locale) -> str:
@@ -183,12 +192,12 @@ class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]), int(match["card"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         result = await service.pick(self.table_id, interaction.user.id, self.card, self.step)
         locale = user_locale(interaction)
         if result.revealed:
-            await interaction.response.edit_message(view=None, content=tr(
+            await reply.edit(view=None, content=tr(
                 locale, "You played **{card}**. Everyone has picked: see the reveal in the channel.", card=self.card))
             return
         table, seat, view = service.hand(self.table_id, interaction.user.id)
-        await interaction.response.edit_message(content=hand_text(view, locale), view=hand_view(table, view, locale))
+        await reply.edit(content=hand_text(view, locale), view=hand_view(table, view, locale))

@@ -9,6 +9,8 @@ from bot.tables.table import Table
 from cogs.i18n import N_, public_locale, tr
 from cogs.render.text import lobby_embed
 
+from cogs.reply import Answer, Reply
+
 from .base import TableItem, item_view
 from bot.tables.service import TableService
 
@@ -35,7 +37,7 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(match["action"], int(match["table"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         user = interaction.user
         if self.action == "join":
             await service.join(self.table_id, user.id, user.display_name)
@@ -48,10 +50,12 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         else:
             can_manage = bool(getattr(user, "guild_permissions", None) and user.guild_permissions.manage_messages)
             await service.cancel(self.table_id, user.id, can_manage)
-        await interaction.response.defer()  # the lobby message is updated by the presenter
+        await reply.acknowledge()  # the lobby message is updated by the presenter
 
 
 class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:m:(?P<table>\d{1,18})"):
+    answer = Answer.PUBLIC  # the new lobby is the answer
+
     def __init__(self, table_id: int, locale=None) -> None:
         super().__init__(discord.ui.Button(label=tr(locale, "Rematch"), emoji="🔁", style=discord.ButtonStyle.success,
                                            custom_id=f"6n:m:{table_id}"))
@@ -61,10 +65,9 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]))
 
-    async def act(self, interaction, service):
-        # the new lobby is the answer to the click
+    async def act(self, interaction, service, reply):
         table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name)
-        await post_lobby(interaction, service, table)
+        await post_lobby(reply, service, table)
 
 
 def lobby_view(table, locale) -> discord.ui.View:
@@ -80,14 +83,14 @@ def rematch_view(table_id: int, locale) -> discord.ui.View:
     return view
 
 
-async def post_lobby(interaction: discord.Interaction, service: TableService, table: Table) -> None:
+async def post_lobby(reply: Reply, service: TableService, table: Table) -> None:
     """Answer the interaction with the public lobby (as committed) and remember its message."""
+    interaction = reply.interaction
     locale = public_locale(interaction)
-    table = table.committed.table
-    response = await interaction.response.send_message(embed=lobby_embed(table, locale),
-                                                       view=lobby_view(table, locale))
-    message_id = response.message_id or (await interaction.original_response()).id
+    shown = table.committed.table
+    message_id = await reply.send(embed=lobby_embed(shown, locale), view=lobby_view(shown, locale), ephemeral=False)
+    message_id = message_id or (await interaction.original_response()).id
     if not await service.set_message(table.id, message_id, lobby=True):
         # The game began (or the lobby closed) before Discord told us this message's id,
         # so nothing else knows to take its buttons away.
-        await interaction.edit_original_response(embed=lobby_embed(table, locale), view=None)
+        await interaction.edit_original_response(embed=lobby_embed(table.committed.table, locale), view=None)

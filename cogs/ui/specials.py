@@ -20,7 +20,6 @@ import re
 
 import discord
 
-from cogs.errors import answer_error
 from cogs.i18n import N_, tr, user_locale
 from bot.tables.specials import SpecialPrompt
 from bot.tables.table import prompt_preference
@@ -31,6 +30,8 @@ from cogs.render.specials import (
     EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
 )
+
+from cogs.reply import Answer, Reply
 
 from .base import PagedSelect, TableItem, item_view
 
@@ -83,8 +84,8 @@ class ChoiceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]), match["code"])
 
-    async def act(self, interaction, service):
-        await act_on_choice(interaction, service, self.table_id, self.step, self.code)
+    async def act(self, interaction, service, reply):
+        await act_on_choice(reply, service, self.table_id, self.step, self.code)
 
 
 class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
@@ -99,17 +100,19 @@ class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sel
                                            custom_id=f"6n:sc:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         code = self.item.values[0] if self.item.values else ""
         if re.fullmatch(_CODE, code) is None:  # a forged value
-            await answer_error(interaction, tr(user_locale(interaction), "That choice does not exist."))
+            await reply.error(tr(user_locale(interaction), "That choice does not exist."))
             return
-        await act_on_choice(interaction, service, self.table_id, self.step, code)
+        await act_on_choice(reply, service, self.table_id, self.step, code)
 
 
 class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"6n:s:(?P<table>\d{1,18}):(?P<step>\d{1,9})"):
     """Public: opens the decider's ephemeral prompt (the bot cannot push one on its own)."""
+
+    answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, step: int, locale=None) -> None:
         super().__init__(discord.ui.Button(label=tr(locale, "Decide"), emoji="✨", style=discord.ButtonStyle.primary,
@@ -120,11 +123,10 @@ class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         prompt = service.special_prompt(self.table_id, interaction.user.id, self.step)
         locale = user_locale(interaction)
-        await interaction.response.send_message(prompt_text(prompt, prompt.table.deadline, locale),
-                                                view=prompt_view(prompt, locale), ephemeral=True)
+        await reply.send(prompt_text(prompt, prompt.table.deadline, locale), view=prompt_view(prompt, locale))
 
 
 class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -142,7 +144,7 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]), match["phase"])
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         locale = user_locale(interaction)
         if self.phase is Phase.SPECIAL:
             await service.decline_special(self.table_id, interaction.user.id, self.step)
@@ -150,7 +152,7 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         else:
             await service.decline_swap(self.table_id, interaction.user.id, self.step)
             done = tr(locale, "You keep your special cards. See the channel for what happens.")
-        await interaction.response.edit_message(content=done, view=None)
+        await reply.edit(content=done, view=None)
 
 
 class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -169,10 +171,10 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]), match["special"])
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         await service.swap(self.table_id, interaction.user.id, self.step, self.special)
         locale = user_locale(interaction)
-        await interaction.response.edit_message(view=None, content=tr(
+        await reply.edit(view=None, content=tr(
             locale, "You swapped a **{card}** for the top card of the special deck: press **Play a card** to see "
                     "your special cards.", card=label(self.special, locale)))
 
@@ -180,6 +182,8 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                        template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|taking|never)"):
     """When this player wants to be asked about special cards (shown on their own hand and prompt)."""
+
+    answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, preference: str, current: bool = False, row: int | None = None,
                  locale=None) -> None:
@@ -192,11 +196,10 @@ class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), match["pref"])
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         preference = prompt_preference(self.preference)  # a button from before a rename still works
         await service.set_prompts(self.table_id, interaction.user.id, preference)
-        await interaction.response.send_message(tr(user_locale(interaction), PREFERENCES[preference][1]),
-                                                ephemeral=True)
+        await reply.send(tr(user_locale(interaction), PREFERENCES[preference][1]))
 
 
 SPECIAL_ITEMS = (ChoiceButton, ChoiceSelect, DecideButton, DeclineButton, SwapButton, PreferenceButton)
@@ -229,13 +232,13 @@ class DecideMessages:
 # -- what a click on a choice does ---------------------------------------------------------------
 
 
-async def act_on_choice(interaction: discord.Interaction, service: TableService, table_id: int, step: int,
-                        code: str) -> None:
+async def act_on_choice(reply: Reply, service: TableService, table_id: int, step: int, code: str) -> None:
+    interaction = reply.interaction
     kind, *parts = code.split(":")
     locale = user_locale(interaction)
     if kind == "w":
         await service.decline_special(table_id, interaction.user.id, step, then_swap=parts[0])
-        await interaction.response.edit_message(view=None, content=tr(
+        await reply.edit(view=None, content=tr(
             locale, "You play no special card and swap a **{card}** for the top card of the special deck. "
                     "See the channel for what happens.", card=label(parts[0], locale)))
         return
@@ -243,27 +246,25 @@ async def act_on_choice(interaction: discord.Interaction, service: TableService,
         special, row, card, target, position = (parts + ["-"] * 5)[:5]
         await service.play_special(table_id, interaction.user.id, step, special, row=_number(row),
                                    card=_number(card), target_row=_number(target), position=_number(position))
-        await interaction.response.edit_message(view=None, content=tr(
+        await reply.edit(view=None, content=tr(
             locale, "You played **{card}**. See the channel for what happens.", card=label(special, locale)))
         return
     prompt = service.special_prompt(table_id, interaction.user.id, step)
     what = parts[0] if parts else "menu"
     if what == "menu":
-        await interaction.response.edit_message(content=prompt_text(prompt, prompt.table.deadline, locale),
-                                                view=prompt_view(prompt, locale))
+        await reply.edit(content=prompt_text(prompt, prompt.table.deadline, locale), view=prompt_view(prompt, locale))
         return
     if what not in Special._value2member_map_ or prompt.phase is not Phase.SPECIAL:
-        await answer_error(interaction, tr(locale, "That choice does not exist."))
+        await reply.error(tr(locale, "That choice does not exist."))
         return
     special = Special(what)
     shifted = (_number(parts[1]), _number(parts[2])) if special is Special.SHIFT and len(parts) == 3 else None
     choices = kind_choices(prompt, special, locale, shifted)
     if not choices:
-        await answer_error(interaction, tr(locale, "You cannot play **{card}** like that now.",
-                                           card=label(special, locale)))
+        await reply.error(tr(locale, "You cannot play **{card}** like that now.", card=label(special, locale)))
         return
     text = kind_prompt_text(special, locale, shifted[1] if shifted else None)
-    await interaction.response.edit_message(content=text, view=choices_view(prompt, choices, locale))
+    await reply.edit(content=text, view=choices_view(prompt, choices, locale))
 
 
 # -- views --------------------------------------------------------------------------------------

@@ -27,10 +27,10 @@ class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["table"]), int(match["step"]), int(match["row"]))
 
-    async def act(self, interaction, service):
+    async def act(self, interaction, service, reply):
         # The service refuses outsiders, the engine anyone but the chooser.
         await service.choose_row(self.table_id, interaction.user.id, self.row, self.step)
-        await interaction.response.defer()
+        await reply.acknowledge()
 
 
 def table_view(table, locale) -> discord.ui.View | None:

@@ -93,6 +93,9 @@ async def test_leaderboard_pages_own_rank_metrics_scope_and_min_games(world):
         assert "Page 2 of 3" in again.embed["footer"]["text"]
         forged = await (await world.standin.click_raw(world.alice, board, "6s:lb:x")).reply()
         assert forged.ephemeral_to.id == world.alice.id and "not valid" in forged.content
+        # A well-formed page id that is not on the message: discord.py would drop it; it is answered.
+        elsewhere = await (await world.standin.click_raw(world.alice, board, "6s:lb:s:o:1:7")).reply()
+        assert elsewhere.ephemeral_to.id == world.alice.id and "not valid any more" in elsewhere.content
         world.standin.assert_no_errors()
 
 
