@@ -88,5 +88,10 @@ class InvalidPayload(StoreError, ValueError):
     """A state/meta/action payload that cannot be stored as a JSON object."""
 
 
+class ConstraintViolation(StoreError, ValueError):
+    """A write broke one of the database's rules (e.g. one user in two seats of a game);
+    that write was undone."""
+
+
 class CorruptRecord(StoreError):
     """A stored row could not be read back (bad JSON, wrong types, ...)."""
