@@ -29,7 +29,8 @@ class SchemaTooNew(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot be reached or used right now (server away, not a database file).
+    """The database cannot be reached or used right now (server away or frozen, file locked
+    by another process beyond the busy timeout).
 
     Nothing was written: the caller may try again later.
     """

@@ -8,8 +8,10 @@ SQL the shared SQL of ``data/queries.py`` and ``data/writes.py``, which
 
 A lost connection (a server restart, a failover) is retried: reads and the
 group commit's batches (idempotently, see ``_write_batch``); other writes are
-not retried, since their outcome is unknown. When the server stays away the
-caller gets StoreUnavailable, which the Discord face answers with "try again".
+not retried, since their outcome is unknown. No call takes longer than
+``timeout`` (tries included): a server that hangs (frozen, or the network
+gone) has its connection cut then. When the server stays away the caller gets
+StoreUnavailable, which the Discord face answers with "try again".
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ T = TypeVar("T")
 
 #: Pauses between tries after a lost connection: about 3 s in all, then StoreUnavailable.
 RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.5)
+#: The longest a call may take, its tries included, before it is StoreUnavailable (seconds).
+TIMEOUT = 5.0
 
 
 def unavailable(exc: BaseException) -> StoreUnavailable:
@@ -44,7 +48,8 @@ def unavailable(exc: BaseException) -> StoreUnavailable:
 class PostgresStore(StoreBase):
     """Persistence for tables, logs, results and rankings in one PostgreSQL database."""
 
-    def __init__(self, url: str, pool: asyncpg.Pool, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, url: str, pool: asyncpg.Pool, clock: Callable[[], float] = time.time,
+                 timeout: float = TIMEOUT) -> None:
         self.url = url
         self._pool = pool
         self._clock = clock
@@ -52,13 +57,14 @@ class PostgresStore(StoreBase):
         self._busy = 0
         self._idle = asyncio.Event()
         self.retry_delays: Sequence[float] = RETRY_DELAYS
+        self.timeout = timeout
         # Commits are group-committed as on SQLite: one transaction (one disk sync) for
         # every commit queued meanwhile, in call order.
         super().__init__()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10, clock: Callable[[], float] = time.time,
-                   connect_timeout: float = 10.0) -> PostgresStore:
+                   connect_timeout: float = 10.0, timeout: float = TIMEOUT) -> PostgresStore:
         """Connect, migrate (once, however many processes start at once) and return the store.
 
         Raises SchemaTooNew for a database of newer code (left unchanged),
@@ -76,7 +82,7 @@ class PostgresStore(StoreBase):
             raise unavailable(exc) from None
         except asyncpg.PostgresError as exc:  # e.g. no such database, authentication failed
             raise StoreUnavailable(f"the database server refused: {exc}") from None
-        return cls(url, pool, clock)
+        return cls(url, pool, clock, timeout)
 
     async def close(self) -> None:
         """Refuse new calls, let the ones under way finish (queued commits are written), close."""
@@ -109,13 +115,25 @@ class PostgresStore(StoreBase):
 
     # -- transactions ----------------------------------------------------------
 
-    async def _attempt(self, body: Callable[[Numbered], Awaitable[T]], readonly: bool) -> T:
-        """One try of ``body`` in one transaction."""
-        async with self._pool.acquire() as conn:
+    async def _attempt(self, body: Callable[[Numbered], Awaitable[T]], readonly: bool, deadline: float) -> T:
+        """One try of ``body`` in one transaction, its connection cut at ``deadline`` (loop time):
+        a hung statement then fails at once, as after a lost connection."""
+        loop = asyncio.get_running_loop()
+        if deadline <= loop.time():
+            raise asyncio.TimeoutError("no time left for another try")
+        conn = await self._pool.acquire(timeout=deadline - loop.time())
+        watchdog = loop.call_later(max(0.0, deadline - loop.time()), conn.terminate)
+        try:
             # REPEATABLE READ: a query of several statements sees one snapshot, as SQLite's reader does.
             isolation = "repeatable_read" if readonly else "read_committed"
             async with conn.transaction(isolation=isolation, readonly=readonly):
                 return await body(Numbered(conn))
+        finally:
+            watchdog.cancel()
+            try:
+                await self._pool.release(conn, timeout=max(0.1, deadline - loop.time()))
+            except Exception:  # reset failed: the pool dropped the connection, the outcome stands
+                log.debug("connection dropped on release", exc_info=True)
 
     async def _run(self, body: Callable[[Numbered], Awaitable[T]], *, readonly: bool = False,
                    retry: bool = False) -> T:
@@ -125,13 +143,15 @@ class PostgresStore(StoreBase):
             return await self._run_now(body, readonly=readonly, retry=retry)
 
     async def _run_now(self, body: Callable[[Numbered], Awaitable[T]], *, readonly: bool, retry: bool) -> T:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
         delays = iter(self.retry_delays if retry else ())
         while True:
             try:
-                return await self._attempt(body, readonly)
+                return await self._attempt(body, readonly, deadline)
             except TRANSIENT as exc:
                 delay = next(delays, None)
-                if delay is None:
+                if delay is None or loop.time() + delay >= deadline:
                     raise unavailable(exc) from None
                 log.warning("database connection lost (%s); trying again in %.2f s", exc, delay)
                 await asyncio.sleep(delay)
