@@ -88,9 +88,9 @@ async def copy_database(source: str, target: str):
 
 
 __all__ = [
-    "Commit", "ConstraintViolation", "OutboxPost", "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive", "GameNotFound",
-    "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
-    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "PlayerInActiveGame",
+    "Commit", "ConstraintViolation", "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive",
+    "GameNotFound", "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
+    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "OutboxPost", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
     "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
     "copy_database", "sqlite_path",

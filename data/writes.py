@@ -231,7 +231,7 @@ def write_batch(batch: Sequence[Pending], now: float) -> Step[list[Outcome]]:
     return outcomes
 
 
-def _apply(pending: Pending, status: dict[str, Any], seqs: dict[int, int], rows: _BatchRows,
+def _apply(pending: Pending, status: dict[int, str], seqs: dict[int, int], rows: _BatchRows,
            now: float) -> Step[int | None]:
     gid = pending.game_id
     if gid not in status:
