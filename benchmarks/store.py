@@ -1,26 +1,27 @@
 """Benchmark of the persistence layer's hot paths, on SQLite and on PostgreSQL (prints figures).
 
     python -m benchmarks.store [--backend both|sqlite|postgres] [--tables 300] [--seconds 8]
-                               [--restore 1000] [--games 100000]
+                               [--restore 1000] [--games 100000] [--no-posts]
 
 PostgreSQL is the server BENCH_DATABASE_URL or TEST_DATABASE_URL names (a role that may
 create databases), else a throwaway cluster from the PostgreSQL server binaries, which
 syncs to disk as a production server does.
 
-1. steady load: N active tables, each writing a checkpoint (3-6 KB JSON state
-   + action) after a random 50-500 ms "think time" (--think-ms) -- far busier
-   than real play, where a table moves every few seconds;
-2. burst: all N tables checkpoint at the same instant (every table resolving
+1. steady load: N active tables, each writing a commit (3-6 KB JSON state
+   + action + the post it owes) after a random 50-500 ms "think time"
+   (--think-ms), and marking the post shown -- far busier than real play,
+   where a table moves every few seconds;
+2. burst: all N tables commit at the same instant (every table resolving
    a turn together), repeated;
 3. restore: time for load_unfinished() over M unfinished tables in a file,
    from a freshly opened store.
 
-4. results: record_results of finished games (4 humans and an AI: results,
+4. results: the commits that finish games (4 humans and an AI: results,
    round scores, statistics and two rating scopes in one transaction);
 5. leaderboards at --games recorded games (bulk-inserted): each metric, for one
    server and for all of them.
 
-Targets: checkpoint p99 < 10 ms; 1,000 tables restored < 2 s.
+Targets: commit p99 < 10 ms; 1,000 tables restored < 2 s.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg  # noqa: E402
 
-from data.models import GameResult, Metric, RestoredTable, SeatInfo, SeatResult  # noqa: E402
+from data.models import Commit, GameResult, Metric, OutboxPost, RestoredTable, SeatInfo, SeatResult  # noqa: E402
 from data.postgres import PostgresStore  # noqa: E402
 from data.sqlite.store import SQLiteStore  # noqa: E402
 from data.store import Store  # noqa: E402
@@ -90,21 +91,23 @@ async def open_tables(store: Store, count: int, rng: random.Random) -> list[int]
         seats = [SeatInfo(seat=s, user_id=10_000 + t * 10 + s, display_name=f"p{t}-{s}")
                  for s in range(players)]
         gid = await store.create_game(guild_id=1 + t % 20, channel_id=5000 + t, host_id=seats[0].user_id,
-                                      variant="classic", options={"rounds": 5}, seats=seats,
-                                      seed=rng.getrandbits(63), message_ids={"table": 9000 + t})
-        await store.update_game(gid, status="playing")
+                                      variant="classic", options={"rounds": 5}, seed=rng.getrandbits(63),
+                                      commit=Commit({}, {}, seats=seats))
+        await store.mark_shown(gid, message_id=9000 + t)
+        await store.commit(gid, Commit({}, {}, status="playing"))
         ids.append(gid)
     return ids
 
 
 async def steady_load(store: Store, games: list[int], seconds: float,
-                      think: tuple[float, float]) -> list[float]:
+                      think: tuple[float, float], posts: bool = True) -> tuple[list[float], list[float]]:
     rng = random.Random(1)
     states = {gid: engine_like_state(rng, rng.randint(6, 9)) for gid in games}
     sizes = sorted(len(json.dumps(s, separators=(',', ':'))) for s in states.values())
     print(f"  state payload {sizes[0] / 1000:.1f}-{sizes[-1] / 1000:.1f} KB JSON "
           f"(median {sizes[len(sizes) // 2] / 1000:.1f} KB)")
     latencies: list[float] = []
+    marks: list[float] = []
     stop_at = time.perf_counter() + seconds
 
     async def table(gid: int) -> None:
@@ -113,13 +116,20 @@ async def steady_load(store: Store, games: list[int], seconds: float,
         while time.perf_counter() < stop_at:
             await asyncio.sleep(local.uniform(*think))
             state["turn"] += 1
+            post = OutboxPost(seq=state["turn"], payload={"kind": "turn", "events": state["turns"][0]})
             start = time.perf_counter()
-            await store.checkpoint(gid, state, {"deadline": time.time() + 60},
-                                   {"seat": state["turn"] % 4, "card": local.randint(1, 104)})
+            await store.commit(gid, Commit(state, {"deadline": time.time() + 60, "post_seq": post.seq},
+                                           [{"seat": state["turn"] % 4, "card": local.randint(1, 104)}],
+                                           posts=[post] if posts else ()))
             latencies.append((time.perf_counter() - start) * 1000)
+            if not posts:
+                continue
+            start = time.perf_counter()
+            await store.mark_shown(gid, upto=post.seq)  # the channel has seen it
+            marks.append((time.perf_counter() - start) * 1000)
 
     await asyncio.gather(*(table(g) for g in games))
-    return latencies
+    return latencies, marks
 
 
 async def bursts(store: Store, games: list[int], repeats: int) -> list[float]:
@@ -129,7 +139,7 @@ async def bursts(store: Store, games: list[int], repeats: int) -> list[float]:
 
     async def one(gid: int) -> None:
         start = time.perf_counter()
-        await store.checkpoint(gid, states[gid], {"deadline": 0}, {"card": 1})
+        await store.commit(gid, Commit(states[gid], {"deadline": 0}, [{"card": 1}]))
         latencies.append((time.perf_counter() - start) * 1000)
 
     for _ in range(repeats):
@@ -142,8 +152,8 @@ async def restore(open_store: Opener, count: int) -> None:
     rng = random.Random(3)
     async with await open_store("restore") as store:
         games = await open_tables(store, count, rng)
-        await asyncio.gather(*(store.checkpoint(g, engine_like_state(rng, 7), {"deadline": 0},
-                                                {"card": 1}) for g in games))
+        await asyncio.gather(*(store.commit(g, Commit(engine_like_state(rng, 7), {"deadline": 0},
+                                                      [{"card": 1}])) for g in games))
     async with await open_store("restore") as store:
         start = time.perf_counter()
         tables = await store.load_unfinished()
@@ -167,10 +177,10 @@ async def results(store: Store, count: int) -> list[float]:
         best = min(s.points for s in seats)
         result = GameResult(game_id=gid, seats=seats, winners=[s.seat for s in seats if s.points == best])
         # open_tables seats 2-10 players; the result must name the same seats.
-        await store.update_game(gid, seats=[SeatInfo(seat=s.seat, user_id=s.user_id, ai_level=s.ai_level,
-                                                     display_name=s.name) for s in seats])
+        await store.commit(gid, Commit({}, {}, seats=[SeatInfo(seat=s.seat, user_id=s.user_id, ai_level=s.ai_level,
+                                                                display_name=s.name) for s in seats]))
         start = time.perf_counter()
-        assert await store.record_results(gid, result)
+        await store.commit(gid, Commit({"over": True}, {}, [{"card": 1}], result=result))
         latencies.append((time.perf_counter() - start) * 1000)
     return latencies
 
@@ -189,7 +199,7 @@ def recorded_games(count: int) -> dict[str, list[tuple]]:
     }
     for gid in range(1, count + 1):
         at = now + gid
-        rows["games"].append((gid, 1 + gid % GUILDS, 7, "{}", None, "classic", "{}", "finished", gid, 5,
+        rows["games"].append((gid, 1 + gid % GUILDS, 7, None, None, "classic", "{}", "finished", gid, 5,
                               at, at, at, at))
         users = rng.sample(range(1, PLAYERS + 1), SEATS)
         points = [rng.randint(0, 90) for _ in users]
@@ -205,7 +215,7 @@ def recorded_games(count: int) -> dict[str, list[tuple]]:
 COLUMNS = {
     "players": "user_id, display_name, updated_at",
     "guilds": "guild_id, name, updated_at",
-    "games": "game_id, guild_id, channel_id, message_ids, host_id, variant, options, status, seed, rounds, "
+    "games": "game_id, guild_id, channel_id, message_id, host_id, variant, options, status, seed, rounds, "
              "created_at, started_at, finished_at, updated_at",
     "results": "game_id, seat, user_id, display_name, ai_level, points, rank, won",
     "ratings": "scope_id, user_id, mu, sigma, games, updated_at",
@@ -284,16 +294,19 @@ async def main(args: argparse.Namespace) -> None:
         async with backends(names, tmp) as openers:
             for label, open_store in openers:
                 print(f"=== {label}")
-                print(f"checkpoint latency, {args.tables} active tables writing concurrently")
+                print(f"commit latency, {args.tables} active tables writing concurrently")
                 async with await open_store("load") as store:
                     games = await open_tables(store, args.tables, random.Random(0))
                     think = (args.think_ms[0] / 1000, args.think_ms[1] / 1000)
-                    samples = await steady_load(store, games, args.seconds, think)
-                    report(f"steady ({args.think_ms[0]:g}-{args.think_ms[1]:g} ms think time, "
-                           f"{len(samples) / args.seconds:.0f} writes/s)", samples)
+                    samples, marks = await steady_load(store, games, args.seconds, think, args.posts)
+                    report(f"steady commit ({args.think_ms[0]:g}-{args.think_ms[1]:g} ms think time, "
+                           f"{len(samples) / args.seconds:.0f} commits/s"
+                           f"{', each with a post' if args.posts else ''})", samples)
+                    if marks:
+                        report("steady mark_shown (after each commit)", marks)
                     report("burst (all tables at once)", await bursts(store, games, 20))
                     print("results write (5 seats, 4 humans)")
-                    report("record_results", await results(store, args.results))
+                    report("finishing commit", await results(store, args.results))
                 print(f"restore of {args.restore} unfinished tables")
                 await restore(open_store, args.restore)
                 print(f"leaderboards at {args.games} recorded games")
@@ -308,6 +321,8 @@ if __name__ == "__main__":
     parser.add_argument("--restore", type=int, default=1000)
     parser.add_argument("--results", type=int, default=300, help="games whose results are recorded")
     parser.add_argument("--games", type=int, default=100_000, help="recorded games behind the leaderboards")
+    parser.add_argument("--posts", action=argparse.BooleanOptionalAction, default=True,
+                        help="each steady commit owes a post, marked shown after it (--no-posts: neither)")
     parser.add_argument("--think-ms", type=float, nargs=2, default=(50, 500),
                         metavar=("MIN", "MAX"), help="pause of each table between moves")
     asyncio.run(main(parser.parse_args()))

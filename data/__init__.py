@@ -11,6 +11,7 @@ from __future__ import annotations
 from os import PathLike
 
 from .errors import (
+    ConstraintViolation,
     CorruptRecord,
     GameNotActive,
     GameNotFound,
@@ -26,12 +27,14 @@ from .errors import (
     UnknownMetric,
 )
 from .models import (
+    Commit,
     CorruptTable,
     GameLog,
     GameResult,
     GameSummary,
     LeaderboardEntry,
     LeaderboardPage,
+    OutboxPost,
     PlayerStats,
     RestoredTable,
     SeatInfo,
@@ -85,9 +88,9 @@ async def copy_database(source: str, target: str):
 
 
 __all__ = [
-    "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive", "GameNotFound",
-    "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
-    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "PlayerInActiveGame",
+    "Commit", "ConstraintViolation", "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive",
+    "GameNotFound", "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
+    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "OutboxPost", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
     "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
     "copy_database", "sqlite_path",

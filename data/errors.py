@@ -29,7 +29,8 @@ class SchemaTooNew(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot be reached or used right now (server away, not a database file).
+    """The database cannot be reached or used right now (server away or frozen, file locked
+    by another process beyond the busy timeout).
 
     Nothing was written: the caller may try again later.
     """
@@ -86,6 +87,11 @@ class UnknownMetric(StoreError, ValueError):
 
 class InvalidPayload(StoreError, ValueError):
     """A state/meta/action payload that cannot be stored as a JSON object."""
+
+
+class ConstraintViolation(StoreError, ValueError):
+    """A write broke one of the database's rules (e.g. one user in two seats of a game);
+    that write was undone."""
 
 
 class CorruptRecord(StoreError):

@@ -8,6 +8,8 @@ the table service.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -53,7 +55,7 @@ class GameRecord(_Model):
     game_id: int
     guild_id: int
     channel_id: int
-    message_ids: dict[str, int] = Field(default_factory=dict)
+    message_id: int | None = None  # the table's live message in its channel
     host_id: int | None
     variant: str
     options: dict[str, Any] = Field(default_factory=dict)
@@ -75,16 +77,30 @@ class Checkpoint(_Model):
     updated_at: datetime
 
 
+class OutboxPost(_Model):
+    """A post the table owes its channel: its number at the table and its payload."""
+
+    seq: int = Field(ge=1)
+    payload: dict[str, Any]
+
+
 class RestoredTable(_Model):
-    """An unfinished table as restored at start-up.
+    """A table as restored at start-up (or read back in any status).
 
     checkpoint is None only for a lobby that never checkpointed; a playing
     table without a checkpoint is reported as a CorruptTable instead.
+    ``posts``: what its channel has not been shown yet, by seq.
     """
 
     game: GameRecord
     seats: list[SeatInfo]
     checkpoint: Checkpoint | None
+    posts: list[OutboxPost] = Field(default_factory=list)
+
+    @property
+    def message_id(self) -> int | None:
+        """The table's live message (stored once, on the game)."""
+        return self.game.message_id
 
 
 class CorruptTable(_Model):
@@ -92,6 +108,26 @@ class CorruptTable(_Model):
 
     game_id: int
     reason: str
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Everything one table action changes; written in ONE transaction or not at all.
+
+    ``seats`` replaces the game's seats (human players upserted) when not None;
+    ``status`` changes it ('playing', 'cancelled', 'abandoned'; 'finished' only
+    through ``result``, which writes results, statistics and ratings too);
+    ``host_id`` changes the host when not None.
+    """
+
+    state: dict[str, Any]  # the engine state ({} in a lobby)
+    meta: dict[str, Any]  # the service's meta
+    actions: Sequence[dict[str, Any]] = ()  # action-log entries appended in order
+    posts: Sequence[OutboxPost] = ()  # posts newly owed to the channel
+    seats: Sequence[SeatInfo] | None = None
+    status: GameStatus | None = None
+    host_id: int | None = None
+    result: GameResult | None = None
 
 
 class LoggedAction(_Model):

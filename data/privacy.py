@@ -20,9 +20,15 @@ ACTIVE_SEATS = (
     "WHERE s.user_id = ? AND g.status IN ({}) ORDER BY s.game_id"
 ).format(",".join(f"'{s}'" for s in UNFINISHED_STATUSES))
 
-#: Checkpoints whose meta may name the player: the id's digits appear in its JSON text.
-CHECKPOINTS_NAMING = "SELECT game_id, meta FROM checkpoints WHERE meta LIKE ?"
-UPDATE_META = "UPDATE checkpoints SET meta = ? WHERE game_id = ?"
+#: JSON that may name the player (the id's digits appear in its text), scrubbed with
+#: scrub_meta: (select key..., text; update text by key; what it is). Checkpoint meta is the
+#: service's (host, seats with ids and names); a post still owed may name seats too.
+SCRUBBED: tuple[tuple[str, str, str], ...] = (
+    ("SELECT game_id, meta FROM checkpoints WHERE meta LIKE ?",
+     "UPDATE checkpoints SET meta = ? WHERE game_id = ?", "meta"),
+    ("SELECT game_id, seq, payload FROM outbox WHERE payload LIKE ?",
+     "UPDATE outbox SET payload = ? WHERE game_id = ? AND seq = ?", "post payload"),
+)
 
 #: Each statement takes (user_id,) or, for the renames, (DELETED_PLAYER_NAME, user_id).
 FORGET_STATEMENTS: tuple[tuple[str, bool], ...] = (

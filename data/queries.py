@@ -36,6 +36,7 @@ from .rows import (
     action_from_row,
     checkpoint_from_row,
     game_from_row,
+    post_from_row,
     result_from_row,
     seat_from_row,
 )
@@ -65,8 +66,7 @@ async def load_unfinished(conn: Reader) -> list[RestoredTable | CorruptTable]:
 
 async def load_unshown(conn: Reader) -> list[RestoredTable | CorruptTable]:
     """Ended tables whose last news has not reached their channel yet."""
-    return await _load_tables(
-        conn, f"NOT {_UNFINISHED} AND game_id IN (SELECT game_id FROM checkpoints WHERE unshown = 1)", ())
+    return await _load_tables(conn, f"NOT {_UNFINISHED} AND game_id IN (SELECT game_id FROM outbox)", ())
 
 
 async def load_table(conn: Reader, game_id: int) -> RestoredTable | CorruptTable | None:
@@ -92,11 +92,17 @@ async def _load_tables(conn: Reader, where: str, params: tuple
             f"WHERE c.game_id IN (SELECT game_id FROM games WHERE {where})", params
         )
     }
+    posts: dict[int, list[Any]] = defaultdict(list)
+    for row in await conn.execute_fetchall(
+        "SELECT game_id, seq, payload FROM outbox WHERE game_id IN "
+        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seq", params
+    ):
+        posts[row["game_id"]].append(row)
     restored: list[RestoredTable | CorruptTable] = []
     for row in games:
         game_id = row["game_id"]
         try:
-            restored.append(_restore(row, seats[game_id], checkpoints.get(game_id)))
+            restored.append(_restore(row, seats[game_id], checkpoints.get(game_id), posts[game_id]))
         except RowError as exc:
             restored.append(CorruptTable(game_id=game_id, reason=str(exc)))
         except Exception as exc:  # never let one foreign row hide the others
@@ -104,13 +110,14 @@ async def _load_tables(conn: Reader, where: str, params: tuple
     return restored
 
 
-def _restore(game_row: Any, seat_rows: list[Any], checkpoint_row: Any) -> RestoredTable:
+def _restore(game_row: Any, seat_rows: list[Any], checkpoint_row: Any, post_rows: list[Any]) -> RestoredTable:
     game = game_from_row(game_row)
     checkpoint = None if checkpoint_row is None else checkpoint_from_row(checkpoint_row)
     if checkpoint is None and game.status != "lobby":
         raise RowError(f"game {game.game_id} is {game.status} but has no checkpoint")
     return RestoredTable(
-        game=game, seats=[seat_from_row(r) for r in seat_rows], checkpoint=checkpoint
+        game=game, seats=[seat_from_row(r) for r in seat_rows], checkpoint=checkpoint,
+        posts=[post_from_row(r) for r in post_rows],
     )
 
 

@@ -13,10 +13,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import InvalidPayload
-from .models import Checkpoint, GameRecord, LoggedAction, ResultRow, SeatInfo
+from .models import Checkpoint, GameRecord, LoggedAction, OutboxPost, ResultRow, SeatInfo
 
 GAME_COLUMNS = (
-    "game_id, guild_id, channel_id, message_ids, host_id, variant, options, status, "
+    "game_id, guild_id, channel_id, message_id, host_id, variant, options, status, "
     "seed, rounds, created_at, started_at, finished_at, updated_at"
 )
 SEAT_COLUMNS = "game_id, seat, user_id, ai_level, display_name"
@@ -63,7 +63,6 @@ def _validate(model: type[Any], data: dict[str, Any], what: str) -> Any:
 def game_from_row(row: sqlite3.Row) -> GameRecord:
     data = dict(row)
     what = f"game {data.get('game_id')}"
-    data["message_ids"] = load_object(data["message_ids"], f"{what} message_ids")
     data["options"] = load_object(data["options"], f"{what} options")
     return _validate(GameRecord, data, what)
 
@@ -94,3 +93,8 @@ def result_from_row(row: sqlite3.Row) -> ResultRow:
     data = dict(row)
     game_id = data.pop("game_id")
     return _validate(ResultRow, data, f"game {game_id} result of seat {data.get('seat')}")
+
+
+def post_from_row(row: sqlite3.Row) -> OutboxPost:
+    what = f"game {row['game_id']} post {row['seq']}"
+    return _validate(OutboxPost, {"seq": row["seq"], "payload": load_object(row["payload"], what)}, what)

@@ -8,12 +8,9 @@ backends differ only in how they run a transaction, not in what it writes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidTransition
-from .models import UNFINISHED_STATUSES, GameResult, GameStatus, SeatInfo, SeatResult
-from .rows import dump_object
+from .models import GameResult, SeatInfo, SeatResult
 from .rating import GLOBAL_SCOPE, SkillRating, competition_ranks, rate_game
 
 UPSERT_PLAYER = (
@@ -28,8 +25,8 @@ UPSERT_GUILD = (
 # A table can open before the guild was ever upserted.
 ENSURE_GUILD = "INSERT INTO guilds (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING"
 INSERT_GAME = (
-    "INSERT INTO games (guild_id, channel_id, message_ids, host_id, variant, options, status, seed, "
-    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING game_id"
+    "INSERT INTO games (guild_id, channel_id, host_id, variant, options, status, seed, "
+    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING game_id"
 )
 STATUS_OF = "SELECT status FROM games WHERE game_id = ?"
 DELETE_SEATS = "DELETE FROM seats WHERE game_id = ?"
@@ -59,51 +56,11 @@ UPSERT_RATING = (
 )
 
 
-# Status changes update_game may make; 'finished' only comes with results.
+# Status changes a commit may make; 'finished' only comes with results.
 TRANSITIONS: dict[str, frozenset[str]] = {
     "lobby": frozenset({"lobby", "playing", "cancelled", "abandoned"}),
     "playing": frozenset({"playing", "cancelled", "abandoned"}),
 }
-
-
-@dataclass(frozen=True)
-class GameChanges:
-    """What one update_game call changes (None = unchanged); payloads are checked on creation."""
-
-    message_ids: dict[str, int] | None = None
-    options: dict[str, Any] | None = None
-    seed: int | None = None
-    host_id: int | None = None
-    status: GameStatus | None = None
-    seats: Sequence[SeatInfo] | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("message_ids", "options"):
-            if getattr(self, name) is not None:
-                dump_object(getattr(self, name), name)  # a bad payload fails before any write
-
-    def update(self, game_id: int, current: str, now: float) -> tuple[str, tuple[Any, ...]]:
-        """The UPDATE statement for a game now in status ``current``; InvalidTransition if not allowed."""
-        changes: dict[str, Any] = {}
-        if self.message_ids is not None:
-            changes["message_ids"] = dump_object(self.message_ids, "message_ids")
-        if self.options is not None:
-            changes["options"] = dump_object(self.options, "options")
-        if self.seed is not None:
-            changes["seed"] = self.seed
-        if self.host_id is not None:
-            changes["host_id"] = self.host_id
-        if self.status is not None and self.status != current:
-            if self.status not in TRANSITIONS.get(current, frozenset()):
-                raise InvalidTransition(f"game {game_id}: cannot go from {current} "
-                                        f"to {self.status} (finish with record_results)")
-            changes["status"] = self.status
-            changes["started_at" if self.status == "playing" else "finished_at"] = now
-        if self.seats is not None and current not in UNFINISHED_STATUSES:
-            raise InvalidTransition(f"game {game_id} is {current}; seats are final")
-        changes["updated_at"] = now
-        assignments = ", ".join(f"{column} = ?" for column in changes)  # fixed names
-        return f"UPDATE games SET {assignments} WHERE game_id = ?", (*changes.values(), game_id)
 
 
 def ratings_of(user_count: int) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .models import (
+    Commit,
     CorruptTable,
     GameLog,
     GameResult,
@@ -30,12 +31,6 @@ class Store(Protocol):
     async def close(self) -> None:
         """Flush pending writes and release the database."""
 
-    # -- identities ------------------------------------------------------------
-    async def upsert_player(self, user_id: int, display_name: str) -> None:
-        """Remember a player's display name as last seen."""
-
-    async def upsert_guild(self, guild_id: int, name: str | None) -> None: ...
-
     # -- tables ----------------------------------------------------------------
     async def create_game(
         self,
@@ -45,24 +40,55 @@ class Store(Protocol):
         host_id: int | None,
         variant: str,
         options: dict[str, Any] | None = None,
-        seats: Sequence[SeatInfo] = (),
         seed: int | None = None,
-        message_ids: dict[str, int] | None = None,
+        commit: Commit | None = None,
+        seats: Sequence[SeatInfo] = (),  # REMOVE after the service uses commit()
     ) -> int:
-        """Create the record of a new lobby; returns its game id."""
+        """The games row, its seats (``commit.seats``) and its first checkpoint, in one
+        transaction; the new game's id. (Without ``commit``: a lobby without checkpoint,
+        seated with ``seats``; REMOVE after the service uses commit().)"""
+
+    async def commit(self, game_id: int, commit: Commit) -> int | None:
+        """Write everything ``commit`` changes in one transaction, or nothing.
+
+        Group-committed with other tables' writes; one commit's error (GameNotFound,
+        GameNotActive for actions on an ended game, InvalidTransition, ResultMismatch,
+        ConstraintViolation) fails it alone, an outage (StoreUnavailable) the whole batch.
+        A ``result`` for a game finished already is skipped, as record_results did.
+        Returns the last logged action's seq, or None without actions.
+        """
+
+    async def mark_shown(self, game_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
+        """Delete the game's outbox posts with seq <= ``upto`` and/or set its live message id:
+        one small (group-committed) transaction, the checkpoint untouched. Idempotent."""
+
+    async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
+        """Every lobby/playing table; unreadable ones as CorruptTable. Never raises
+        on bad rows."""
+
+    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
+        """Every ended table (finished, cancelled, abandoned) that still has outbox posts:
+        its news must still reach the channel."""
+
+    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
+        """One table in any status (None if there is no such game), e.g. for a rematch."""
+
+    # -- the service's calls before commit() -----------------------------------
+    # REMOVE after the service uses commit(): each is one commit (or part of one) now.
+    async def upsert_player(self, user_id: int, display_name: str) -> None:
+        """Remember a player's display name as last seen."""
+
+    async def upsert_guild(self, guild_id: int, name: str | None) -> None: ...
 
     async def update_game(
         self,
         game_id: int,
         *,
         status: GameStatus | None = None,
-        message_ids: dict[str, int] | None = None,
         seats: Sequence[SeatInfo] | None = None,
-        options: dict[str, Any] | None = None,
-        seed: int | None = None,
         host_id: int | None = None,
     ) -> None:
-        """Change status (not to 'finished': use record_results), messages or seats."""
+        """Change status (not to 'finished': use record_results), seats or host."""
 
     async def checkpoint(
         self,
@@ -74,29 +100,8 @@ class Store(Protocol):
         actions: Sequence[dict[str, Any]] = (),
         unshown: bool = False,
     ) -> int | None:
-        """Atomically append ``action`` and then ``actions`` (if any) and replace the checkpoint.
-
-        ``unshown``: the table has news (saved in ``meta``) that its channel has
-        not been shown yet; ``load_unshown`` finds such tables after they ended.
-
-        Several actions in one call (a player's move and the AI moves it set off)
-        are one transaction: the log and the state never disagree.
-
-        Returns the last action's sequence number, or None when no action was given.
-        A state-only checkpoint is accepted in any status (e.g. the final state
-        of a cancelled table); an action for an ended game raises GameNotActive.
-        """
-
-    async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
-        """Every lobby/playing table; unreadable ones as CorruptTable. Never raises
-        on bad rows."""
-
-    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
-        """Every ended table (finished, cancelled, abandoned) whose last checkpoint
-        was written with ``unshown``: its news must still reach the channel."""
-
-    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
-        """One table in any status (None if there is no such game), e.g. for a rematch."""
+        """A commit of ``state``, ``meta`` and ``action`` then ``actions``; with ``unshown``,
+        ``meta["outbox"]``'s posts are the game's outbox, without it the outbox is emptied."""
 
     async def record_results(self, game_id: int, result: GameResult) -> bool:
         """Write results, stats and ratings and finish the game, exactly once.

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 import asyncpg
 
 from ..errors import MigrationError, SchemaTooNew
-from ..migration import Migration
+from ..migration import Migration, move_outbox_rows
+from .sql import Numbered
 
 #: pg_advisory_xact_lock key of the migration runner ("6nimmt" in ASCII).
 MIGRATION_LOCK = 0x366E696D6D74
@@ -147,11 +148,30 @@ _V2_UNSHOWN = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN)
+_V3_OUTBOX = Migration(
+    3,
+    "the posts a table owes its channel in a table of their own; the live message id on the game",
+    (
+        """CREATE TABLE outbox (
+            game_id    BIGINT NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            payload    TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        "ALTER TABLE games DROP COLUMN message_ids",  # never written
+        "ALTER TABLE games ADD COLUMN message_id BIGINT",
+        "DROP INDEX checkpoints_unshown",
+        "ALTER TABLE checkpoints DROP COLUMN unshown",  # derived now: the game has outbox rows
+    ),
+    after=move_outbox_rows,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN, _V3_OUTBOX)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 #: Every table, parents before children: the order migrate-db copies them in.
-TABLES = ("players", "guilds", "games", "seats", "checkpoints", "actions", "round_scores",
+TABLES = ("players", "guilds", "games", "seats", "checkpoints", "outbox", "actions", "round_scores",
           "results", "seat_stats", "seat_row_takes", "ratings")
 
 
@@ -189,6 +209,8 @@ async def _apply_one(conn: asyncpg.Connection, migration: Migration) -> None:
                 return
             for statement in migration.statements:
                 await conn.execute(statement)
+            if migration.after is not None:
+                await migration.after(Numbered(conn))
             await conn.execute("UPDATE schema_version SET version = $1", migration.version)
     except SchemaTooNew:
         raise

@@ -18,7 +18,7 @@ from pathlib import Path
 import aiosqlite
 
 from ..errors import MigrationError, NotADatabase, SchemaTooNew
-from ..migration import Migration
+from ..migration import Migration, move_outbox_rows
 from .tx import transaction
 
 
@@ -146,7 +146,27 @@ _V3_UNSHOWN = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN)
+# DROP COLUMN needs SQLite 3.35, as RETURNING (used since version 1) does.
+_V4_OUTBOX = Migration(
+    4,
+    "the posts a table owes its channel in a table of their own; the live message id on the game",
+    (
+        """CREATE TABLE outbox (
+            game_id    INTEGER NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+        "ALTER TABLE games DROP COLUMN message_ids",  # never written
+        "ALTER TABLE games ADD COLUMN message_id INTEGER",
+        "DROP INDEX checkpoints_unshown",
+        "ALTER TABLE checkpoints DROP COLUMN unshown",  # derived now: the game has outbox rows
+    ),
+    after=move_outbox_rows,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN, _V4_OUTBOX)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
@@ -208,6 +228,8 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
                 return
             for statement in migration.statements:
                 await conn.execute(statement)
+            if migration.after is not None:
+                await migration.after(conn)
             # PRAGMA arguments cannot be bound; the version is a trusted int.
             await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
     except Exception as exc:

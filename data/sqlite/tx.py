@@ -15,6 +15,8 @@ from typing import Literal, TypeVar
 
 import aiosqlite
 
+from ..errors import StoreUnavailable
+
 T = TypeVar("T")
 Mode = Literal["DEFERRED", "IMMEDIATE"]
 
@@ -69,8 +71,27 @@ async def run_transaction(
     return await conn._execute(_in_transaction, conn, body, mode)
 
 
+def busy(exc: sqlite3.OperationalError) -> StoreUnavailable | None:
+    """StoreUnavailable for a lock another process held beyond the busy timeout (nothing was
+    written), so callers see one error for "the database is away"; None for other errors."""
+    text = str(exc)
+    if "database is locked" in text or "database is busy" in text:
+        return StoreUnavailable(f"the database file is locked by another process ({text}); try again")
+    return None
+
+
 def _in_transaction(conn: aiosqlite.Connection, body: Callable[[sqlite3.Connection], T], mode: Mode) -> T:
     raw = conn._conn
+    try:
+        return _run_body(raw, body, mode)
+    except sqlite3.OperationalError as exc:
+        unavailable = busy(exc)
+        if unavailable is None:
+            raise
+        raise unavailable from None
+
+
+def _run_body(raw: sqlite3.Connection, body: Callable[[sqlite3.Connection], T], mode: Mode) -> T:
     raw.execute(f"BEGIN {mode}")
     try:
         result = body(raw)

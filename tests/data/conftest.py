@@ -13,7 +13,7 @@ import pytest
 from data.postgres import PostgresStore
 from data.sqlite.store import SQLiteStore
 
-from .helpers import GUILD, PlayGame, SeatSpec, TickingClock, game_result, start_game
+from .helpers import GUILD, PlayGame, SeatSpec, TickingClock, finish_game, game_result, start_game
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def play_game(store) -> PlayGame:
 
     async def play(specs: Sequence[SeatSpec], guild_id: int = GUILD, rounds: int = 2) -> int:
         game_id = await start_game(store, specs, guild_id)
-        assert await store.record_results(game_id, game_result(game_id, specs, rounds))
+        await finish_game(store, game_id, game_result(game_id, specs, rounds))
         return game_id
 
     return play

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Awaitable, Callable, Sequence
 
-from data.models import GameResult, SeatInfo, SeatResult
+from data.models import Commit, GameResult, SeatInfo, SeatResult
 from data.sqlite.store import SQLiteStore
 
 GUILD = 1000
@@ -56,9 +56,14 @@ async def start_game(store: SQLiteStore, specs: Sequence[SeatSpec],
                      guild_id: int = GUILD) -> int:
     game_id = await store.create_game(
         guild_id=guild_id, channel_id=CHANNEL, host_id=specs[0][0], variant="classic",
-        options={"rounds": 2}, seats=seat_infos(specs), seed=42,
+        options={"rounds": 2}, seed=42, commit=Commit({}, {"lobby": True}, seats=seat_infos(specs)),
     )
-    await store.update_game(game_id, status="playing")
+    await store.commit(game_id, Commit({"dealt": True}, {}, status="playing"))
     return game_id
+
+
+async def finish_game(store: SQLiteStore, game_id: int, result: GameResult) -> int | None:
+    """The commit that ends a game with its result."""
+    return await store.commit(game_id, Commit({"over": True}, {}, result=result))
 
 

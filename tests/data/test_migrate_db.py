@@ -12,12 +12,12 @@ from typing import get_args
 import pytest
 
 from bot.__main__ import main
-from data.models import Metric, SeatResult
+from data.models import Commit, Metric, OutboxPost, SeatResult
 from data.postgres import PostgresStore
 from data.sqlite import SQLiteStore
 
 from .backends import all_rows, raw
-from .helpers import GUILD, TickingClock, game_result, start_game
+from .helpers import GUILD, TickingClock, finish_game, game_result, start_game
 
 OTHER_GUILD = 3000
 USERS = list(range(1, 9))
@@ -39,22 +39,25 @@ async def fill(store: SQLiteStore) -> list[int]:
         guild = GUILD if n % 3 else OTHER_GUILD
         gid = await start_game(store, specs, guild)
         for turn in range(rng.randint(0, 6)):
-            await store.checkpoint(gid, {"turn": turn}, {"host_id": specs[0][0], "seats": []},
-                                   actions=[{"seat": 0, "card": turn + 1}])
+            await store.commit(gid, Commit({"turn": turn}, {"host_id": specs[0][0], "seats": []},
+                                           [{"seat": 0, "card": turn + 1}],
+                                           posts=[OutboxPost(seq=turn + 1, payload={"turn": turn})]))
         result = game_result(gid, specs, rounds=rng.randint(1, 3))
         if n % 7 == 0:  # an AI finished the first player's game
             seats = [SeatResult(**{**s.model_dump(), "ai_level": "hard"}) if s.seat == 0 else s
                      for s in result.seats]
             result = result.model_copy(update={"seats": seats})
-        assert await store.record_results(gid, result)
+        await finish_game(store, gid, result)
+        await store.mark_shown(gid, upto=rng.randint(0, 6), message_id=700 + n)
         games.append(gid)
     await store.forget_player(8)
-    games.append(await store.create_game(guild_id=GUILD, channel_id=5, host_id=1, variant="classic"))
+    games.append(await store.create_game(guild_id=GUILD, channel_id=5, host_id=1, variant="classic",
+                                         options={}, seed=3, commit=Commit({}, {})))
     running = await start_game(store, [(1, 0), (None, 0)])
-    await store.checkpoint(running, {"turn": 3}, {"seats": []}, {"card": 9})
+    await store.commit(running, Commit({"turn": 3}, {"seats": []}, [{"card": 9}]))
     cancelled = await start_game(store, [(2, 0), (3, 0)], OTHER_GUILD)
-    await store.update_game(cancelled, status="cancelled")
-    await store.checkpoint(cancelled, {"end": True}, {"outbox": ["closed"]}, unshown=True)
+    await store.commit(cancelled, Commit({"end": True}, {}, posts=[OutboxPost(seq=1, payload={"k": "closed"})],
+                                         status="cancelled"))
     return games + [running, cancelled]
 
 
@@ -88,6 +91,7 @@ async def test_a_filled_database_answers_alike_after_the_move(tmp_path, postgres
         rows = {table: len(r) for table, r in (await all_rows(store)).items() if table != "sqlite_sequence"}
     assert before[("stats", None, 1)]["games"] > 3 and any(
         before[("stats", None, u)]["finished_by_ai"] for u in USERS), "the data covers what it claims"
+    assert rows["outbox"] and len(before["unshown"]) > 1
     target = await postgres_cluster.empty_database()
 
     assert await asyncio.to_thread(main, ["migrate-db", "--from", f"sqlite:///{source}", "--to", target]) == 0
@@ -95,7 +99,8 @@ async def test_a_filled_database_answers_alike_after_the_move(tmp_path, postgres
     async with await PostgresStore.open(target) as moved:
         assert await answers(moved, games) == before
         assert {t: len(r) for t, r in (await all_rows(moved)).items() if t != "schema_version"} == rows
-        new = await moved.create_game(guild_id=GUILD, channel_id=1, host_id=None, variant="classic")
+        new = await moved.create_game(guild_id=GUILD, channel_id=1, host_id=None, variant="classic",
+                                      options={}, seed=1, commit=Commit({}, {}))
         assert new == max(games) + 1, "new games continue after the copied ones"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from data.errors import GameNotFound, PlayerInActiveGame, UnknownMetric
-from data.models import DELETED_PLAYER_NAME
+from data.models import DELETED_PLAYER_NAME, Commit, OutboxPost
 
 from .backends import all_rows
 from .helpers import GUILD, start_game
@@ -99,7 +99,7 @@ async def test_history_is_newest_first_and_scoped(store, season):
 async def test_game_log_returns_the_replayable_record(store):
     gid = await start_game(store, [(1, 0), (2, 0)])
     for n in range(30):
-        await store.checkpoint(gid, {"turn": n}, {}, {"seat": n % 2, "card": n + 1})
+        await store.commit(gid, Commit({"turn": n}, {}, [{"seat": n % 2, "card": n + 1}]))
     log = await store.game_log(gid)
     assert log.game.seed == 42 and log.game.variant == "classic"
     assert [a.seq for a in log.actions] == list(range(1, 31))
@@ -133,21 +133,21 @@ async def test_forget_player_refuses_while_seated_at_an_open_table(store):
 
 
 async def test_forget_player_leaves_neither_id_nor_name_in_any_row(store, play_game):
-    """Every table and column, checkpoints' JSON included, is searched for the player."""
+    """Every table and column, checkpoints' and owed posts' JSON included, is searched for the player."""
     user, name = 918273645546372819, "Zebediah Quux"
-    await store.upsert_player(user, name)
     gid = await play_game([(user, 5), (2, 20), (None, 30)])
-    await store.update_game(gid, message_ids={"table": 1})
+    await store.mark_shown(gid, message_id=1)
     seats = [{"user_id": user, "name": name, "ai_level": None, "stats": {"rows_taken": 1}},
              {"user_id": 2, "name": "user2", "ai_level": None},
              {"user_id": None, "name": "bot2", "ai_level": "easy"}]
-    await store.checkpoint(gid, {"scores": [5, 20, 30]}, {"host_id": user, "seats": seats, "status": "finished"})
+    post = OutboxPost(seq=1, payload={"kind": "finished", "seats": seats})
+    await store.commit(gid, Commit({"scores": [5, 20, 30]}, {"host_id": user, "seats": seats}, posts=[post]))
     assert f"{user}" in repr(await all_rows(store)) and name in repr(await all_rows(store))
 
     assert await store.forget_player(user) is True
 
     rows = await all_rows(store)
-    assert rows["checkpoints"], "the scan reads the checkpoints"
+    assert rows["checkpoints"] and rows["outbox"], "the scan reads the checkpoints and the outbox"
     found = [(table, row) for table, table_rows in rows.items() for row in table_rows
              if any(f"{user}" in str(value) or name in str(value) for value in row)]
     assert found == []

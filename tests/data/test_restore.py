@@ -4,34 +4,34 @@ from __future__ import annotations
 
 import pytest
 
-from data.models import CorruptTable, RestoredTable, SeatInfo
+from data.models import Commit, CorruptTable, RestoredTable, SeatInfo
 from .backends import raw
-from .helpers import CHANNEL, GUILD, game_result, start_game
+from .helpers import CHANNEL, GUILD, finish_game, game_result, start_game
 
 TWO_HUMANS = [(1, 10), (2, 20)]
 
 
 async def test_restores_lobbies_and_playing_tables_only(store):
     lobby = await store.create_game(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro",
-        options={"target": 66}, message_ids={"table": 555},
-        seats=[SeatInfo(seat=0, user_id=1, display_name="one")],
+        guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro", options={"target": 66}, seed=3,
+        commit=Commit({}, {"lobby": True}, seats=[SeatInfo(seat=0, user_id=1, display_name="one")]),
     )
+    await store.mark_shown(lobby, message_id=555)
     playing = await start_game(store, TWO_HUMANS)
-    await store.checkpoint(playing, {"hands": [[1, 2]]}, {"deadline": 12.5}, {"play": 1})
+    await store.commit(playing, Commit({"hands": [[1, 2]]}, {"deadline": 12.5}, [{"play": 1}]))
     finished = await start_game(store, TWO_HUMANS)
-    await store.record_results(finished, game_result(finished, TWO_HUMANS))
+    await finish_game(store, finished, game_result(finished, TWO_HUMANS))
     cancelled = await start_game(store, TWO_HUMANS)
-    await store.update_game(cancelled, status="cancelled")
+    await store.commit(cancelled, Commit({}, {}, status="cancelled"))
 
     tables = await store.load_unfinished()
 
     assert [t.game.game_id for t in tables] == [lobby, playing]
     assert all(isinstance(t, RestoredTable) for t in tables)
     lobby_table, playing_table = tables
-    assert lobby_table.checkpoint is None
+    assert lobby_table.checkpoint.meta == {"lobby": True}
     assert lobby_table.game.options == {"target": 66}
-    assert lobby_table.game.message_ids == {"table": 555}
+    assert lobby_table.message_id == 555
     assert lobby_table.seats == [SeatInfo(seat=0, user_id=1, display_name="one")]
     assert playing_table.game.started_at is not None
     assert playing_table.checkpoint.state == {"hands": [[1, 2]]}
@@ -60,7 +60,7 @@ DAMAGE_ON_SQLITE = [
 async def test_corrupt_table_is_reported_without_hiding_others(store, damage: str, reason: str):
     games = [await start_game(store, TWO_HUMANS) for _ in range(3)]
     for gid in games:
-        await store.checkpoint(gid, {"ok": gid}, {}, {"a": 1})
+        await store.commit(gid, Commit({"ok": gid}, {}, [{"a": 1}]))
     victim = games[1]
     await raw(store, damage, victim)  # a foreign writer, or bit rot
 
@@ -80,7 +80,7 @@ async def test_corrupt_table_is_reported_without_hiding_others(store, damage: st
 @pytest.mark.parametrize("backend", ["sqlite"])  # PostgreSQL stores only valid UTF-8 text
 async def test_invalid_utf8_text_does_not_break_the_restore(store):
     gid = await start_game(store, TWO_HUMANS)
-    await store.checkpoint(gid, {}, {})
+    await store.commit(gid, Commit({}, {}))
     await raw(store, "UPDATE seats SET display_name = CAST(x'c328' AS TEXT) WHERE seat = 0")
     [table] = await store.load_unfinished()
     assert isinstance(table, RestoredTable)

@@ -1,4 +1,4 @@
-"""record_results: exactly once, all-or-nothing, validated, rated."""
+"""A game's result: written exactly once, all-or-nothing with its commit, validated, rated."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import asyncio
 
 import pytest
 
-from data.postgres import writes as postgres_writes
-from data.sqlite import writes as sqlite_writes
+from data import writes
 from data.errors import GameNotFound, InvalidTransition, ResultMismatch
-from data.models import SeatInfo
+from data.models import Commit, OutboxPost, SeatInfo
 
 from .backends import raw
-from .helpers import CHANNEL, GUILD, game_result, start_game
+from .helpers import CHANNEL, GUILD, finish_game, game_result, seat_infos, start_game
 
 SPECS = [(1, 12), (2, 30), (None, 12)]  # user 1 ties the AI for the win
 RESULT_TABLES = ("results", "round_scores", "seat_stats", "seat_row_takes", "ratings")
@@ -29,12 +28,12 @@ async def game_status(store, game_id: int) -> str:
 async def test_results_are_recorded_exactly_once(store):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
-    assert await store.record_results(gid, result) is True
+    await finish_game(store, gid, result)
     counts = await row_counts(store)
     assert counts["results"] == 3 and counts["round_scores"] == 6
     assert counts["ratings"] == 4  # 2 humans x (global + guild); the AI is not rated
 
-    assert await store.record_results(gid, result) is False
+    await finish_game(store, gid, result)  # a no-op: the game is finished
     assert await row_counts(store) == counts
     assert await game_status(store, gid) == "finished"
 
@@ -54,42 +53,47 @@ async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
     def crash(*args, **kwargs):
         raise RuntimeError("process killed after results were inserted")
 
-    monkeypatch.setattr(sqlite_writes, "update_ratings", crash)
-    monkeypatch.setattr(postgres_writes, "update_ratings", crash)
+    monkeypatch.setattr(writes, "update_ratings", crash)
+    final = Commit({"over": True}, {}, [{"card": 1}], posts=[OutboxPost(seq=1, payload={"end": 1})], result=result)
     with pytest.raises(RuntimeError):
-        await store.record_results(gid, result)
+        await store.commit(gid, final)
     assert await row_counts(store) == dict.fromkeys(RESULT_TABLES, 0)
     assert await game_status(store, gid) == "playing"
+    assert await raw(store, "SELECT count(*) FROM outbox") == [(0,)]
+    assert await raw(store, "SELECT count(*) FROM actions") == [(0,)]
 
     monkeypatch.undo()
-    assert await store.record_results(gid, result) is True
+    assert await store.commit(gid, final) == 1
     assert (await row_counts(store))["results"] == 3
 
 
 async def test_results_must_fit_a_playing_game(store):
     with pytest.raises(GameNotFound):
-        await store.record_results(404, game_result(404, SPECS))
-    lobby = await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=1,
-                                    variant="classic")
+        await finish_game(store, 404, game_result(404, SPECS))
+    lobby = await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="classic",
+                                    options={}, seed=1, commit=Commit({}, {}, seats=seat_infos(SPECS)))
     with pytest.raises(InvalidTransition):
-        await store.record_results(lobby, game_result(lobby, SPECS))
+        await finish_game(store, lobby, game_result(lobby, SPECS))
     gid = await start_game(store, SPECS)
     with pytest.raises(ResultMismatch):
-        await store.record_results(gid, game_result(gid, SPECS[:2]))
+        await finish_game(store, gid, game_result(gid, SPECS[:2]))
     with pytest.raises(ResultMismatch):
-        await store.record_results(gid, game_result(gid + 1, SPECS))
+        await finish_game(store, gid, game_result(gid + 1, SPECS))
+    assert await game_status(store, gid) == "playing" and await row_counts(store) == dict.fromkeys(RESULT_TABLES, 0)
 
 
-async def test_update_game_cannot_finish_or_revive(store):
+async def test_a_commit_cannot_finish_without_result_or_revive(store):
     gid = await start_game(store, SPECS)
     with pytest.raises(InvalidTransition):
-        await store.update_game(gid, status="finished")
-    await store.update_game(gid, status="abandoned")
+        await store.commit(gid, Commit({}, {}, status="finished"))
+    await store.commit(gid, Commit({}, {}, status="abandoned"))
     with pytest.raises(InvalidTransition):
-        await store.update_game(gid, status="playing")
+        await store.commit(gid, Commit({}, {}, status="playing"))
     with pytest.raises(InvalidTransition):
-        await store.update_game(gid, seats=[SeatInfo(seat=0, user_id=5, display_name="x")])
-    await store.update_game(gid, message_ids={"table": 1})  # bookkeeping stays allowed
+        await store.commit(gid, Commit({}, {}, seats=[SeatInfo(seat=0, user_id=5, display_name="x")]))
+    await store.mark_shown(gid, message_id=1)  # bookkeeping stays allowed
+    await store.commit(gid, Commit({}, {}, host_id=2))
+    assert (await store.load_table(gid)).game.host_id == 2
 
 
 async def test_ratings_reward_fewer_points_and_skip_solo_games(store, play_game):
@@ -106,6 +110,7 @@ async def test_ratings_reward_fewer_points_and_skip_solo_games(store, play_game)
 async def test_racing_duplicate_results_write_once(store):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
-    outcomes = await asyncio.gather(*(store.record_results(gid, result) for _ in range(5)))
-    assert sorted(outcomes) == [False] * 4 + [True]
+    outcomes = await asyncio.gather(*(finish_game(store, gid, result) for _ in range(5)))
+    assert outcomes == [None] * 5
     assert (await row_counts(store))["results"] == 3
+    assert (await store.player_stats(1)).rating.games == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import sqlite3
 
 import aiosqlite
@@ -116,3 +118,53 @@ async def test_user_version_is_transactional(db_path):
         await conn.execute("PRAGMA user_version = 9")
         await conn.execute("ROLLBACK")
     assert user_version(db_path) == 0
+
+
+OLD_META = {"host_id": 1, "message_id": 4242, "post_seq": 7,
+            "outbox": [{"seq": 6, "kind": "turn", "events": []}, {"seq": 7, "kind": "finished"}, "junk"]}
+
+
+async def build_v3_with_outbox_in_meta(path) -> None:
+    """Version 3 as the service left it: the outbox and the message id in checkpoint meta."""
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await apply_migrations(conn, MIGRATIONS[:3])
+        await conn.execute("INSERT INTO guilds (guild_id, updated_at) VALUES (1, 0)")
+        for game_id, status, meta in ((1, "finished", json.dumps(OLD_META)), (2, "playing", '{"post_seq": 2}'),
+                                      (3, "playing", "{not json")):
+            await conn.execute("INSERT INTO games (game_id, guild_id, channel_id, message_ids, variant, status, "
+                               "created_at, updated_at) VALUES (?, 1, 2, '{}', 'classic', ?, 0, 0)",
+                               (game_id, status))
+            await conn.execute("INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
+                               "VALUES (?, 0, '{}', ?, 5, ?)", (game_id, meta, int(game_id == 1)))
+
+
+async def test_version_3_moves_outbox_and_message_id_out_of_meta(db_path):
+    await build_v3_with_outbox_in_meta(db_path)
+    async with await SQLiteStore.open(db_path) as store:
+        [owed] = await store.load_unshown()
+        unfinished = await store.load_unfinished()
+    assert user_version(db_path) == LATEST_VERSION
+    assert owed.game.game_id == 1 and owed.message_id == 4242
+    assert [(p.seq, p.payload["kind"]) for p in owed.posts] == [(6, "turn"), (7, "finished")]
+    assert owed.checkpoint.meta == {"host_id": 1, "post_seq": 7}
+    assert unfinished[0].checkpoint.meta == {"post_seq": 2} and unfinished[0].posts == []
+    assert "is not valid JSON" in unfinished[1].reason, "a damaged meta is left to be reported"
+    with sqlite3.connect(db_path) as conn:
+        columns = {t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")] for t in ("games", "checkpoints")}
+    assert "message_ids" not in columns["games"] and "unshown" not in columns["checkpoints"]
+
+
+async def test_a_failing_data_move_leaves_version_3_as_it_was(db_path):
+    await build_v3_with_outbox_in_meta(db_path)
+    async def broken(conn):
+        await conn.execute("DELETE FROM checkpoints")
+        raise RuntimeError("disk on fire")
+
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        with pytest.raises(MigrationError, match=f"version {LATEST_VERSION}.*disk on fire"):
+            await apply_migrations(conn, (*MIGRATIONS[:-1], dataclasses.replace(MIGRATIONS[-1], after=broken)))
+    assert user_version(db_path) == 3
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM checkpoints WHERE unshown = 1").fetchone() == (1,)
+        assert "outbox" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert json.loads(conn.execute("SELECT meta FROM checkpoints WHERE game_id = 1").fetchone()[0]) == OLD_META

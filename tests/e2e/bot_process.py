@@ -37,7 +37,7 @@ Test hooks, set through the environment (nothing here is in the bot itself):
                     before the player is answered and before the reveal is shown;
     ``row-choice``  right after the checkpoint that leaves the game waiting for a row choice;
     ``chose-row``   right after the checkpoint of a row choice, before it is answered;
-    ``results``     inside ``record_results``, after its writes and before they commit;
+    ``results``     inside the result's write, after its rows and before they commit;
     ``posted``      once Discord has accepted a post of a turn (its reveal), before the
                     checkpoint that records it as shown is written.
 
@@ -122,15 +122,16 @@ class CrashingStore:
 
 
 def install_results_crash() -> None:
-    from data.sqlite import writes as sqlite_writes
+    from data import writes
 
-    original = sqlite_writes.record_results
+    original = writes.finish
 
-    def record_results(conn, *args, **kwargs):  # runs in the writer's thread
-        original(conn, *args, **kwargs)  # every row written, the transaction still open
+    def finish(*args, **kwargs):  # the step of writing a result, run in the writer's thread
+        value = yield from original(*args, **kwargs)  # every row written, the transaction still open
         die("results")
+        return value
 
-    sqlite_writes.record_results = record_results
+    writes.finish = finish
 
 
 #: The running bot, for the probe's view of its AI seats (set by ``main``).

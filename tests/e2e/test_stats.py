@@ -8,7 +8,7 @@ import json
 from PIL import Image
 
 from cogs.render.chart import LINE_COLOURS, chart_size
-from tests.data.helpers import game_result, start_game
+from tests.data.helpers import finish_game, game_result, start_game
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
 
 OTHER_GUILD = 777
@@ -29,19 +29,16 @@ async def seed_other_players(store, guild_id: int) -> None:
     """24 more ranked players in this server (users 1..24; the odd ones with two games) and one elsewhere."""
     for pair in range(12):
         a, b = 2 * pair + 1, 2 * pair + 2
-        for user in (a, b):
-            await store.upsert_player(user, f"player{user:02d}")
         specs = [(a, 10 + pair), (b, 20 + pair)]
         game_id = await start_game(store, specs, guild_id)
-        assert await store.record_results(game_id, game_result(game_id, specs, rounds=1))
+        await finish_game(store, game_id, game_result(game_id, specs, rounds=1))
     for pair in range(6):  # a second game for users 1, 5, 9, ...
         specs = [(4 * pair + 1, 5), (None, 30)]
         game_id = await start_game(store, specs, guild_id)
-        assert await store.record_results(game_id, game_result(game_id, specs, rounds=1))
-    await store.upsert_player(99, "elsewhere")
+        await finish_game(store, game_id, game_result(game_id, specs, rounds=1))
     specs = [(99, 3), (None, 40)]
     game_id = await start_game(store, specs, OTHER_GUILD)
-    assert await store.record_results(game_id, game_result(game_id, specs, rounds=1))
+    await finish_game(store, game_id, game_result(game_id, specs, rounds=1))
 
 
 async def slash(world, user, command, **options):

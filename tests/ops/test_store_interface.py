@@ -54,7 +54,14 @@ def test_the_upper_layers_call_only_protocol_methods():
             if isinstance(node, ast.Attribute) and is_store(node.value):
                 assert node.attr in PROTOCOL, f"{path}:{node.lineno} uses store.{node.attr}, not in Store"
                 called.add(node.attr)
-    assert {"checkpoint", "load_unfinished", "leaderboard", "close"} <= called, "the scan sees the calls"
+    assert {"load_unfinished", "leaderboard", "close"} <= called and called & {"commit", "checkpoint"}, \
+        "the scan sees the calls"
+
+
+def test_the_protocol_has_the_one_transaction_per_action_writes():
+    assert {"create_game", "commit", "mark_shown", "load_unshown", "load_table"} <= PROTOCOL
+    params = inspect.signature(Store.create_game).parameters
+    assert {"commit", "options", "seed"} <= set(params) and "message_ids" not in params
 
 
 @pytest.mark.parametrize("backend", [SQLiteStore, PostgresStore])

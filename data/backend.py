@@ -1,0 +1,187 @@
+"""The Store methods both backends share, written once over two hooks of theirs.
+
+A backend gives ``_transact`` (one write transaction running a step of
+``data/writes.py``), ``_query`` (one read transaction running a function of
+``data/queries.py``) and its batches for ``self._commits``; everything else,
+from encoding payloads to which step a method runs, is here.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from . import queries, writes
+from . import statements as sql
+from .commit_queue import CommitQueue
+from .models import (
+    Commit,
+    CorruptTable,
+    GameLog,
+    GameResult,
+    GameStatus,
+    GameSummary,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Metric,
+    OutboxPost,
+    PlayerStats,
+    RestoredTable,
+    SeatInfo,
+)
+from .queries import Reader
+from .rows import dump_object
+from .writes import Outcome, Pending, Step
+
+T = TypeVar("T")
+
+#: Larger than any post number: "every post" for the old checkpoint's emptied outbox.
+_ALL_POSTS = 2**62
+
+
+class StoreBase(ABC):
+    """Every method of the Store protocol, on a backend's ``_transact`` and ``_query``."""
+
+    _clock: Callable[[], float]
+
+    def __init__(self) -> None:
+        self._commits = CommitQueue(self._write_batch)
+
+    @abstractmethod
+    def _transact(self, make_step: Callable[[], Step[T]]) -> Awaitable[T]:
+        """Run the step ``make_step()`` makes in one write transaction (a backend that tries
+        again makes a new one for each try); its result."""
+
+    @abstractmethod
+    def _query(self, read: Callable[[Reader], Awaitable[T]]) -> Awaitable[T]:
+        """Run ``read`` in one read transaction (one snapshot)."""
+
+    @abstractmethod
+    async def _write_batch(self, batch: list[Pending]) -> list[Outcome]:
+        """One batch of the group commit: ``writes.write_batch`` in one transaction."""
+
+    # -- tables ----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int | None,
+        variant: str,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        commit: Commit | None = None,
+        seats: Sequence[SeatInfo] = (),  # REMOVE after the service uses commit()
+    ) -> int:
+        options_json = dump_object(options or {}, "options")
+        first = None if commit is None else writes.pending_commit(0, commit)  # its id comes with the row
+        now = self._clock()
+        return await self._transact(lambda: writes.create_game(
+            guild_id, channel_id, host_id, variant, options_json, seed, now, first, seats))
+
+    async def commit(self, game_id: int, commit: Commit) -> int | None:
+        # Encoded here, outside the transaction: a bad payload fails fast and JSON encoding
+        # does not lengthen anybody's transaction.
+        return await self._commits.write(writes.pending_commit(game_id, commit))
+
+    async def mark_shown(self, game_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
+        if upto is not None or message_id is not None:
+            await self._commits.write(Pending(game_id, shown_upto=upto, message_id=message_id))
+
+    async def load_unfinished(self) -> list[RestoredTable | CorruptTable]:
+        return await self._query(queries.load_unfinished)
+
+    async def load_unshown(self) -> list[RestoredTable | CorruptTable]:
+        return await self._query(queries.load_unshown)
+
+    async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
+        return await self._query(lambda conn: queries.load_table(conn, game_id))
+
+    # -- the service's calls before commit() -----------------------------------
+
+    async def upsert_player(self, user_id: int, display_name: str) -> None:  # REMOVE after the service uses commit()
+        now = self._clock()
+        await self._transact(lambda: writes.upsert_players([(user_id, display_name)], now))
+
+    async def upsert_guild(self, guild_id: int, name: str | None) -> None:  # REMOVE after the service uses commit()
+        now = self._clock()
+        await self._transact(lambda: _upsert_guild(guild_id, name, now))
+
+    async def update_game(  # REMOVE after the service uses commit()
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        host_id: int | None = None,
+    ) -> None:
+        change = Pending(game_id, seats=seats, status=status, host_id=host_id)
+        now = self._clock()
+        await self._transact(lambda: writes.update_game(game_id, change, now))
+
+    async def checkpoint(  # REMOVE after the service uses commit()
+        self,
+        game_id: int,
+        state: dict[str, Any],
+        meta: dict[str, Any],
+        action: dict[str, Any] | None = None,
+        *,
+        actions: Sequence[dict[str, Any]] = (),
+        unshown: bool = False,
+    ) -> int | None:
+        entries = ([action] if action is not None else []) + list(actions)
+        outbox = meta.get("outbox") if unshown else None
+        posts = [OutboxPost(seq=p["seq"], payload=p) for p in outbox or ()
+                 if isinstance(p, dict) and isinstance(p.get("seq"), int) and p["seq"] >= 1]
+        pending = writes.pending_commit(game_id, Commit(state, meta, entries, posts))
+        # The outbox is what meta lists: the posts before its first are shown.
+        pending.shown_upto = min(p.seq for p in posts) - 1 if posts else _ALL_POSTS
+        return await self._commits.write(pending)
+
+    async def record_results(self, game_id: int, result: GameResult) -> bool:  # REMOVE after the service uses commit()
+        now = self._clock()
+        # Looked up when the write runs, so a test can replace a step.
+        return await self._transact(lambda: writes.finish(game_id, result, now))
+
+    # -- queries ---------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int | None,
+        metric: Metric = "wins",
+        *,
+        min_games: int = 1,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> LeaderboardPage:
+        return await self._query(lambda conn: queries.leaderboard(conn, guild_id, metric, min_games, limit, offset))
+
+    async def rank_of(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        metric: Metric = "wins",
+        *,
+        min_games: int = 1,
+    ) -> LeaderboardEntry | None:
+        return await self._query(lambda conn: queries.rank_of(conn, user_id, guild_id, metric, min_games))
+
+    async def player_stats(self, user_id: int, guild_id: int | None = None) -> PlayerStats:
+        return await self._query(lambda conn: queries.player_stats(conn, user_id, guild_id))
+
+    async def history(self, guild_id: int | None, limit: int = 10) -> list[GameSummary]:
+        return await self._query(lambda conn: queries.history(conn, guild_id, limit))
+
+    async def game_log(self, game_id: int) -> GameLog:
+        return await self._query(lambda conn: queries.game_log(conn, game_id))
+
+    # -- privacy ---------------------------------------------------------------
+
+    async def forget_player(self, user_id: int) -> bool:
+        return await self._transact(lambda: writes.forget_player(user_id))
+
+
+def _upsert_guild(guild_id: int, name: str | None, now: float) -> Step[None]:  # REMOVE with upsert_guild
+    yield writes.Run(sql.UPSERT_GUILD, (guild_id, name, now))
