@@ -35,7 +35,7 @@ from .specials import Specials
 from .table import Post, Table, TableStatus
 from .text import N_
 from .timers import Scheduler
-from .transactions import Transactions, committed_change
+from .transactions import UNREACHABLE, Transactions, committed_change
 from .updates import Listener
 
 log = logging.getLogger(__name__)
@@ -206,29 +206,37 @@ class TableService:
         table = self.registry.find(table_id) if lobby else self.registry.get(table_id)
         if table is None or (lobby and table.status is not TableStatus.LOBBY):
             return False  # the lobby closed or started before its id arrived
-        await self.mark_shown(table_id, message_id=message_id)
+        table.message_id = message_id
         if table.lobby_unshown and table.status is TableStatus.LOBBY:
             table.lobby_unshown = False  # someone joined before the lobby's message id was known
             table.committed = table.snapshot()
             self.tx.notify(table.committed, "lobby")
+        try:
+            await self.mark_shown(table_id, message_id=message_id)
+        except UNREACHABLE:  # the message is posted and in use; only a restart would not know it
+            log.warning("table %s: its message id could not be saved; it is used until the next restart",
+                        table_id)
         return True
 
     async def mark_shown(self, table_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
         """The channel has seen the table's posts up to ``upto``; ``message_id`` is its live message now.
 
         A small write of its own, not a checkpoint, and it does not wait for the table's
-        lock: a click being saved never holds up the news. Raises if the write fails."""
-        lock = self._marking.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            await self.tx.write(lambda: self.store.mark_shown(table_id, upto=upto, message_id=message_id))
-        if not lock.locked():
-            self._marking.pop(table_id, None)
+        lock: a click being saved never holds up the news. Raises if the write fails (the
+        caller tries again; meanwhile this process knows it)."""
         table = self.registry.find(table_id)
         if table is not None:
             if upto is not None:
                 table.outbox = [p for p in table.outbox if p.seq > upto]
             if message_id is not None:
                 table.message_id = message_id
+        lock = self._marking.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:  # one table's marks in the order they were made
+                await self.tx.write(lambda: self.store.mark_shown(table_id, upto=upto, message_id=message_id))
+        finally:
+            if not lock.locked() and self._marking.get(table_id) is lock:
+                del self._marking[table_id]
 
     async def post_seen_late(self, table_id: int, post: Post, late: float) -> None:
         """``post`` reached the channel ``late`` seconds after its commit: if it opens the current

@@ -8,6 +8,7 @@ from bot.tables.service import TableService
 from bot.tables.specials import NotYourDecision
 from bot.tables.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
+from engine.errors import SpecialNotInHand
 
 
 def first_legal(game, seat, level, rng):
@@ -29,7 +30,6 @@ def test_a_seat_keeps_its_prompt_preference_in_the_checkpoint():
     seat = Seat(7, "alice", prompts="saving")
     assert Seat.from_dict(seat.to_dict()).prompts == "saving"
     assert Seat.from_dict({**seat.to_dict(), "prompts": "sometimes"}).prompts == DEFAULT_PROMPTS
-    assert Seat.from_dict({**seat.to_dict(), "prompts": "taking"}).prompts == "saving"  # its former name
     assert Seat.from_dict({"user_id": 7, "name": "alice"}).prompts == DEFAULT_PROMPTS  # older checkpoints
 
 
@@ -74,11 +74,13 @@ async def test_saving_asks_when_a_special_card_saves_bullheads(store, clock):
     assert prompt.outlook.best_saving == 8
     # Worked out once per pause: every click of the prompt asks for it again.
     assert service.special_prompt(table.id, 100, table.step).outlook is prompt.outlook
-    # Declining and swapping a card she does not hold is refused and changes nothing.
+    # Declining and swapping a card she does not hold is refused by the rules, a card that does not
+    # exist (a forged button) as no choice at all; neither changes anything.
     before = table.game.to_dict()
-    for forged in ("seven_nimmt", "joker"):
-        with pytest.raises(TableError, match="does not exist"):
-            await service.decline_special(table.id, 100, table.step, then_swap=forged)
+    with pytest.raises(SpecialNotInHand, match="you do not hold a 7 nimmt! card"):
+        await service.decline_special(table.id, 100, table.step, then_swap="seven_nimmt")
+    with pytest.raises(TableError, match="does not exist"):
+        await service.decline_special(table.id, 100, table.step, then_swap="joker")
     assert table.game.to_dict() == before and table.queued_swap is None
     # Switching to "never" answers the waiting prompt at once.
     await service.set_prompts(table.id, 100, "never")
@@ -122,7 +124,9 @@ async def test_preferences_refuse_nonsense_and_classic_tables(store, clock):
     service, table = await two_players(store, clock)
     with pytest.raises(TableError):
         await service.set_prompts(table.id, 100, "sometimes")
-    await service.set_prompts(table.id, 100, "taking")  # a button from before the rename
+    with pytest.raises(TableError):
+        await service.set_prompts(table.id, 100, "taking")  # a name no button has carried for months
+    await service.set_prompts(table.id, 100, "saving")
     assert table.seats[table.seat_of(100)].prompts == "saving"
     classic = await service.open_lobby(1, 11, 100, "alice", TableOptions())
     with pytest.raises(TableError, match="only for the Anniversary"):
