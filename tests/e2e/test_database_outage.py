@@ -97,15 +97,20 @@ class Players:
         return self.outage is not None and self.outage.down
 
     async def pick(self, run: TableRun, user, *, wait: bool = True, avoid: set[int] = frozenset()) -> Click | None:
-        """``user`` opens a fresh hand and plays their lowest card (not one of ``avoid``);
-        None if they have nothing to pick (already picked, a row choice waits, the game ended)."""
+        """``user`` opens a fresh hand and plays their lowest card; None if they have nothing to
+        pick (already picked, a row choice waits, the game ended). A player whose pick this turn
+        was not confirmed plays another card (if they have one): a pick shown in the channel
+        though never saved then differs from the turn's real reveal."""
         hand, cards = await open_hand(self.world, run, user)
         if not cards or "You play" in (hand.content or ""):
             return None
+        turn = HAND + 1 - len(cards)
+        avoid = set(avoid) | {c.value for c in self.clicks if c.run is run and c.user is user and c.kind == "pick"
+                              and c.turn == turn and c.verdict != "confirmed"}
         card = next((c for c in cards if c not in avoid), cards[0])
         custom_id = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:") and cid.endswith(f":{card}"))
         interaction = await self.world.standin.click(user, hand, custom_id)
-        click = Click(run, user, "pick", card, HAND + 1 - len(cards), interaction, hand, self.during_outage)
+        click = Click(run, user, "pick", card, turn, interaction, hand, self.during_outage)
         self.clicks.append(click)
         if wait:
             await answered(self.world, interaction)
@@ -128,17 +133,14 @@ class Players:
 
     async def step(self, run: TableRun) -> str:
         """One decision at ``run``'s table: "acted", "idle" (nothing to do now) or "over"."""
+        hand, _ = await open_hand(self.world, run, run.humans[0])
+        if hand is not None and ("is over" in hand.content or "has ended" in hand.content):
+            return "over"
         live = live_message(self.world, run)
         if live is not None and any(cid.startswith("6n:r:") for cid in live.custom_ids):
             return "acted" if await self.choose_row(run, live) is not None else "idle"
-        acted = False
-        for user in run.humans:
-            hand, cards = await open_hand(self.world, run, user)
-            if hand is not None and not cards and ("over" in hand.content or "ended" in hand.content):
-                return "over"
-            if cards and "You play" not in (hand.content or ""):
-                acted = await self.pick(run, user) is not None or acted
-        return "acted" if acted else "idle"
+        picked = await asyncio.gather(*(self.pick(run, user) for user in run.humans))
+        return "acted" if any(picked) else "idle"
 
 
 def row_pending(world, run: TableRun) -> bool:
@@ -298,10 +300,11 @@ def check_logs(logs: LogLines, start: float, end: float, limit: int, problems: l
 
 
 async def play_through_an_outage(world, outage, seconds: float, *, log_limit: int) -> list[str]:
-    """Three tables play; the database is away for ``seconds``; every table must carry on.
+    """Four tables play; the database is away for ``seconds``; every table must carry on.
 
-    - clicks table (alice, bob, an easy AI): a row choice if one waits, and picks during the
-      outage; a pick that is not saved is tried again with another card;
+    - clicks table (alice, bob, an easy AI): both pick during the outage, at the same time; a
+      pick that is not saved (or not answered) is tried again with another card;
+    - row table (erin, an easy AI): erin's low card waits for her row choice, made during the outage;
     - timer table (carol, a medium AI): carol is away; her deadline passes during the outage;
     - last-turn table (dave, an easy AI): its last turn is played as the outage begins
       (PostgreSQL: the final checkpoint commits, then the results wait for a lock until the
@@ -309,31 +312,30 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
     """
     standin = world.standin
     players = Players(world)
-    dave = standin.add_member(world.guild, "dave")
+    dave, erin = standin.add_member(world.guild, "dave"), standin.add_member(world.guild, "erin")
     clicks = TableRun("clicks table", world.channel, [world.alice, world.bob])
+    rows = TableRun("row table", standin.add_text_channel(world.guild, "row-table"), [erin])
     timer = TableRun("timer table", standin.add_text_channel(world.guild, "timer-table"), [world.carol])
     last = TableRun("last-turn table", standin.add_text_channel(world.guild, "last-turn"), [dave])
-    runs = [clicks, timer, last]
+    runs = [clicks, rows, timer, last]
     problems: list[str] = []
 
     with LogLines() as logs:
         async with world.running_bot() as bot:
             await open_run(world, clicks, ai_players=1, ai_level="easy", timer=TABLE_DEADLINE)
+            await open_run(world, rows, ai_players=1, ai_level="easy", timer=TABLE_DEADLINE)
             await open_run(world, timer, ai_players=1, ai_level="medium", timer=TIMER_TABLE_DEADLINE)
             await open_run(world, last, ai_players=1, ai_level="easy", timer=TABLE_DEADLINE)
             assert await settle(world)
-            await play_turns(world, players, timer, 1)
+            await play_until(world, players, timer, lambda cards: len(cards) == HAND - 1)
             _, carol_cards = await open_hand(world, timer, world.carol)
-            for _ in range(3):  # stop early at a row choice: it is then made during the outage
-                await play_turns(world, players, clicks, 1)
-                if row_pending(world, clicks):
+            await play_until(world, players, clicks, lambda cards: len(cards) == HAND - 1)
+            await play_until(world, players, last, lambda cards: len(cards) == 1)
+            for _ in range(HAND - 2):  # erin plays her lowest cards until one is lower than every row
+                if row_pending(world, rows):
                     break
-            for _ in range(3 * HAND):
-                if not row_pending(world, last):
-                    _, cards = await open_hand(world, last, dave)
-                    if len(cards) == 1:
-                        break
-                await play_turns(world, players, last, 1)
+                await play_turns(world, players, rows, 1)
+            row_choice = row_pending(world, rows)
             assert [c for c in players.clicks if c.verdict != "confirmed" and c.kind == "pick"] == [], \
                 "with the database up, every pick is confirmed"
 
@@ -348,20 +350,21 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
                     await outage.begin()
                 assert final is not None, "dave had no card left for the last turn"
                 final.during_outage = True
+                last_turn = []
             else:
                 started = time.monotonic()
                 await outage.begin()
-                await players.pick(last, dave)  # the last turn, inside the outage
+                last_turn = [players.pick(last, dave)]  # the last turn, inside the outage
 
             # The timer table's deadline passes while the database is away.
             world.clock.advance(TIMER_TABLE_DEADLINE + 1)
             bot.service.scheduler.wake()
-            await clicks_during_outage(world, players, clicks)
+            await clicks_during_outage(world, players, clicks, rows, *last_turn)
             if seconds >= 30:
                 await asyncio.sleep(max(0.0, started + seconds / 2 - time.monotonic()))
                 world.clock.advance(5)  # deadline retries get their chance
                 bot.service.scheduler.wake()
-                await clicks_during_outage(world, players, clicks)
+                await clicks_during_outage(world, players, clicks, rows)
 
             data, line = await database_health(bot, "unreachable", 5)
             if data.get("database") != "unreachable":
@@ -375,9 +378,9 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
             # (the clock moves on in small steps until carol's missed turn was played for her).
             await wait_for_outcomes(world, players, 30)
             moved = False
-            for _ in range(90):
-                _, cards = await open_hand(world, timer, world.carol)
-                if cards and len(cards) < len(carol_cards):
+            for _ in range(60):
+                hand, cards = await open_hand(world, timer, world.carol)
+                if hand is not None and (not cards or len(cards) < len(carol_cards)):
                     moved = True
                     break
                 world.clock.advance(2)
@@ -386,7 +389,7 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
             if not moved:
                 problems.append("timer table: the deadline that passed during the outage never played "
                                 "carol's turn once the database was back")
-            not_ended = await play_to_the_end(world, players, runs, 120)
+            not_ended = await play_to_the_end(world, players, runs, 90)
             for run in not_ended:
                 problems.append(f"{run.name}: could not be played to its end after the outage")
             if not await settle(world, 30):
@@ -395,6 +398,8 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
             data, line = await database_health(bot, "ok", 15)
             if data.get("database") != "ok":
                 problems.append(f"after the outage the heartbeat said database={data.get('database', '(missing)')!r}")
+            if not row_choice:
+                problems.append("(test setup) no row choice was pending at the row table when the outage began")
             for run in runs:
                 await check_table(world, players, run, problems)
             for click in players.clicks:
@@ -405,16 +410,32 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
     return problems
 
 
-async def clicks_during_outage(world, players: Players, run: TableRun) -> None:
-    """A row choice if one waits; then each player picks, and tries again with another card
-    if told the pick was not saved (or not told anything)."""
-    live = live_message(world, run)
-    if live is not None and any(cid.startswith("6n:r:") for cid in live.custom_ids):
-        await players.choose_row(run, live)
-    for user in run.humans:
-        click = await players.pick(run, user)
+async def play_until(world, players: Players, run: TableRun, done, turns: int = 3 * HAND) -> None:
+    """Before the outage: play ``run`` until its host's hand satisfies ``done(cards)`` with no row choice waiting."""
+    for _ in range(turns):
+        if not row_pending(world, run):
+            _, cards = await open_hand(world, run, run.humans[0])
+            if done(cards):
+                return
+        await play_turns(world, players, run, 1)
+    raise AssertionError(f"{run.name}: the hand never got there")
+
+
+async def clicks_during_outage(world, players: Players, clicks: TableRun, rows: TableRun, *more) -> None:
+    """At the same moment: the row choice (if one waits), each player's pick at the clicks
+    table, and ``more``; then each player told that the pick was not saved, or told nothing,
+    tries again with another card."""
+    async def row_choice():
+        live = live_message(world, rows)
+        if live is not None and any(cid.startswith("6n:r:") for cid in live.custom_ids):
+            await players.choose_row(rows, live)
+
+    async def pick_and_retry(user):
+        click = await players.pick(clicks, user)
         if click is not None and click.verdict in ("not saved", "unanswered"):
-            await players.pick(run, user, avoid={click.value})
+            await players.pick(clicks, user)
+
+    await asyncio.gather(row_choice(), *(pick_and_retry(user) for user in clicks.humans), *more)
 
 
 class results_locked:
@@ -502,11 +523,7 @@ async def test_a_save_that_waits_then_fails_while_the_table_message_is_being_upd
         async with world.running_bot():
             await open_run(world, run, ai_players=1, ai_level="easy", timer=TABLE_DEADLINE)
             assert await settle(world)
-            for _ in range(4):  # turn 1, and its row choice if it has one
-                await play_turns(world, players, run, 1)
-                _, cards = await open_hand(world, run, world.alice)
-                if len(cards) == HAND - 1 and not row_pending(world, run):
-                    break
+            await play_until(world, players, run, lambda cards: len(cards) == HAND - 1)  # turn 1
             edits = world.standin.fail_next("PATCH", "/channels/{channel}/messages/{message}",
                                             channel=run.channel.id, status=500, times=2)
             first = await players.pick(run, world.alice)  # saved; the table message's edit is retried
