@@ -182,6 +182,7 @@ class TableRun:
     channel: object
     humans: list
     id: int = 0
+    choose: object = None  # (cards ascending) -> the card to play; None: the lowest
 
 
 @dataclass

@@ -107,7 +107,8 @@ class Players:
         turn = HAND + 1 - len(cards)
         avoid = set(avoid) | {c.value for c in self.clicks if c.run is run and c.user is user and c.kind == "pick"
                               and c.turn == turn and c.verdict != "confirmed"}
-        card = next((c for c in cards if c not in avoid), cards[0])
+        options = [c for c in cards if c not in avoid] or cards
+        card = run.choose(options) if run.choose is not None else options[0]
         custom_id = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:") and cid.endswith(f":{card}"))
         interaction = await self.world.standin.click(user, hand, custom_id)
         click = Click(run, user, "pick", card, turn, interaction, hand, self.during_outage)
@@ -141,6 +142,23 @@ class Players:
             return "acted" if await self.choose_row(run, live) is not None else "idle"
         picked = await asyncio.gather(*(self.pick(run, user) for user in run.humans))
         return "acted" if any(picked) else "idle"
+
+
+def row_ends(world, run: TableRun) -> list[int]:
+    """The last card of each row, as the live table message lists them ("Row 1 · 3🐮 │  12  15")."""
+    live = live_message(world, run)
+    text = ((live.embed or {}).get("description") or "") if live is not None else ""
+    return [int(line.rsplit("│", 1)[1].split()[-1]) for line in text.splitlines()
+            if line.startswith("Row ") and "│" in line and line.rsplit("│", 1)[1].split()]
+
+
+def low_card_or_highest(world, run: TableRun):
+    """A choice of card that soon gives a row choice: a card lower than every row if there is
+    one, else the highest (the rows grow and the low cards are kept)."""
+    def choose(cards: list[int]) -> int:
+        ends = row_ends(world, run)
+        return cards[0] if ends and cards[0] < min(ends) else cards[-1]
+    return choose
 
 
 def row_pending(world, run: TableRun) -> bool:
@@ -291,6 +309,7 @@ def check_discord(world, problems: list[str]) -> None:
 
 def check_logs(logs: LogLines, start: float, end: float, limit: int, problems: list[str]) -> None:
     lines = logs.between(start, end)
+    print(f"{len(lines)} log lines in the {end - start:.0f} s the database was away")
     if len(lines) >= limit:
         problems.append(f"{len(lines)} log lines in the {end - start:.0f} s the database was away "
                         f"(at most {limit - 1} expected); the most frequent:\n{summary(lines)}")
@@ -331,11 +350,13 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
             _, carol_cards = await open_hand(world, timer, world.carol)
             await play_until(world, players, clicks, lambda cards: len(cards) == HAND - 1)
             await play_until(world, players, last, lambda cards: len(cards) == 1)
-            for _ in range(HAND - 2):  # erin plays her lowest cards until one is lower than every row
+            rows.choose = low_card_or_highest(world, rows)
+            for _ in range(HAND - 2):  # until erin's card is lower than every row
                 if row_pending(world, rows):
                     break
                 await play_turns(world, players, rows, 1)
             row_choice = row_pending(world, rows)
+            rows.choose = None
             assert [c for c in players.clicks if c.verdict != "confirmed" and c.kind == "pick"] == [], \
                 "with the database up, every pick is confirmed"
 
