@@ -234,8 +234,8 @@ class Click:
         texts = self.texts()
         said = repr(texts[-1][:90]) if texts else "no words"
         when = " during the outage" if self.during_outage else ""
-        return (f"{self.run.name}: {self.user.name}'s {self.kind} {self.value} (turn {self.turn}){when}: "
-                f"{took}, {self.verdict}: {said}")
+        what = f"pick {self.value} (turn {self.turn})" if self.kind == "pick" else f"row choice (row {self.value + 1})"
+        return f"{self.run.name}: {self.user.name}'s {what}{when}: {took}, {self.verdict}: {said}"
 
 
 async def answered(world, interaction: Interaction) -> bool:
