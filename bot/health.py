@@ -87,6 +87,8 @@ def bot_status(bot) -> dict:
         "latency": latency if math.isfinite(latency) else None,
         "shards": shards,
         "tables": len(service.tables) if service is not None else 0,
+        # As the last save found it: the tables pause while it cannot be reached, and go on by themselves.
+        "database": "ok" if service is None or service.database_reachable else "unreachable",
         **ai_status(getattr(service, "ai", None)),
     }
 
@@ -125,6 +127,10 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
     if not data.get("ready"):
         return False, "unhealthy: the bot is running but not connected to Discord"
     line = f"healthy: connected, {data.get('tables', 0)} table(s), heartbeat {age:.0f} s old"
+    if data.get("database") == "unreachable":
+        # Not a reason to restart the container either: a restart cannot bring the database back,
+        # and every table carries on by itself once it is.
+        line += "; the database is unreachable: tables are paused until it is back"
     if "ai_fallbacks" in data:
         # Not a reason to restart the container: the tables play on, but the operator should know.
         line += (f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "

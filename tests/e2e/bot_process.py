@@ -33,13 +33,13 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
-    ``reveal``      right after the checkpoint of a pick that revealed a turn is committed,
+    ``reveal``      right after the commit of a pick that revealed a turn,
                     before the player is answered and before the reveal is shown;
-    ``row-choice``  right after the checkpoint that leaves the game waiting for a row choice;
-    ``chose-row``   right after the checkpoint of a row choice, before it is answered;
+    ``row-choice``  right after the commit that leaves the game waiting for a row choice;
+    ``chose-row``   right after the commit of a row choice, before it is answered;
     ``results``     inside the result's write, after its rows and before they commit;
     ``posted``      once Discord has accepted a post of a turn (its reveal), before the
-                    checkpoint that records it as shown is written.
+                    write that records it as shown.
 
 The process prints ``CRASH <point>`` to stderr just before it dies, and
 ``RESTORED [table ids]`` once it has restored its tables at start-up.
@@ -74,44 +74,45 @@ def die(point: str) -> None:
 
 
 class CrashingStore:
-    """Delegates to the real store; SIGKILLs the process after the checkpoint named by CRASH_AT."""
+    """Delegates to the real store; SIGKILLs the process after the commit named by CRASH_AT."""
 
     def __init__(self, inner) -> None:
         self._inner = inner
         self.timings: dict[str, list[float]] = {}  # for SIXNIMMT_LOOP_LAG's report
         self._last: dict[int, tuple] = {}
-        self._outbox: dict[int, list] = {}  # the outbox of each game's previous checkpoint
+        self._owed: dict[int, dict[int, dict]] = {}  # each game's posts not yet marked shown
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
-
-    async def update_game(self, *args, **kwargs):
-        started = time.perf_counter()
-        result = await self._inner.update_game(*args, **kwargs)
-        self._time("update_game", started)
-        return result
 
     def _time(self, name: str, started: float) -> None:
         if TIMED:  # every call's time is kept: a soak, which measures memory, runs without
             self.timings.setdefault(name, []).append(time.perf_counter() - started)
 
-    async def checkpoint(self, game_id, state, meta, action=None, *, actions=(), unshown=False):
-        left = {p["seq"] for p in meta.get("outbox", ())}
-        shown = [p for p in self._outbox.get(game_id, ()) if p["seq"] not in left]
-        if CRASH_AT == "posted" and not action and not actions and any(
-                p["kind"] == "turn" and p["events"] for p in shown):
-            die(CRASH_AT)  # the reveal is in the channel; the record that it was shown is not written
-        if CRASH_AT == "posted":  # kept only where it is needed: a soak must not measure it
-            self._outbox[game_id] = list(meta.get("outbox", ()))
+    async def mark_shown(self, game_id, *, upto=None, message_id=None):
+        if CRASH_AT == "posted" and upto is not None:  # kept only where it is needed: a soak must not measure it
+            owed = self._owed.get(game_id, {})
+            shown = [owed.pop(seq) for seq in sorted(owed) if seq <= upto]
+            if any(p["kind"] == "turn" and p["events"] for p in shown):
+                die(CRASH_AT)  # the reveal is in the channel; the record that it was shown is not written
         started = time.perf_counter()
-        result = await self._inner.checkpoint(game_id, state, meta, action, actions=actions, unshown=unshown)
-        self._time("checkpoint", started)
+        result = await self._inner.mark_shown(game_id, upto=upto, message_id=message_id)
+        self._time("mark_shown", started)
+        return result
+
+    async def commit(self, game_id, commit):
+        started = time.perf_counter()
+        result = await self._inner.commit(game_id, commit)
+        self._time("commit", started)
+        if CRASH_AT == "posted":
+            self._owed.setdefault(game_id, {}).update({p.seq: p.payload for p in commit.posts})
         if CRASH_AT not in ("reveal", "row-choice", "chose-row"):
             return result
-        kinds = {a.get("kind") for a in ([action] if action else []) + list(actions)}
+        state = commit.state
+        kinds = {a.get("kind") for a in commit.actions}
         point = (state.get("round"), state.get("turn"), state.get("phase"))
         before = self._last.get(game_id)
-        self._last[game_id] = point  # every game's: kept only where it is needed, like the outbox
+        self._last[game_id] = point  # every game's: kept only where it is needed, like the posts owed
         if CRASH_AT == "row-choice" and state.get("phase") == "choose_row":
             die(CRASH_AT)
         if CRASH_AT == "chose-row" and "choose_row" in kinds:
@@ -207,7 +208,7 @@ def _task_kind(task: asyncio.Task) -> str:
 async def main() -> None:
     from bot.app import ShardedSixNimmtBot, SixNimmtBot, serve
     from bot.config import Settings
-    from bot.tables.service import TableService
+    from bot.tables.lobby import Lobby
     from data import open_store
 
     # Imported here, not at the top: the bot's spawned workers import this main module
@@ -221,7 +222,7 @@ async def main() -> None:
         cogs.presenter.NONCE_TRUST = float(os.environ["SIXNIMMT_NONCE_TRUST"])
     seed = os.environ.get("SIXNIMMT_TEST_SEED")
     if seed:
-        TableService._new_seed = staticmethod(lambda: int(seed))
+        Lobby.new_seed = staticmethod(lambda: int(seed))
     if CRASH_AT == "results":
         install_results_crash()
     shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from bot.tables.service import TableService
+from bot.tables.lobby import Lobby
 from engine import AnniversaryGame, GameConfig, Phase, Special
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import run_out_the_clock
@@ -31,13 +31,18 @@ async def start_anniversary(world, prompts: str | None = "always", **options):
     return world.bot.service.table_in(world.channel.id)
 
 
-def seat_position(table, alice, bob, rows, alice_hand, bob_hand, alice_specials, bob_specials=(), **kwargs):
-    """Replace the dealt game with a chosen position (seat order as the table has it)."""
+async def seat_position(world, table, alice, bob, rows, alice_hand, bob_hand, alice_specials, bob_specials=(),
+                        **kwargs):
+    """Replace the dealt game with a chosen position (seat order as the table has it), committed as
+    any change is, so that what players are shown is drawn from it."""
     hands, specials = [None, None], [None, None]
     a, b = table.seat_of(alice.id), table.seat_of(bob.id)
     hands[a], hands[b] = alice_hand, bob_hand
     specials[a], specials[b] = list(alice_specials), list(bob_specials)
-    table.game = AnniversaryGame.from_position(CONFIG, rows=rows, hands=hands, specials=specials, **kwargs)
+    transactions = world.bot.service.tx
+    async with transactions.acting(table):
+        table.game = AnniversaryGame.from_position(CONFIG, rows=rows, hands=hands, specials=specials, **kwargs)
+        await transactions.commit(table)
 
 
 async def pick(world, user, card) -> str:
@@ -80,7 +85,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         alice, bob = world.alice, world.bob
 
         # Stop (a choice among rows), then the placement the rulebook describes.
-        seat_position(table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
+        await seat_position(world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
                       [Special.STOP])
         await pick(world, alice, 22)
         await pick(world, bob, 90)
@@ -97,7 +102,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "[Stop]" in world.table_message().embed["description"]
 
         # 5th Row: the only way to play it, so its button plays it at once.
-        seat_position(table, alice, bob, [[10], [20], [30], [40]], [23, 1], [90, 91], [Special.FIFTH_ROW])
+        await seat_position(world, table, alice, bob, [[10], [20], [30], [40]], [23, 1], [90, 91], [Special.FIFTH_ROW])
         await pick(world, alice, 23)
         await pick(world, bob, 90)
         await press(world, alice, await open_prompt(world, alice), "5th Row: 23 starts row 5")
@@ -106,7 +111,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "[5th Row]" in world.table_message().embed["description"]
 
         # 7 nimmt! on the full row the card goes to.
-        seat_position(table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
+        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
                       [Special.SEVEN_NIMMT])
         await pick(world, alice, 20)
         await pick(world, bob, 90)
@@ -117,7 +122,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "[7 nimmt!]" in world.table_message().embed["description"]
 
         # Insert a low card between two cards instead of taking a row.
-        seat_position(table, alice, bob, [[5, 11], [40], [60], [80]], [10, 1], [90, 91], [Special.INSERT])
+        await seat_position(world, table, alice, bob, [[5, 11], [40], [60], [80]], [10, 1], [90, 91], [Special.INSERT])
         await pick(world, alice, 10)
         await pick(world, bob, 90)
         prompt = await open_prompt(world, alice)
@@ -127,7 +132,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "alice plays **Insert**: 10 goes into row 1 at place 2." in last_public_text(world)
 
         # Replace: another card of the hand is placed instead.
-        seat_position(table, alice, bob, [[10], [20], [30], [40]], [25, 15, 2], [90, 91, 92], [Special.REPLACE])
+        await seat_position(world, table, alice, bob, [[10], [20], [30], [40]], [25, 15, 2], [90, 91, 92], [Special.REPLACE])
         await pick(world, alice, 25)
         await pick(world, bob, 90)
         await press(world, alice, await press(world, alice, await open_prompt(world, alice), "Replace"),
@@ -138,7 +143,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert 25 in table.game.hands[table.seat_of(alice.id)]
 
         # Shift: which card and where in one list, so two clicks.
-        seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.SHIFT])
+        await seat_position(world, table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.SHIFT])
         await pick(world, alice, 25)
         await pick(world, bob, 90)
         where = await press(world, alice, await open_prompt(world, alice), "Shift")
@@ -150,7 +155,7 @@ async def test_every_special_card_through_the_real_buttons(world):
 
         # Negative = Positive on a low card: 21 ways (row × card) come as a select.
         rows = [[10, 11, 12, 13, 14], [20, 21, 22, 23, 24], [30, 31, 32, 33, 34], [40, 41, 42, 43, 44, 45]]
-        seat_position(table, alice, bob, rows, [3, 1], [90, 91], [Special.NEGATIVE_POSITIVE],
+        await seat_position(world, table, alice, bob, rows, [3, 1], [90, 91], [Special.NEGATIVE_POSITIVE],
                       sevens=[False, False, False, True])
         await pick(world, alice, 3)
         await pick(world, bob, 90)
@@ -180,7 +185,7 @@ async def test_decline_then_swap_and_an_intruder_is_refused(world):
         table = await start_anniversary(world)
         alice, bob, carol = world.alice, world.bob, world.carol
         # Alice's 20 takes the full row; she declines her Stop, then may swap it.
-        seat_position(table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
+        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
                       [Special.STOP])
         await pick(world, alice, 20)
         await pick(world, bob, 90)
@@ -219,7 +224,7 @@ async def test_declining_and_swapping_are_one_answer(world):
         alice, bob = world.alice, world.bob
         # Alice's 20 takes the full row (11🐮); her Stop there would save 8, so she is asked,
         # and she may decline and swap with one click instead of waiting for a second prompt.
-        seat_position(table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
+        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
                       [Special.STOP])
         await pick(world, alice, 20)
         await pick(world, bob, 90)
@@ -239,7 +244,7 @@ async def test_the_prompt_timer_plays_no_special_card(world):
     async with world.running_bot():
         table = await start_anniversary(world)
         alice, bob = world.alice, world.bob
-        seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.STOP])
+        await seat_position(world, table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.STOP])
         await pick(world, alice, 25)
         await pick(world, bob, 90)
         decide = world.table_message()
@@ -276,7 +281,7 @@ async def test_preference_never_keeps_the_game_going(world):
                                                     else ["never", "saving"])
 
         # Bob could Stop a row, alice too, but neither card takes a row: nobody is asked.
-        seat_position(table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [35, 91], [Special.STOP],
+        await seat_position(world, table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [35, 91], [Special.STOP],
                       [Special.STOP])
         await pick(world, alice, 25)
         await pick(world, bob, 35)
@@ -289,7 +294,7 @@ async def test_preference_never_keeps_the_game_going(world):
 async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
     async with world.running_bot():
         table = await start_anniversary(world)
-        seat_position(table, world.alice, world.bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91],
+        await seat_position(world, table, world.alice, world.bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91],
                       [Special.STOP])
         await pick(world, world.alice, 25)
         await pick(world, world.bob, 90)
@@ -336,7 +341,7 @@ async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 8
 
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)
-    monkeypatch.setattr(TableService, "_new_seed", staticmethod(lambda: 7))  # the same deal every run
+    monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: 7))  # the same deal every run
     async with world.running_bot():
         table = await start_anniversary(world, ai_players=1, ai_level="hard")  # the search, in the bot's worker
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bot.tables.service import TableService
+from bot.tables.lobby import Lobby
 from bot.tables.table import DEFAULT_PROMPTS
 from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end
 from tests.e2e.test_table_play import click_ok, open_table
@@ -32,7 +32,7 @@ def choice_labels(message) -> list[str]:
 
 async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_each_choice_does(
         world, monkeypatch):
-    monkeypatch.setattr(TableService, "_new_seed", staticmethod(lambda: SEED))
+    monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
     async with world.running_bot():
         lobby = await open_table(world, variant="anniversary", ai_players=2)
         for user in (world.bob, world.carol):

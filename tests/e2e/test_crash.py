@@ -160,6 +160,43 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             acknowledged.append((user.id, card))
             return card
 
+        def finished():
+            return any(not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids)
+                       for m in standin.channel_messages(channel))
+
+        async def play_on(dead):
+            """Everyone plays whatever the live table asks until ``dead()`` (the process died, or
+            the game is over); picks answered as played count as acknowledged."""
+            for _ in range(300):
+                if dead():
+                    break
+                live = next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
+                ids = table_ids(live) if live else []
+                if ids and ids[0].startswith("6n:r:"):
+                    for user in (alice, bob):  # the chooser's click is taken, the other one is refused
+                        try:
+                            interaction = await standin.click(user, live, ids[0])
+                        except InteractionRejected:  # the row was chosen: the buttons are gone
+                            break
+                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                                                       "the row choice was neither answered nor fatal")
+                        if dead():
+                            break
+                elif ids:
+                    for user in (alice, bob):
+                        cards, hand = await open_hand(standin, user, live, may_wait=True)
+                        if not cards:
+                            break  # the message is about to be replaced: look again
+                        card = max(cards)
+                        interaction = await standin.click(user, hand, cards[card])
+                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                                                       "the pick was neither answered nor fatal")
+                        if dead():
+                            break
+                        if "face down" in interaction.original.content or "You played" in interaction.original.content:
+                            acknowledged.append((user.id, card))
+                await asyncio.sleep(0.03)  # let the presenter post the next table message
+
         try:
             # 1. A pick is acknowledged, then the bot is killed from outside.
             await bot.start(sync=True)
@@ -212,39 +249,14 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             await bot.start("results", SIXNIMMT_NONCE_TRUST="0")
             await wait_for_live(standin, channel, "6n:h:", "turn 4")
             dead = lambda: bot.proc.returncode is not None  # noqa: E731
-            for _ in range(300):
-                if dead():
-                    break
-                live = next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
-                ids = table_ids(live) if live else []
-                if ids and ids[0].startswith("6n:r:"):
-                    for user in (alice, bob):  # the chooser's click is taken, the other one is refused
-                        try:
-                            interaction = await standin.click(user, live, ids[0])
-                        except InteractionRejected:  # the row was chosen: the buttons are gone
-                            break
-                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
-                                                       "the row choice was neither answered nor fatal")
-                        if dead():
-                            break
-                elif ids:
-                    for user in (alice, bob):
-                        cards, hand = await open_hand(standin, user, live, may_wait=True)
-                        if not cards:
-                            break  # the message is about to be replaced: look again
-                        card = max(cards)
-                        interaction = await standin.click(user, hand, cards[card])
-                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
-                                                       "the pick was neither answered nor fatal")
-                        if dead():
-                            break
-                        if "face down" in interaction.original.content or "You played" in interaction.original.content:
-                            acknowledged.append((user.id, card))
-                await asyncio.sleep(0.03)  # let the presenter post the next table message
+            await play_on(dead)
             await bot.died()
 
-            # 7. A clean start finishes the game (results once) and shows how it ended.
+            # 7. A clean start: the move whose commit (with the results) died was not applied, and
+            #    was never confirmed; it is played again, and the game ends (results once) and
+            #    shows how it ended.
             await bot.start()
+            await play_on(finished)
             await standin.wait_for_message(  # the end of the game, with its Rematch button
                 lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10)
             public = [m.content or "" for m in standin.channel_messages(channel) if not m.ephemeral]

@@ -119,7 +119,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert "drücke **Karte spielen**" in str(message.embed)
 
             # A Stop for alice before anyone plays (as in tests/e2e/test_anniversary.py).
-            seat_position(table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
+            await seat_position(world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
                           [Special.STOP])
             play = world.table_message().button("Karte spielen")["custom_id"]
             hand = await (await standin.click(alice, world.table_message(), play)).reply()

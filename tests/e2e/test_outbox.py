@@ -150,12 +150,12 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
         service = world.bot.service
         table = service.table_in(world.channel.id)
         before = (table.game.to_dict(), table.meta())
-        checkpoint = service.store.checkpoint
+        commit = service.store.commit
 
         async def away(*args, **kwargs):
             raise StoreUnavailable("the database did not answer")
 
-        monkeypatch.setattr(service.store, "checkpoint", away)
+        monkeypatch.setattr(service.store, "commit", away)
         hand = await (await world.standin.click(world.alice, table_message,
                                                 table_message.button("Play a card")["custom_id"])).reply()
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
@@ -163,7 +163,7 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
         assert "nothing was changed" in answer.content
         assert (table.game.to_dict(), table.meta()) == before, "memory is back at the last checkpoint"
 
-        monkeypatch.setattr(service.store, "checkpoint", checkpoint)  # the database is back
+        monkeypatch.setattr(service.store, "commit", commit)  # the database is back
         again = await (await world.standin.click(world.alice, hand, card)).reply()
         assert "face down" in again.content
         assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
