@@ -207,13 +207,13 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
         gate = asyncio.Event()
         deliver, edit_live = presenter._deliver, presenter._edit_live
 
-        async def lagging_deliver(*args):
+        async def lagging_deliver(*args, **kwargs):
             await gate.wait()
-            await deliver(*args)
+            await deliver(*args, **kwargs)
 
-        async def lagging_edit(*args):
+        async def lagging_edit(*args, **kwargs):
             await gate.wait()
-            await edit_live(*args)
+            await edit_live(*args, **kwargs)
 
         presenter._deliver, presenter._edit_live = lagging_deliver, lagging_edit
         await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])

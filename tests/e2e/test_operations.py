@@ -83,7 +83,7 @@ async def test_sync_run_health_and_sigterm(tmp_path):
         records = [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
         messages = [r["message"] for r in records]
         assert "SIGTERM received: shutting down" in messages
-        assert "table service stopped; 1 open table(s) checkpointed" in messages
+        assert "table service stopped; 1 open table(s) saved" in messages
         assert messages[-1] == "shut down cleanly"
         assert standin.token not in log_path.read_text()
         assert not (tmp_path / "bot.sqlite3-wal").exists(), "the store was closed (SQLite removes its WAL)"

@@ -102,13 +102,16 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         await play_to_the_end(world, [world.alice, world.bob])
         await world.settle()
         assert len(set(edited)) > 1, "the live messages of several turns were edited"
-        assert presenter.busy_tables == 0 and not presenter._tables and not presenter._news
+        assert presenter.busy_tables == 0 and not presenter._latest and not presenter._news
+        assert not (presenter._pending or presenter._shown or presenter._unmarked or presenter._live)
         assert not (presenter._stale or presenter._repost or presenter._wake or presenter._without_picture)
         assert not presenter._decide._asking
         assert presenter._last_edit == {}, "no edit times of messages that will never be edited again"
         assert presenter._since == {}, "no first-try times of posts that were shown"
         service = world.bot.service
-        assert service.tables == {} and service.by_channel == {} and not service._opening
+        registry = service.registry
+        assert registry.tables == {} and registry.by_channel == {} and not registry.opening
+        assert not service._marking
         assert service.scheduler._deadlines == {} and len(service.scheduler._heap) <= 64
         views = world.bot._connection._view_store
         assert views._synced_message_views == {} and set(views._views) <= {None}, "no views kept per message"

@@ -23,11 +23,12 @@ _inside = contextvars.ContextVar("inside_a_wrapped_save", default=False)
 
 
 def wrap_saves(monkeypatch, store, before_save) -> None:
-    """Run ``before_save()`` ahead of each of the store's table saves (``commit``, or ``checkpoint`` before it).
+    """Run ``before_save()`` ahead of each of the store's table saves (``commit``, and ``create_game``,
+    which writes a new table's first commit).
 
-    Both are wrapped where present; a save that calls the other counts once.
+    Each is wrapped; a save that calls another counts once.
     """
-    for name in ("commit", "checkpoint"):
+    for name in ("commit", "create_game"):
         save = getattr(store, name, None)
         if save is None:
             continue
