@@ -66,7 +66,7 @@ class InvalidTransition(StoreError):
 
 
 class GameNotActive(InvalidTransition):
-    """A checkpoint was written for a game that is no longer lobby/playing."""
+    """Actions were sent to the log of a game that is no longer lobby/playing."""
 
 
 class ResultMismatch(StoreError, ValueError):

@@ -86,3 +86,22 @@ async def move_outbox_rows(conn: Any) -> None:
     for sql, rows in ((MOVE_POST, posts), (MOVE_META, metas), (MOVE_MESSAGE, messages)):
         if rows:
             await conn.executemany(sql, rows)
+
+
+def outbox_migration(version: int, *, integer: str, real: str, table_options: str = "") -> Migration:
+    """The step that gives the outbox a table and the live message id a column: the same on
+    both backends but for their column types (``integer`` for ids, ``real`` for times)."""
+    return Migration(
+        version,
+        "the posts a table owes its channel in a table of their own; the live message id on the game",
+        (
+            f"CREATE TABLE outbox (game_id {integer} NOT NULL REFERENCES games(game_id) ON DELETE CASCADE, "
+            f"seq INTEGER NOT NULL CHECK (seq >= 1), payload TEXT NOT NULL, created_at {real} NOT NULL, "
+            f"PRIMARY KEY (game_id, seq)){table_options}",
+            "ALTER TABLE games DROP COLUMN message_ids",  # never written
+            f"ALTER TABLE games ADD COLUMN message_id {integer}",
+            "DROP INDEX checkpoints_unshown",
+            "ALTER TABLE checkpoints DROP COLUMN unshown",  # derived now: the game has outbox rows
+        ),
+        after=move_outbox_rows,
+    )

@@ -6,7 +6,7 @@ and receives each one's rows. It does no I/O itself: SQLite's writer thread
 drives it synchronously (``data/sqlite/writes.py``), asyncpg asynchronously
 (``data/postgres/writes.py``). What the two databases do differently is in
 how a driver runs an operation (its dialect), not in the steps: multi-row
-VALUES or unnest for ``Bulk``; row and advisory locks, which PostgreSQL needs
+VALUES or one statement of unnest()ed arrays for ``Bulk``; row and advisory locks, which PostgreSQL needs
 because several processes write one database and SQLite, with one writer,
 does not. A statement that breaks a constraint is thrown back into the step
 as ConstraintViolation, so a step may roll back to a savepoint and go on.
@@ -50,15 +50,23 @@ class RunMany:
 
 
 @dataclass(frozen=True)
-class Bulk:
-    """``sql`` over the rows of a common table ``v(columns)``, however many: one statement
-    on PostgreSQL (unnest of arrays of ``types``), a few multi-row VALUES on SQLite.
-    ``sql`` has no parameters of its own; receives None."""
+class Rows:
+    """One statement over many rows: ``sql`` reads them as the common table ``{v}(columns)``."""
 
-    sql: str
+    sql: str  # with ``{v}`` for the table's name, and no parameters of its own
     columns: tuple[str, ...]
     types: tuple[str, ...]  # PostgreSQL's element type of each column
     rows: Sequence[tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """Statements over many rows, each on a table of its own and needing none of the others'
+    effects (they may run in any order); receives None. PostgreSQL runs them as ONE statement
+    (a WITH of each one's rows as unnest()ed arrays, and of all but the last statement);
+    SQLite runs each as a few multi-row VALUES statements."""
+
+    parts: tuple[Rows, ...]
 
 
 @dataclass(frozen=True)
@@ -111,18 +119,18 @@ class Stepper:
 
 Outcome = int | None | Exception
 
-_INSERT_ACTIONS = "INSERT INTO actions (game_id, seq, action, created_at) SELECT * FROM v"
+_INSERT_ACTIONS = "INSERT INTO actions (game_id, seq, action, created_at) SELECT * FROM {v}"
 _UPSERT_CHECKPOINTS = (
-    "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at) SELECT * FROM v WHERE true "
+    "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at) SELECT * FROM {v} WHERE true "
     "ON CONFLICT (game_id) DO UPDATE SET last_seq = excluded.last_seq, state = excluded.state, "
     "meta = excluded.meta, updated_at = excluded.updated_at"
 )
 # Nothing on a conflict: a post is owed once, however often it is sent.
-_INSERT_POSTS = ("INSERT INTO outbox (game_id, seq, payload, created_at) SELECT * FROM v WHERE true "
+_INSERT_POSTS = ("INSERT INTO outbox (game_id, seq, payload, created_at) SELECT * FROM {v} WHERE true "
                  "ON CONFLICT (game_id, seq) DO NOTHING")
 _DELETE_SHOWN = ("DELETE FROM outbox WHERE EXISTS "
-                 "(SELECT 1 FROM v WHERE v.game_id = outbox.game_id AND outbox.seq <= v.upto)")
-_SET_MESSAGE = "UPDATE games SET message_id = v.message_id FROM v WHERE games.game_id = v.game_id"
+                 "(SELECT 1 FROM {v} WHERE {v}.game_id = outbox.game_id AND outbox.seq <= {v}.upto)")
+_SET_MESSAGE = "UPDATE games SET message_id = {v}.message_id FROM {v} WHERE games.game_id = {v}.game_id"
 _WRITTEN = "SELECT count(*) FROM checkpoints WHERE updated_at = ? AND game_id IN ({})"
 
 
@@ -190,19 +198,23 @@ class _BatchRows:
         return seq
 
     def write(self) -> Step[None]:
+        if self.shown:  # first, alone: a post this batch adds after its mark must survive it
+            yield Bulk((Rows(_DELETE_SHOWN, ("game_id", "upto"), ("bigint", "bigint"), list(self.shown.items())),))
+        parts = []
         if self.actions:
-            yield Bulk(_INSERT_ACTIONS, ("game_id", "seq", "action", "created_at"),
-                       ("bigint", "int", "text", "float8"), self.actions)
+            parts.append(Rows(_INSERT_ACTIONS, ("game_id", "seq", "action", "created_at"),
+                              ("bigint", "int", "text", "float8"), self.actions))
         if self.checkpoints:
-            yield Bulk(_UPSERT_CHECKPOINTS, ("game_id", "last_seq", "state", "meta", "updated_at"),
-                       ("bigint", "int", "text", "text", "float8"), list(self.checkpoints.values()))
-        if self.shown:
-            yield Bulk(_DELETE_SHOWN, ("game_id", "upto"), ("bigint", "bigint"), list(self.shown.items()))
+            parts.append(Rows(_UPSERT_CHECKPOINTS, ("game_id", "last_seq", "state", "meta", "updated_at"),
+                              ("bigint", "int", "text", "text", "float8"), list(self.checkpoints.values())))
         if self.posts:
-            yield Bulk(_INSERT_POSTS, ("game_id", "seq", "payload", "created_at"),
-                       ("bigint", "int", "text", "float8"), list(self.posts.values()))
+            parts.append(Rows(_INSERT_POSTS, ("game_id", "seq", "payload", "created_at"),
+                              ("bigint", "int", "text", "float8"), list(self.posts.values())))
         if self.messages:
-            yield Bulk(_SET_MESSAGE, ("game_id", "message_id"), ("bigint", "bigint"), list(self.messages.items()))
+            parts.append(Rows(_SET_MESSAGE, ("game_id", "message_id"), ("bigint", "bigint"),
+                              list(self.messages.items())))
+        if parts:  # one round trip on PostgreSQL, as the checkpoints' one statement was
+            yield Bulk(tuple(parts))
 
 
 def write_batch(batch: Sequence[Pending], now: float) -> Step[list[Outcome]]:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from ..errors import MigrationError, SchemaTooNew
-from ..migration import Migration, move_outbox_rows
+from ..migration import Migration, outbox_migration
 from .sql import Numbered
 
 #: pg_advisory_xact_lock key of the migration runner ("6nimmt" in ASCII).
@@ -148,24 +148,7 @@ _V2_UNSHOWN = Migration(
     ),
 )
 
-_V3_OUTBOX = Migration(
-    3,
-    "the posts a table owes its channel in a table of their own; the live message id on the game",
-    (
-        """CREATE TABLE outbox (
-            game_id    BIGINT NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
-            seq        INTEGER NOT NULL CHECK (seq >= 1),
-            payload    TEXT NOT NULL,
-            created_at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        )""",
-        "ALTER TABLE games DROP COLUMN message_ids",  # never written
-        "ALTER TABLE games ADD COLUMN message_id BIGINT",
-        "DROP INDEX checkpoints_unshown",
-        "ALTER TABLE checkpoints DROP COLUMN unshown",  # derived now: the game has outbox rows
-    ),
-    after=move_outbox_rows,
-)
+_V3_OUTBOX = outbox_migration(3, integer="BIGINT", real="DOUBLE PRECISION")
 
 MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN, _V3_OUTBOX)
 LATEST_VERSION = MIGRATIONS[-1].version

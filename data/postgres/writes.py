@@ -2,8 +2,8 @@
 
 Several processes write one database, so where SQLite relies on its single
 writer this dialect takes locks: the games' rows (``LockGames``, in id order)
-and the players' advisory locks (``LockPlayers``). Bulk operations are one
-statement over unnest()ed arrays, whatever the number of rows.
+and the players' advisory locks (``LockPlayers``). A ``Bulk`` is one statement
+over unnest()ed arrays, whatever the number of rows and of its parts.
 """
 
 from __future__ import annotations
@@ -46,16 +46,28 @@ async def drive(conn: Numbered, step: Step[T]) -> T:
     return stepper.value
 
 
+def _bulk(op: Bulk) -> list[Any]:
+    """``op`` as one statement and its arguments: each part's rows as a table of unnest()ed
+    arrays, every part but the last a data-modifying WITH, the last the statement itself."""
+    tables: list[str] = []
+    arguments: list[Any] = []
+    for n, part in enumerate(op.parts):
+        arrays = ", ".join(f"${len(arguments) + i}::{kind}[]" for i, kind in enumerate(part.types, start=1))
+        arguments += [list(column) for column in zip(*part.rows)]
+        tables.append(f"v{n}({', '.join(part.columns)}) AS (SELECT * FROM unnest({arrays}))")
+        if n < len(op.parts) - 1:
+            tables.append(f"w{n} AS ({part.sql.format(v=f'v{n}')})")
+    last = op.parts[-1].sql.format(v=f"v{len(op.parts) - 1}")
+    return [f"WITH {', '.join(tables)} {last}", *arguments]
+
+
 async def _run(conn: Numbered, op: Op) -> Any:
     if isinstance(op, Run):
         return await conn.execute_fetchall(op.sql, op.params)
     if isinstance(op, RunMany):
         return await conn.executemany(op.sql, op.rows)
     if isinstance(op, Bulk):
-        arrays = ", ".join(f"${n}::{kind}[]" for n, kind in enumerate(op.types, start=1))
-        return await conn.conn.execute(
-            f"WITH v({', '.join(op.columns)}) AS (SELECT * FROM unnest({arrays})) {op.sql}",
-            *(list(column) for column in zip(*op.rows)))
+        return await conn.conn.execute(*_bulk(op))
     if isinstance(op, LockGames):
         return await conn.conn.fetch(_LOCK_GAMES, list(op.game_ids))
     if isinstance(op, LockPlayers):

@@ -18,7 +18,7 @@ from pathlib import Path
 import aiosqlite
 
 from ..errors import MigrationError, NotADatabase, SchemaTooNew
-from ..migration import Migration, move_outbox_rows
+from ..migration import Migration, outbox_migration
 from .tx import transaction
 
 
@@ -147,24 +147,7 @@ _V3_UNSHOWN = Migration(
 )
 
 # DROP COLUMN needs SQLite 3.35, as RETURNING (used since version 1) does.
-_V4_OUTBOX = Migration(
-    4,
-    "the posts a table owes its channel in a table of their own; the live message id on the game",
-    (
-        """CREATE TABLE outbox (
-            game_id    INTEGER NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
-            seq        INTEGER NOT NULL CHECK (seq >= 1),
-            payload    TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        ) WITHOUT ROWID""",
-        "ALTER TABLE games DROP COLUMN message_ids",  # never written
-        "ALTER TABLE games ADD COLUMN message_id INTEGER",
-        "DROP INDEX checkpoints_unshown",
-        "ALTER TABLE checkpoints DROP COLUMN unshown",  # derived now: the game has outbox rows
-    ),
-    after=move_outbox_rows,
-)
+_V4_OUTBOX = outbox_migration(4, integer="INTEGER", real="REAL", table_options=" WITHOUT ROWID")
 
 MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN, _V4_OUTBOX)
 LATEST_VERSION = MIGRATIONS[-1].version

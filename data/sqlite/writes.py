@@ -55,18 +55,19 @@ def _run(conn: sqlite3.Connection, op: Op) -> Any:
 
 
 def _bulk(conn: sqlite3.Connection, op: Bulk) -> None:
-    """``op`` in a few multi-row statements instead of ``executemany``.
+    """Each part in a few multi-row statements instead of ``executemany``.
 
     sqlite3 releases the GIL around every statement step and must win it back
     afterwards: with the event loop busy that is up to a 5 ms switch interval
     per row, so an executemany of a 64-checkpoint batch kept the writer busy for
     a few hundred ms. One statement of many rows is one step.
     """
-    row = "(" + ",".join("?" * len(op.columns)) + ")"
-    for start in range(0, len(op.rows), ROWS_PER_STATEMENT):
-        chunk = op.rows[start:start + ROWS_PER_STATEMENT]
-        conn.execute(f"WITH v({', '.join(op.columns)}) AS (VALUES {','.join([row] * len(chunk))}) {op.sql}",
-                     [value for values in chunk for value in values])
+    for part in op.parts:
+        row = "(" + ",".join("?" * len(part.columns)) + ")"
+        for start in range(0, len(part.rows), ROWS_PER_STATEMENT):
+            chunk = part.rows[start:start + ROWS_PER_STATEMENT]
+            conn.execute(f"WITH v({', '.join(part.columns)}) AS (VALUES {','.join([row] * len(chunk))}) "
+                         + part.sql.format(v="v"), [value for values in chunk for value in values])
 
 
 def _games(conn: sqlite3.Connection, game_ids: list[int]) -> list[tuple[int, str, int | None]]:

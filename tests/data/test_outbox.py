@@ -41,10 +41,12 @@ async def test_marks_and_commits_of_one_game_apply_in_call_order(store):
     await asyncio.gather(
         store.commit(gid, Commit({}, {}, posts=[post(1), post(2)])),
         store.mark_shown(gid, upto=2),
-        store.commit(gid, Commit({}, {}, posts=[post(3)])),
-        store.mark_shown(gid, upto=1),
+        store.commit(gid, Commit({"last": True}, {}, [{"card": 1}], posts=[post(3)])),
+        store.mark_shown(gid, upto=1, message_id=9),
     )
-    assert (await store.load_table(gid)).posts == [post(3)]
+    table = await store.load_table(gid)
+    assert table.posts == [post(3)] and table.message_id == 9
+    assert table.checkpoint.state == {"last": True} and table.checkpoint.last_seq == 1
 
 
 async def test_ended_tables_with_news_to_show_are_found_until_shown(store):
