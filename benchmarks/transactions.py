@@ -65,13 +65,20 @@ async def play(games: int) -> None:
         await service.start()
         marks: list = []
         new_api = "upto" in inspect.signature(service.mark_shown).parameters
+        shown: dict[int, int] = {}  # table -> the highest post seq marked shown
 
-        def shown(update) -> None:  # the presenter's part: mark each committed post shown
-            table = getattr(update, "snapshot", None) or update.table
-            if table.posts if hasattr(table, "posts") else table.outbox:
+        def owed(update) -> list:
+            """The update's posts the channel has not been shown yet (as the presenter sees them)."""
+            snapshot = getattr(update, "snapshot", None)
+            table_id, posts = (snapshot.id, snapshot.posts) if snapshot is not None else (update.table.id,
+                                                                                         update.table.outbox)
+            return [p for p in posts if p.seq > shown.get(table_id, 0)]
+
+        def presented(update) -> None:  # the presenter's part: each new post is shown, then marked
+            if owed(update):
                 marks.append(update)
 
-        service.add_listener(shown)
+        service.add_listener(presented)
         turns = 0
         for number in range(games):
             table = await service.open_lobby(1, 1000 + number, 100, "alice",
@@ -91,18 +98,25 @@ async def play(games: int) -> None:
                     await service.choose_row(table.id, users[game.chooser], 0, table.step)
                 while marks:
                     update = marks.pop(0)
-                    if new_api:
-                        snapshot = update.snapshot
-                        await service.mark_shown(snapshot.id, upto=max(p.seq for p in snapshot.posts),
-                                                 message_id=6000 + turns)
-                    elif update.table.outbox:
-                        await service.mark_shown(update.table, update.table.outbox[-1].seq, 6000 + turns)
+                    posts = owed(update)
+                    if not posts:
+                        continue
+                    upto = max(p.seq for p in posts)
+                    shown[table.id] = upto
+                    if new_api:  # one post at a time, as the presenter marks them
+                        for post in posts:
+                            await service.mark_shown(table.id, upto=post.seq, message_id=6000 + post.seq)
+                    else:
+                        for post in posts:
+                            await service.mark_shown(update.table, post.seq, 6000 + post.seq)
         await service.close()
         await store.close()
     writes = counting.writes
     total = sum(writes.values())
     print(f"{games} games of five (2 humans, 3 medium AI), {turns} turns")
     print(f"store transactions: {total} in all, {total / turns:.2f} a turn")
+    full = writes["checkpoint"] + writes["commit"] + writes["create_game"]
+    print(f"of which write the whole table state (checkpoint or commit): {full / turns:.2f} a turn")
     for name, count in writes.most_common():
         print(f"  {name:16} {count:6}  ({count / turns:.2f} a turn)")
 

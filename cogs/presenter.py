@@ -193,9 +193,11 @@ class Presenter:
             self._stale.discard(table_id)
             self._repost.discard(table_id)
             snapshot = self._latest.get(table_id)
-            if snapshot is not None and not snapshot.is_open and not self._pending.get(table_id) \
-                    and table_id not in self._unmarked:
-                self._forget(table_id)
+            if snapshot is not None and not self._pending.get(table_id) and table_id not in self._unmarked:
+                if not snapshot.is_open:
+                    self._forget(table_id)
+                else:  # all shown: the next commit brings its own snapshot (and the game drawn from it)
+                    del self._latest[table_id]
 
     def _forget(self, table_id: int) -> None:
         """A closed table whose news is all shown: nothing of it stays."""
