@@ -16,7 +16,7 @@ from engine.actions import Pick
 from engine.ai import anniversary, anniversary_search, heuristics, search
 from engine.ai.info import information_set
 from engine.cards import ROW_LIMIT
-from engine.game import Phase
+from engine.phase import Phase
 
 
 def _old_pick(game, player, rng, budget) -> int:

@@ -1,7 +1,7 @@
 """Anniversary prompts: how often a table of five waits on a special-card or swap decision.
 
 Plays seeded Anniversary games with five human seats, all with the same prompt
-preference, and asks the table service's own rule (``bot.specials.asks``)
+preference, and asks the table service's own rule (``bot.tables.specials.asks``)
 at every special-card and swap pause. A *pause* is a pause that rule asks a
 human about (the game waits for them); the rest are declined at once, as the
 bot does. Picks and low-card rows are made by the medium AI. Asked players

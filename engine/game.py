@@ -32,7 +32,7 @@ from .setup import deal, game_at_position
 from .variants import MAX_PLAYERS, Parts, Variant, register, variant_spec
 from .view import observe
 
-__all__ = ["Game", "Phase"]  # Phase lives in engine.phase; it is re-exported for old callers
+__all__ = ["Game"]
 
 # Events are immutable tuples, so the ones made of a few small ints are made once
 # and shared: a lookup costs ~0.03 µs where building a NamedTuple costs ~0.3–0.6 µs,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from engine import Game, GameConfig, Variant, action_from_dict, action_to_dict
 from engine.ai import choose_action
 from engine.ai.coach import NoHint, hint
+from engine.anniversary import SpecialOutlook, special_outlook
 
 from .workers import WorkerPool
 
@@ -47,6 +48,11 @@ def decide_from_state(state: dict, seat: int, level: str, seed: str) -> dict:
 def hint_from_state(state: dict, seat: int, seed: str):
     """The worker's side of a coach's hint: an ``engine.ai.coach.Hint`` (raises ``NoHint``)."""
     return hint(Game.from_dict(state), seat, random.Random(seed))
+
+
+def outlook_from_state(state: dict) -> SpecialOutlook:
+    """The worker's side of a special-card outlook: every legal play of the pause, played out."""
+    return special_outlook(Game.from_dict(state))
 
 
 def warm_up() -> int:
@@ -119,6 +125,18 @@ class AISeats:
         if self._decider is not None:  # tests that replace the AI think inline
             return hint(game, seat, random.Random(seed))
         return await self.pool.run(hint_from_state, game.to_dict(), seat, seed)
+
+    async def outlook(self, game: Game) -> SpecialOutlook:
+        """Where each answer to the game's special-card pause leads (``special_outlook``). A few
+        dozen plays, each on a copy of the game: up to 100 ms at a table of eight, so it is worked
+        out in the worker whenever that runs, never on the event loop that answers clicks."""
+        if self._decider is not None or not self.pool.started:
+            return special_outlook(game)  # tests that replace the AI, and --sync, think inline
+        try:
+            return await self.pool.run(outlook_from_state, game.to_dict())
+        except Exception:  # the worker died or is being replaced: the answer is needed now
+            log.warning("the worker could not work out a special-card outlook; worked out here", exc_info=True)
+            return special_outlook(game)
 
     def close(self) -> None:
         self.pool.close()

@@ -179,8 +179,16 @@ class Play:
         seat = game.waiting_for[0]
         if seats[seat].is_ai:
             return [await self.ai.decide(game, seat, seats[seat].ai_level, ai_seed(table, seat))]
+        await self.prepare_outlook(table)
         declined = declined_for(table, seat)
         return [declined] if declined is not None else []
+
+    async def prepare_outlook(self, table: Table) -> None:
+        """Work out the outlook of a special-card pause off the event loop, once, as it begins:
+        whether to ask the decider, and their prompt, read it from the table's cache."""
+        game = table.game
+        if game.phase is Phase.SPECIAL and (table.outlook is None or table.outlook[0] != game.decision_id):
+            table.outlook = (game.decision_id, await self.ai.outlook(game))
 
     # -- AI seats that think a while ------------------------------------------------
 

@@ -126,6 +126,8 @@ class TableService:
                 await self._finish_restored(table)  # written by a version that saved results apart
                 continue
             self.scheduler.set(table.id, table.deadline)
+            await self.play.prepare_outlook(table)  # a special-card pause: its prompt is ready
+            table.committed = table.snapshot()
             self.tx.notify(table.committed, "restored")
             self.play.think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():

@@ -55,12 +55,13 @@ SAVING_MIN = {"saving": 1, "big": 11}
 
 
 def table_outlook(table: Table) -> SpecialOutlook:
-    """The engine's outlook on the table's special-card pause, worked out once per pause
-    (up to a few dozen plays, each on a copy of the game: it is asked at every click)."""
+    """The engine's outlook on the table's special-card pause, worked out once per pause (up to a
+    few dozen plays, each on a copy of the game: it is asked at every click). The service has it
+    worked out in the AI's worker as the pause begins (``Play.prepare_outlook``); only a pause
+    restored from an older snapshot is worked out here."""
     game = table.game
-    key = (table.step, game.decision_id)
-    if table.outlook is None or table.outlook[0] != key:
-        table.outlook = (key, special_outlook(game))
+    if table.outlook is None or table.outlook[0] != game.decision_id:
+        table.outlook = (game.decision_id, special_outlook(game))
     return table.outlook[1]
 
 

@@ -28,10 +28,10 @@ CHOICE_SECONDS_RANGE = (10, 300)
 SPECIAL_SECONDS_RANGE = (5, 300)
 
 #: When an Anniversary player is asked about a special card (or a swap), see
-#: ``bot.specials.asks``: ``always`` — whenever a special card could change the
+#: ``bot.tables.specials.asks``: ``always`` — whenever a special card could change the
 #: table, and at every swap offer; ``saving`` — when a special card would save
 #: them bullheads on the card being placed; ``big`` (the default) — only when it
-#: would save many (``bot.specials.SAVING_MIN``); ``never`` — the bot declines for them.
+#: would save many (``bot.tables.specials.SAVING_MIN``); ``never`` — the bot declines for them.
 PromptPreference = Literal["always", "saving", "big", "never"]
 PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
 #: The default keeps a table of five at about one pause every two turns (benchmarks/prompts.py).
@@ -226,7 +226,7 @@ class Table:
     post_seq: int = 0  # the seq of the newest post ever numbered: never goes back
     closed_notice: Text | None = None  # why it closed (cancelled or abandoned)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # the game's decision_id
-    outlook: tuple | None = field(default=None, repr=False, compare=False)  # see specials.table_outlook
+    outlook: tuple | None = field(default=None, repr=False, compare=False)  # (decision_id, outlook)
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
     extended_for: int = field(default=0, repr=False, compare=False)  # see TableService.post_seen_late
@@ -296,7 +296,7 @@ class Table:
         """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
         state, meta = self.saved
         return TableSnapshot(self.id, self.guild_id, self.channel_id, self.version, state, meta,
-                             tuple(self.outbox), self.message_id)
+                             tuple(self.outbox), self.message_id, self.outlook)
 
     @classmethod
     def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,
@@ -337,11 +337,14 @@ class TableSnapshot:
     meta: dict[str, Any] = field(repr=False)
     posts: tuple[Post, ...] = ()
     message_id: int | None = None
+    outlook: tuple | None = field(default=None, repr=False)  # the special-card outlook worked out so far
 
     @functools.cached_property
     def table(self) -> Table:
-        return Table.from_checkpoint(self.id, self.guild_id, self.channel_id, self.meta, self.state or None,
-                                     self.posts, self.message_id)
+        table = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, self.meta, self.state or None,
+                                      self.posts, self.message_id)
+        table.outlook = self.outlook  # keyed by its decision: a stale one is never used
+        return table
 
     @property
     def status(self) -> TableStatus:

@@ -2,7 +2,7 @@
 
 ``bot/`` speaks no language of its own: an error or a notice carries the
 English template (marked with ``N_`` for the catalog) and its fields, and the
-Discord face renders it in the reader's language (``bot.i18n.render``).
+Discord face renders it in the reader's language (``cogs.i18n.render``).
 ``str()`` of a ``Text`` is its English, for logs and tests.
 """
 
@@ -65,7 +65,7 @@ class Text:
         return " ".join(translate(template, fields) for template, fields in self.parts)
 
     def __str__(self) -> str:
-        # Formatted only with fields, as ``bot.i18n.tr`` does: a template without any may hold braces.
+        # Formatted only with fields, as ``cogs.i18n.tr`` does: a template without any may hold braces.
         return self.render(lambda template, fields: template.format(**fields) if fields else template)
 
     def __repr__(self) -> str:

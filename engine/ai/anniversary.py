@@ -24,7 +24,7 @@ import random
 from ..actions import ChooseRow, Pick
 from ..anniversary.outlook import settle
 from ..anniversary.specials import special as as_special
-from ..game import Phase
+from ..phase import Phase
 from . import anniversary_search, heuristics
 from .anniversary_kernel import AVERAGE_WORTH, WORTH, worth_scale
 from .info import information_set

@@ -9,6 +9,9 @@ from bot.tables.specials import NotYourDecision
 from bot.tables.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
 from engine.errors import SpecialNotInHand
+from engine.anniversary import special_outlook
+from bot.tables import specials
+from bot.tables.ai_seats import AISeats
 
 
 def first_legal(game, seat, level, rng):
@@ -132,3 +135,37 @@ async def test_preferences_refuse_nonsense_and_classic_tables(store, clock):
     with pytest.raises(TableError, match="only for the Anniversary"):
         await service.set_prompts(classic.id, 100, "never")
     await service.close()
+
+
+async def test_a_pause_has_its_outlook_worked_out_by_the_ai_not_on_the_event_loop(store, clock, monkeypatch):
+    """Up to 100 ms of plays at a table of eight: asked of the AI (its worker, in the bot) once as
+    the pause begins; whether to ask and the prompt itself only read it."""
+    service, table = await two_players(store, clock)
+    asked = []
+    worked_out = service.ai.outlook
+
+    async def outlook(game):
+        asked.append(game.decision_id)
+        return await worked_out(game)
+
+    monkeypatch.setattr(service.ai, "outlook", outlook)
+    monkeypatch.setattr(specials, "special_outlook", lambda game: pytest.fail("worked out on the event loop"))
+    await alice_takes_a_row_holding_a_stop(service, table, "saving")
+    assert table.game.phase is Phase.SPECIAL and asked == [table.game.decision_id]
+    prompt = service.special_prompt(table.id, 100, table.step)
+    assert prompt.outlook.best_saving == 8 and len(asked) == 1
+    await service.close()
+
+
+async def test_the_worker_works_out_the_same_outlook_as_the_engine():
+    seats = AISeats()
+    seats.start()
+    try:
+        game = AnniversaryGame.from_position(GameConfig(2, "anniversary"), rows=[[10, 11, 12, 13, 14], [60], [70],
+                                             [80]], hands=[[20, 1], [90, 91]], specials=[[Special.STOP], []])
+        game.pick(0, 20)
+        game.pick(1, 90)
+        assert game.phase is Phase.SPECIAL
+        assert await seats.outlook(game) == special_outlook(game)
+    finally:
+        seats.close()

@@ -42,6 +42,7 @@ async def seat_position(world, table, alice, bob, rows, alice_hand, bob_hand, al
     transactions = world.bot.service.tx
     async with transactions.acting(table):
         table.game = AnniversaryGame.from_position(CONFIG, rows=rows, hands=hands, specials=specials, **kwargs)
+        table.outlook = None  # the outlook of the dealt game's pause, which this one replaces
         await transactions.commit(table)
 
 
