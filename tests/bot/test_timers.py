@@ -1,6 +1,7 @@
 import asyncio
 
 from bot.tables.timers import Scheduler
+from data.errors import StoreUnavailable
 
 
 class FakeClock:
@@ -55,4 +56,66 @@ async def test_setting_the_same_deadline_again_fires_once():
     for _ in range(50):
         await asyncio.sleep(0)
     assert fired == [7]
+    await scheduler.stop()
+
+
+async def spin(times: int = 50) -> None:
+    for _ in range(times):
+        await asyncio.sleep(0)
+
+
+async def test_a_deadline_whose_handler_fails_is_tried_again_with_growing_pauses():
+    """The database is away: each try fails. The deadline is tried again 1, 2, 4, 8 … s later
+    (never at once, so no loop), up to a minute apart; once a try goes through it fires no more."""
+    tries: list[float] = []
+    failing = True
+    clock = FakeClock()
+
+    async def on_deadline(key: int) -> None:
+        tries.append(clock.now)
+        if failing:
+            raise StoreUnavailable("the database cannot be reached")
+
+    scheduler = Scheduler(on_deadline, clock)
+    scheduler.start()
+    scheduler.set(1, clock.now + 10)
+    clock.now += 10
+    scheduler.wake()
+    await spin()
+    assert tries == [1010.0] and scheduler.deadline(1) == 1011.0 and scheduler.failures(1) == 1
+    await spin()
+    assert len(tries) == 1, "not tried again before its pause is over"
+    for pause in (1, 2, 4, 8, 16, 32, 60, 60):
+        clock.now += pause
+        scheduler.wake()
+        await spin()
+    assert [round(b - a) for a, b in zip(tries, tries[1:])] == [1, 2, 4, 8, 16, 32, 60, 60]
+    failing = False
+    clock.now += 60
+    scheduler.wake()
+    await spin()
+    assert scheduler.deadline(1) is None and scheduler.failures(1) == 0
+    clock.now += 600
+    scheduler.wake()
+    await spin()
+    assert len(tries) == 10  # the try that went through was the last
+    await scheduler.stop()
+
+
+async def test_a_deadline_set_anew_while_its_handler_fails_stands():
+    """A click that went through moved the table's deadline: the failed try does not replace it."""
+    clock = FakeClock()
+    scheduler: Scheduler
+
+    async def on_deadline(key: int) -> None:
+        scheduler.set(key, clock.now + 60)  # the next turn's, set by a move that was saved
+        raise StoreUnavailable("this timer's own save failed")
+
+    scheduler = Scheduler(on_deadline, clock)
+    scheduler.start()
+    scheduler.set(3, clock.now + 5)
+    clock.now += 5
+    scheduler.wake()
+    await spin()
+    assert scheduler.deadline(3) == clock.now + 60
     await scheduler.stop()

@@ -170,3 +170,33 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
         again = await (await world.standin.click(world.alice, hand, card)).reply()
         assert "face down" in again.content
         assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
+
+
+async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_once_the_database_is_back(
+        world, monkeypatch):
+    """The presenter could not record that a reveal was shown (the database is away): it shows no
+    reveal twice, and records the mark once the database is back."""
+    from data.errors import StoreUnavailable
+
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        presenter.retry_first = 0.01  # the test's pauses between tries
+        await start_game(world, rounds=1)
+        store = world.bot.service.store
+        table_id = world.bot.service.table_in(world.channel.id).id
+        mark_shown = store.mark_shown
+        refused = []
+
+        async def away_for_a_while(game_id, **kwargs):
+            if len(refused) < 4:
+                refused.append(kwargs)
+                raise StoreUnavailable("the database cannot be reached")
+            return await mark_shown(game_id, **kwargs)
+
+        monkeypatch.setattr(store, "mark_shown", away_for_a_while)
+        await pick_both(world)
+        await asyncio.wait_for(world.settle(), 10)
+        assert len(refused) == 4, "tried again after each failure, with a pause"
+        assert len(reveals(world)) == 1, "shown once, though its mark failed four times"
+        assert (await store.load_table(table_id)).posts == [], "every shown post is marked in the end"
+        world.standin.assert_no_errors()
