@@ -9,35 +9,27 @@ from encoding payloads to which step a method runs, is here.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from . import queries, writes
-from . import statements as sql
 from .commit_queue import CommitQueue
 from .models import (
     Commit,
     CorruptTable,
     GameLog,
-    GameResult,
-    GameStatus,
     GameSummary,
     LeaderboardEntry,
     LeaderboardPage,
     Metric,
-    OutboxPost,
     PlayerStats,
     RestoredTable,
-    SeatInfo,
 )
 from .queries import Reader
 from .rows import dump_object
 from .writes import Outcome, Pending, Step
 
 T = TypeVar("T")
-
-#: Larger than any post number: "every post" for the old checkpoint's emptied outbox.
-_ALL_POSTS = 2**62
 
 
 class StoreBase(ABC):
@@ -72,14 +64,13 @@ class StoreBase(ABC):
         variant: str,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
-        commit: Commit | None = None,
-        seats: Sequence[SeatInfo] = (),  # REMOVE after the service uses commit()
+        commit: Commit,
     ) -> int:
         options_json = dump_object(options or {}, "options")
-        first = None if commit is None else writes.pending_commit(0, commit)  # its id comes with the row
+        first = writes.pending_commit(0, commit)  # its id comes with the row
         now = self._clock()
         return await self._transact(lambda: writes.create_game(
-            guild_id, channel_id, host_id, variant, options_json, seed, now, first, seats))
+            guild_id, channel_id, host_id, variant, options_json, seed, now, first))
 
     async def commit(self, game_id: int, commit: Commit) -> int | None:
         # Encoded here, outside the transaction: a bad payload fails fast and JSON encoding
@@ -98,52 +89,6 @@ class StoreBase(ABC):
 
     async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
         return await self._query(lambda conn: queries.load_table(conn, game_id))
-
-    # -- the service's calls before commit() -----------------------------------
-
-    async def upsert_player(self, user_id: int, display_name: str) -> None:  # REMOVE after the service uses commit()
-        now = self._clock()
-        await self._transact(lambda: writes.upsert_players([(user_id, display_name)], now))
-
-    async def upsert_guild(self, guild_id: int, name: str | None) -> None:  # REMOVE after the service uses commit()
-        now = self._clock()
-        await self._transact(lambda: _upsert_guild(guild_id, name, now))
-
-    async def update_game(  # REMOVE after the service uses commit()
-        self,
-        game_id: int,
-        *,
-        status: GameStatus | None = None,
-        seats: Sequence[SeatInfo] | None = None,
-        host_id: int | None = None,
-    ) -> None:
-        change = Pending(game_id, seats=seats, status=status, host_id=host_id)
-        now = self._clock()
-        await self._transact(lambda: writes.update_game(game_id, change, now))
-
-    async def checkpoint(  # REMOVE after the service uses commit()
-        self,
-        game_id: int,
-        state: dict[str, Any],
-        meta: dict[str, Any],
-        action: dict[str, Any] | None = None,
-        *,
-        actions: Sequence[dict[str, Any]] = (),
-        unshown: bool = False,
-    ) -> int | None:
-        entries = ([action] if action is not None else []) + list(actions)
-        outbox = meta.get("outbox") if unshown else None
-        posts = [OutboxPost(seq=p["seq"], payload=p) for p in outbox or ()
-                 if isinstance(p, dict) and isinstance(p.get("seq"), int) and p["seq"] >= 1]
-        pending = writes.pending_commit(game_id, Commit(state, meta, entries, posts))
-        # The outbox is what meta lists: the posts before its first are shown.
-        pending.shown_upto = min(p.seq for p in posts) - 1 if posts else _ALL_POSTS
-        return await self._commits.write(pending)
-
-    async def record_results(self, game_id: int, result: GameResult) -> bool:  # REMOVE after the service uses commit()
-        now = self._clock()
-        # Looked up when the write runs, so a test can replace a step.
-        return await self._transact(lambda: writes.finish(game_id, result, now))
 
     # -- queries ---------------------------------------------------------------
 
@@ -182,6 +127,3 @@ class StoreBase(ABC):
     async def forget_player(self, user_id: int) -> bool:
         return await self._transact(lambda: writes.forget_player(user_id))
 
-
-def _upsert_guild(guild_id: int, name: str | None, now: float) -> Step[None]:  # REMOVE with upsert_guild
-    yield writes.Run(sql.UPSERT_GUILD, (guild_id, name, now))

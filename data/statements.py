@@ -18,11 +18,7 @@ UPSERT_PLAYER = (
     "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
     "updated_at = excluded.updated_at"
 )
-UPSERT_GUILD = (
-    "INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?) "
-    "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at"
-)
-# A table can open before the guild was ever upserted.
+# A table can open before the guild was ever seen.
 ENSURE_GUILD = "INSERT INTO guilds (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING"
 INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, host_id, variant, options, status, seed, "

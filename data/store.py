@@ -7,22 +7,18 @@ and obtain an instance from ``data.open_store``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .models import (
     Commit,
     CorruptTable,
     GameLog,
-    GameResult,
-    GameStatus,
     GameSummary,
     LeaderboardEntry,
     LeaderboardPage,
     Metric,
     PlayerStats,
     RestoredTable,
-    SeatInfo,
 )
 
 
@@ -41,12 +37,10 @@ class Store(Protocol):
         variant: str,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
-        commit: Commit | None = None,
-        seats: Sequence[SeatInfo] = (),  # REMOVE after the service uses commit()
+        commit: Commit,
     ) -> int:
         """The games row, its seats (``commit.seats``) and its first checkpoint, in one
-        transaction; the new game's id. (Without ``commit``: a lobby without checkpoint,
-        seated with ``seats``; REMOVE after the service uses commit().)"""
+        transaction; the new game's id."""
 
     async def commit(self, game_id: int, commit: Commit) -> int | None:
         """Write everything ``commit`` changes in one transaction, or nothing.
@@ -54,7 +48,7 @@ class Store(Protocol):
         Group-committed with other tables' writes; one commit's error (GameNotFound,
         GameNotActive for actions on an ended game, InvalidTransition, ResultMismatch,
         ConstraintViolation) fails it alone, an outage (StoreUnavailable) the whole batch.
-        A ``result`` for a game finished already is skipped, as record_results did.
+        A ``result`` for a game finished already is skipped (written exactly once).
         Returns the last logged action's seq, or None without actions.
         """
 
@@ -72,42 +66,6 @@ class Store(Protocol):
 
     async def load_table(self, game_id: int) -> RestoredTable | CorruptTable | None:
         """One table in any status (None if there is no such game), e.g. for a rematch."""
-
-    # -- the service's calls before commit() -----------------------------------
-    # REMOVE after the service uses commit(): each is one commit (or part of one) now.
-    async def upsert_player(self, user_id: int, display_name: str) -> None:
-        """Remember a player's display name as last seen."""
-
-    async def upsert_guild(self, guild_id: int, name: str | None) -> None: ...
-
-    async def update_game(
-        self,
-        game_id: int,
-        *,
-        status: GameStatus | None = None,
-        seats: Sequence[SeatInfo] | None = None,
-        host_id: int | None = None,
-    ) -> None:
-        """Change status (not to 'finished': use record_results), seats or host."""
-
-    async def checkpoint(
-        self,
-        game_id: int,
-        state: dict[str, Any],
-        meta: dict[str, Any],
-        action: dict[str, Any] | None = None,
-        *,
-        actions: Sequence[dict[str, Any]] = (),
-        unshown: bool = False,
-    ) -> int | None:
-        """A commit of ``state``, ``meta`` and ``action`` then ``actions``; with ``unshown``,
-        ``meta["outbox"]``'s posts are the game's outbox, without it the outbox is emptied."""
-
-    async def record_results(self, game_id: int, result: GameResult) -> bool:
-        """Write results, stats and ratings and finish the game, exactly once.
-
-        Returns False (writing nothing) if the game is already finished.
-        """
 
     # -- queries ---------------------------------------------------------------
     async def leaderboard(

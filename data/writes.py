@@ -286,18 +286,14 @@ def batch_written(batch: Sequence[Pending], outcomes: Sequence[Outcome], now: fl
 
 
 def create_game(guild_id: int, channel_id: int, host_id: int | None, variant: str, options: str,
-                seed: int | None, now: float, first: Pending | None = None,
-                seats: Sequence[SeatInfo] = ()) -> Step[int]:
+                seed: int | None, now: float, first: Pending) -> Step[int]:
     """The games row, and ``first`` (its seats and first checkpoint) written as a batch of one."""
     yield Run(sql.ENSURE_GUILD, (guild_id, now))  # a table can open before the guild was seen
     [(game_id,)] = yield Run(sql.INSERT_GAME, (guild_id, channel_id, host_id, variant, options, seed, now, now))
-    if seats:
-        yield from replace_seats(game_id, seats, now)
-    if first is not None:
-        first.game_id = game_id
-        [outcome] = yield from write_batch([first], now)
-        if isinstance(outcome, Exception):
-            raise outcome
+    first.game_id = game_id
+    [outcome] = yield from write_batch([first], now)
+    if isinstance(outcome, Exception):
+        raise outcome
     return game_id
 
 
@@ -324,18 +320,6 @@ def change_game(game_id: int, change: Pending, current: str, now: float) -> Step
     if change.result is not None and (yield from finish(game_id, change.result, now)):
         current = "finished"
     return current
-
-
-def status_of(game_id: int) -> Step[str]:
-    """The game's status, its row locked on PostgreSQL; GameNotFound if there is none."""
-    found = yield LockGames([game_id])
-    if not found:
-        raise GameNotFound(game_id)
-    return found[0][1]
-
-
-def update_game(game_id: int, change: Pending, now: float) -> Step[None]:
-    yield from change_game(game_id, change, (yield from status_of(game_id)), now)
 
 
 def upsert_players(players: Sequence[tuple[int, str]], now: float) -> Step[None]:

@@ -10,6 +10,7 @@ import aiosqlite
 import pytest
 
 from data.errors import MigrationError, NotADatabase, SchemaTooNew
+from data.models import Commit, SeatInfo
 from data.sqlite.schema import LATEST_VERSION, MIGRATIONS, Migration, apply_migrations
 from data.sqlite.store import SQLiteStore
 
@@ -50,7 +51,9 @@ async def test_upgrade_from_every_earlier_version(db_path, old_version):
     assert user_version(db_path) == old_version
     async with await SQLiteStore.open(db_path) as store:
         tables = await store.load_unfinished()
-        await store.upsert_player(7, "seven")  # the upgraded schema is usable
+        await store.create_game(  # the upgraded schema is usable
+            guild_id=1, channel_id=3, host_id=7, variant="classic",
+            commit=Commit({}, {}, seats=[SeatInfo(seat=0, user_id=7, display_name="seven")]))
     assert user_version(db_path) == LATEST_VERSION
     assert len(tables) == (1 if old_version >= 1 else 0)
 
