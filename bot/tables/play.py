@@ -187,7 +187,8 @@ class Play:
         """Work out the outlook of a special-card pause off the event loop, once, as it begins:
         whether to ask the decider, and their prompt, read it from the table's cache."""
         game = table.game
-        if game.phase is Phase.SPECIAL and (table.outlook is None or table.outlook[0] != game.decision_id):
+        if game is not None and game.phase is Phase.SPECIAL \
+                and (table.outlook is None or table.outlook[0] != game.decision_id):
             table.outlook = (game.decision_id, await self.ai.outlook(game))
 
     # -- AI seats that think a while ------------------------------------------------

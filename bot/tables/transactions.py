@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,8 +34,9 @@ log = logging.getLogger(__name__)
 #: error after that is not reported as "nothing was changed": the change stands.
 committed_change: contextvars.ContextVar[bool] = contextvars.ContextVar("committed_change", default=False)
 
-#: What a store raises when the database cannot be reached or is locked: nothing was written.
-UNREACHABLE = (StoreUnavailable, sqlite3.OperationalError, OSError, TimeoutError)
+#: What a store raises when the database cannot be reached, or is locked by another program:
+#: nothing was written (both backends say so with StoreUnavailable).
+UNREACHABLE = (StoreUnavailable, OSError, TimeoutError)
 
 
 @dataclass
