@@ -71,7 +71,7 @@ class Play:
 
     def hand(self, table_id: int, user_id: int) -> tuple[Table, int, PlayerView]:
         """``user_id``'s seat and view as last committed (never a change still being saved)."""
-        table = self.registry.get(table_id).committed.table
+        table = self.registry.get(table_id).as_committed()
         game = running_game(table)
         seat = seat_of(table, user_id)
         return table, seat, game.view(seat)

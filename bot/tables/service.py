@@ -260,7 +260,7 @@ class TableService:
     async def hint(self, table_id: int, user_id: int):
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a
         table opened with helpers on. Reads the table as last committed; changes nothing."""
-        table = self.registry.get(table_id).committed.table
+        table = self.registry.get(table_id).as_committed()
         if not table.options.helpers:
             raise TableError(N_("Hints are off at this table; the host can turn on helpers for the next one."))
         game = running_game(table)

@@ -137,7 +137,7 @@ class Specials:
 
     def special_prompt(self, table_id: int, user_id: int, step: int | None = None) -> SpecialPrompt:
         """The decider's prompt, from the table as last committed."""
-        table = self.registry.get(table_id).committed.table
+        table = self.registry.get(table_id).as_committed()
         game = running_game(table)
         seat = seat_of(table, user_id)
         check_step(table, step)

@@ -292,6 +292,11 @@ class Table:
         self.outlook = None  # worked out again from the restored game
         self.queued_swap = None
 
+    def as_committed(self) -> "Table":
+        """The table as last committed, to read from: itself while no change holds its lock (each
+        change commits or rolls back before it lets go), else the copy drawn from its snapshot."""
+        return self.committed.table if self.lock.locked() else self
+
     def snapshot(self) -> "TableSnapshot":
         """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
         state, meta = self.saved
