@@ -64,6 +64,15 @@ async def spin(times: int = 50) -> None:
         await asyncio.sleep(0)
 
 
+async def fire_in(scheduler: Scheduler, clock: FakeClock, key: int, seconds: float) -> None:
+    """Set ``key``'s deadline ``seconds`` ahead, move the clock there and let the scheduler run."""
+    scheduler.start()
+    scheduler.set(key, clock.now + seconds)
+    clock.now += seconds
+    scheduler.wake()
+    await spin()
+
+
 async def test_a_deadline_whose_handler_fails_is_tried_again_with_growing_pauses():
     """The database is away: each try fails. The deadline is tried again 1, 2, 4, 8 … s later
     (never at once, so no loop), up to a minute apart; once a try goes through it fires no more."""
@@ -77,11 +86,7 @@ async def test_a_deadline_whose_handler_fails_is_tried_again_with_growing_pauses
             raise StoreUnavailable("the database cannot be reached")
 
     scheduler = Scheduler(on_deadline, clock)
-    scheduler.start()
-    scheduler.set(1, clock.now + 10)
-    clock.now += 10
-    scheduler.wake()
-    await spin()
+    await fire_in(scheduler, clock, 1, 10)
     assert tries == [1010.0] and scheduler.deadline(1) == 1011.0 and scheduler.failures(1) == 1
     await spin()
     assert len(tries) == 1, "not tried again before its pause is over"
@@ -112,10 +117,6 @@ async def test_a_deadline_set_anew_while_its_handler_fails_stands():
         raise StoreUnavailable("this timer's own save failed")
 
     scheduler = Scheduler(on_deadline, clock)
-    scheduler.start()
-    scheduler.set(3, clock.now + 5)
-    clock.now += 5
-    scheduler.wake()
-    await spin()
+    await fire_in(scheduler, clock, 3, 5)
     assert scheduler.deadline(3) == clock.now + 60
     await scheduler.stop()
