@@ -12,7 +12,8 @@ A *seat spec* names how a seat plays:
   if every card takes a row, the cheapest immediate take; ties: the lower card. It takes the
   cheapest row when its card is too low, drafts at random and declines special cards and swaps.
 * ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
-  ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
+  ``hard-list`` is hard searching with the list kernel only (as before issue 26: no array
+  kernel); ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
   a ``+randdraft`` suffix makes the seat draft a uniformly random card in the Pro variant,
   ``+randrow`` take a uniformly random row for a low card, ``+randspecial`` answer an
   Anniversary special-card pause uniformly at random (declining is one of the answers),
@@ -71,6 +72,15 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
         base = standard_random
     elif level == "heuristic":
         base = standard_heuristic
+    elif level == "hard-list":
+        from engine.ai import search
+
+        def base(game, seat, rng):
+            search.USE_BATCH = False
+            try:
+                return choose_action(game, seat, "hard", rng, budget_ms=hard_ms, budget_sims=hard_sims)
+            finally:
+                search.USE_BATCH = True
     elif level in ("hard-old", "hard-cards"):
         from ai_reference import reference_decide
 
@@ -101,6 +111,7 @@ class Job:
     focal: int
     variant: str = "classic"
     target: int | None = None  # None: one round (Anniversary: its two)
+    first_round: bool = False  # only the first round of the game to ``target`` is played
     hard_ms: float | None = 45.0
     hard_sims: int | None = None
     cpu_clock: bool = True  # hard's ms budget counts this process's CPU time, not the wall clock
@@ -125,7 +136,7 @@ def play(job: Job) -> tuple[float, int, float, int]:
     rngs = [random.Random(job.seed * 31 + p) for p in range(PLAYERS)]
     cpu = 0.0
     decisions = 0
-    while not game.is_over:
+    while not game.is_over and not (job.first_round and game.history):
         seat = game.waiting_for[0]
         if seat == job.focal:
             t = time.process_time()

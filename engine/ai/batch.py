@@ -44,14 +44,23 @@ AVAILABLE = np is not None
 GAPS = 106  # the last axis of ``kernel.cost_table``
 POINTS = kernel.MAX_ROW_POINTS + 1
 LOWS = (ROW_LIMIT + 1) * POINTS * GAPS  # where the danger of a low card starts in the flat table
+SPAN = LOWS + POINTS  # one policy's table; the standard heuristic's follows the danger table's
+TAKES = 1000  # the standard heuristic's key of a card that takes a row: above every gap
 
 
 @lru_cache(maxsize=16)
 def _tables(opponents: int):
-    """(the flat cost table, the bullheads of every card value) as arrays."""
+    """(the flat key tables of both policies, the bullheads of every card value) as arrays.
+
+    First the danger table: the cost table's lines, then the floats 0, 1, … (a low card's
+    danger: the cheapest row's bullheads); then the same layout for the standard heuristic
+    (``heuristics.standard_pick``): the gap on a row with room, else ``TAKES`` plus the take."""
     ctab = kernel.cost_table(opponents)
-    # the cost table's lines, then the floats 0, 1, … (a low card's danger: the cheapest row's bullheads)
-    flat = np.array([x for need in ctab for per in need for x in per] + list(range(POINTS)), dtype=np.float64)
+    danger = [x for need in ctab for per in need for x in per] + list(range(POINTS))
+    std = [float(gap) if need > 0 else float(TAKES + p)
+           for need in range(ROW_LIMIT + 1) for p in range(POINTS) for gap in range(GAPS)]
+    std += [float(TAKES + p) for p in range(POINTS)]
+    flat = np.array(danger + std, dtype=np.float64)
     return flat, np.array(BULLHEADS, dtype=np.int64)
 
 
@@ -87,8 +96,9 @@ def _place(ends, lens, pts, pen, cards, bh):
         pts_f[at] = np.where(take, c_bh, p + c_bh)
 
 
-def _danger(ends, lens, pts, hands, flat):
-    """Every card's danger-table value (B, n, k) on the batch's rows.
+def _danger(ends, lens, pts, hands, flat, styles=None):
+    """Every card's danger-table value (B, n, k) on the batch's rows (a seat whose ``styles``
+    entry is ``SPAN``: its standard heuristic key instead).
 
     With the rows in order of their ends, a card's row is the number of ends below it (0: a
     low card), so the value is ``flat[off[b, slot] + card]``, where ``off`` holds for each
@@ -109,6 +119,8 @@ def _danger(ends, lens, pts, hands, flat):
     slot += (np.arange(b) * (rows_n + 1))[:, None, None]
     at = off.ravel()[slot]
     at += np.where(low, 0, hands)
+    if styles is not None:
+        at += styles[None, :, None]
     return flat[at]
 
 
@@ -130,17 +142,18 @@ def _drop(hands, col):
     return hands[keep].reshape(b, n, k - 1)
 
 
-def play_out(ends, lens, pts, pen, hands, eps, gen, opponents: int, repeat: int = 1):
+def play_out(ends, lens, pts, pen, hands, eps, gen, opponents: int, repeat: int = 1, styles=None):
     """Finish every batch row's round: each seat plays the danger table, a random card with
     chance ``eps[seat]`` (``eps`` (n,) or None); low cards take the cheapest row. ``ends``/``lens``/``pts``
     (B, rows), ``pen`` (B, n), ``hands`` (B, n, k), every hand ascending. Mutates all but
     ``hands``. With ``repeat`` r the B rows are r blocks of B/r, and every block sees the same
-    random numbers (the search's candidates, each on the same determinizations)."""
+    random numbers (the search's candidates, each on the same determinizations). ``styles``
+    (n,): ``SPAN`` for a seat that plays the standard heuristic instead of the danger table."""
     flat, bh = _tables(opponents)
     b, n = hands.shape[:2]
     noisy = eps is not None and bool(np.any(eps > 0))
     while hands.shape[2]:
-        keys = _danger(ends, lens, pts, hands, flat)
+        keys = _danger(ends, lens, pts, hands, flat, styles)
         if noisy:
             u = gen.random((2, b // repeat, n))
             if repeat > 1:
@@ -194,7 +207,7 @@ class PickBatch:
     ``cands`` against all of them with the same random numbers, and returns the scores as a
     list per candidate (paired across candidates, determinization by determinization)."""
 
-    def __init__(self, info, model, seat_eps, eps_first, w, seed: int) -> None:
+    def __init__(self, info, model, seat_eps, eps_first, w, seed: int, standard: bool = False) -> None:
         n, me = info.players, info.player
         self.n, self.me, self.w = n, me, w
         self.opponents = max(1, n - 1)
@@ -210,6 +223,8 @@ class PickBatch:
         self.pts0 = np.array(info.row_points, dtype=np.int64)
         self.eps = np.array(seat_eps, dtype=np.float64)
         self.eps_first = eps_first
+        # the opponents' play-out policy: the standard heuristic's or (default) the danger table's
+        self.styles = np.array([SPAN if standard and p != me else 0 for p in range(n)], dtype=np.int64)
         self.medium = MediumKeys(model, self.size)
         self.gen = np.random.default_rng(seed)
 
@@ -251,7 +266,7 @@ class PickBatch:
         _place(ends, lens, pts, pen, cards, _tables(self.opponents)[1])
         if s > 1:
             # the same random numbers for every candidate: draw them for d rows and repeat
-            play_out(ends, lens, pts, pen, hands, self.eps, gen, self.opponents, repeat=c)
+            play_out(ends, lens, pts, pen, hands, self.eps, gen, self.opponents, repeat=c, styles=self.styles)
         mine = pen[:, me].astype(np.float64)
         if self.w:
             mine = mine - self.w * (pen.sum(axis=1) - pen[:, me]) / opp

@@ -67,6 +67,7 @@ EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is ran
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
 MIN_GAPS = 3  # gaps in the rows before the table's carelessness is judged
 TOPK_BATCH = 4  # the same when the simulations run as arrays (``batch``): many more of them
+OPP_STANDARD = False  # the simulated opponents play the standard heuristic, not the danger table
 USE_BATCH = True  # classic picks: the array kernel when numpy is there (``batch.AVAILABLE``)
 FIRST_BATCH = 24  # determinizations of the first batch (its pace sizes the next ones)
 MIN_BATCH = 8  # a batch smaller than this is not worth its fixed cost: the search stops
@@ -280,7 +281,7 @@ def pick_batch(info: InfoSet, w: float, rng: random.Random):
     eps, eps_first = _eps(info)
     model = MediumModel(info.rows, info.row_points, sorted(info.unseen + info.hand), n - 1, info.deck_size)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    sims = batch.PickBatch(info, model, seat_eps, eps_first, w, rng.getrandbits(63))
+    sims = batch.PickBatch(info, model, seat_eps, eps_first, w, rng.getrandbits(63), OPP_STANDARD)
     keys = heuristics.pick_keys(info)
     return sims.run, sorted(info.hand, key=lambda c: (keys[c], c))
 

@@ -85,3 +85,18 @@ def test_a_batched_pick_is_legal_and_repeats_for_a_seed():
     assert batch.PickBatch.fits(info)
     picks = {search.hard_pick(info, random.Random(9), search.Budget(600, None)) for _ in range(2)}
     assert len(picks) == 1 and picks <= set(info.hand)
+
+
+def test_a_seat_of_the_standard_style_plays_the_standard_heuristic():
+    from engine.ai.heuristics import standard_pick
+
+    flat, _ = batch._tables(4)
+    for seed in range(80):
+        _, positions = _positions(seed * 7 + 1, 1)
+        rows, pts, hands, _ = positions[0]
+        n = len(hands)
+        if not hands[0]:
+            continue
+        keys = batch._danger(np.array([[r[-1] for r in rows]]), np.array([[len(r) for r in rows]]),
+                             np.array([pts]), np.array([hands]), flat, np.full(n, batch.SPAN))[0]
+        assert [h[int(k.argmin())] for h, k in zip(hands, keys)] == [standard_pick(rows, pts, h) for h in hands]
