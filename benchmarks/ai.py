@@ -4,22 +4,26 @@ Every configuration replays the same seeded deals (deal ``i`` is seed ``seed + i
 the focal seat is ``i % 5``), so a difference between two configurations is a
 paired difference. Opponents (see ``ai_tables``): the STANDARD random player
 (uniformly random card; a card below every row takes the cheapest row — fewest
-bullheads, lowest index on a tie), the closest-gap heuristic, and the engine's
-levels. Figures are the focal seat's bullheads per round, mean ± the half-width
-of the 95 % interval.
+bullheads, lowest index on a tie), the STANDARD heuristic player (the smallest gap
+above the end of a row with room; if every card takes a row, the cheapest take;
+ties: the lower card; the cheapest row for a low card), and the engine's levels.
+Figures are the focal seat's bullheads per round, mean ± the half-width of the
+95 % interval.
 
-Sections: classic single rounds; full classic games to 66; the Pro variant's
+Sections: the kernels' pace (hard's simulated rounds a second, the list kernel
+and the array kernel on the same positions); classic: round 1 of a game to 66
+(with hard before the array kernel, ``hard-list``, on the same deals); full classic games to 66; the Pro variant's
 first round (own draft − uniformly random draft); the Anniversary game (hard −
 medium; hard now − hard before issue 19, and − hard searching its cards only);
 decision time of hard called as the bot calls it (``bot.tables.ai_seats.AISeats`` through its worker process), quiet
 and beside two busy processes; the first decision after a fresh start; and the
 fallbacks to medium, which must be 0 — the script exits 1 otherwise.
 
-Run: ``python benchmarks/ai.py`` (the full run, ~15 min on two cores) or
+Run: ``python benchmarks/ai.py`` (the full run, ~40 min on two cores) or
 ``python benchmarks/ai.py --quick`` (a few minutes, wide intervals).
 ``--hard-sims N`` gives hard N simulated rounds per decision instead of the
 bot's wall-clock budget (deterministic, immune to load: for tuning);
-``--sections classic,games,pro,anniversary,timing`` runs some sections; ``swaps`` (run only
+``--sections kernel,classic,games,pro,anniversary,timing`` runs some sections; ``swaps`` (run only
 when named) measures hard's swap answers against random ones on 600 Anniversary games.
 The tournaments count hard's budget in CPU time of their process (``--wall``:
 wall clock), so a machine shared with other work measures how hard plays on a
@@ -91,8 +95,8 @@ def classic(rep: Report, deals: int, games: bool) -> None:
     tag = "game" if games else "round 1"
     what = "full games to 66" if games else "round 1 of a game to 66"
     print(f"\nClassic, {what}: focal seat's bullheads per round (mean ± 95 %), {deals} paired deals")
-    configs = [(focal, opp) for opp in ("random", "heuristic")
-               for focal in ("hard", "hard-list", "medium", "easy", "random")]
+    focals = ("hard", "medium", "random") if games else ("hard", "hard-list", "medium", "easy", "random")
+    configs = [(focal, opp) for opp in ("random", "heuristic") for focal in focals]
     configs += [("hard", "medium"), ("medium", "medium"), ("random", "medium")]
     if not games:  # does the row choice beat a random row? (the rest of the seat's play unchanged)
         configs += [("hard+randrow", "medium"), ("medium+randrow", "medium")]
@@ -302,7 +306,7 @@ def timing(decisions: int, seed: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few deals: for iterating")
-    parser.add_argument("--deals", type=int, default=None, help="classic single rounds (default 300)")
+    parser.add_argument("--deals", type=int, default=None, help="classic first rounds (default 1000)")
     parser.add_argument("--games", type=int, default=None, help="classic games to 66 (default 60)")
     parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 200)")
     parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 100)")
@@ -318,7 +322,7 @@ def main() -> int:
     parser.add_argument("--sections", default=",".join(SECTIONS))
     args = parser.parse_args()
     q = args.quick
-    deals = args.deals or (60 if q else 300)
+    deals = args.deals or (60 if q else 1000)
     games = args.games or (15 if q else 60)
     pros = args.pro or (40 if q else 200)
     annis = args.anniversary or (20 if q else 100)
@@ -329,7 +333,9 @@ def main() -> int:
     print(f"AI benchmark, Python {sys.version.split()[0]}, {args.procs} processes, table of {PLAYERS}, "
           f"hard's budget {budget} per decision.\nOpponents: 'random' is the STANDARD random player "
           f"(uniformly random card; cheapest row when its card is below every row); 'heuristic' "
-          f"plays the card closest above a row end (cheapest row when forced); the rest are engine levels.")
+          f"is the STANDARD heuristic player (the smallest gap above the end of a row with room; if every "
+          f"card takes a row, the cheapest take; the cheapest row when its card is too low); the rest are "
+          f"engine levels.")
     started = time.perf_counter()
     fallbacks = 0
     if "kernel" in sections:

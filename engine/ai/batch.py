@@ -119,19 +119,19 @@ def _danger(ends, lens, pts, hands, flat, styles=None):
     slot += (np.arange(b) * (rows_n + 1))[:, None, None]
     at = off.ravel()[slot]
     at += np.where(low, 0, hands)
-    if styles is not None:
-        at += styles[None, :, None]
+    if styles is not None:  # (n,) or one line per batch row (B, n)
+        at += styles[..., None]
     return flat[at]
 
 
 def _choose(keys, hands, eps, u_random, u_index):
     """The column of each seat's card: the lowest key (first on a tie), or with chance ``eps`` a
-    uniformly random one. ``eps`` (n,), ``u_*`` (B, n)."""
+    uniformly random one. ``eps`` (n,) or (B, n), ``u_*`` (B, n)."""
     k = hands.shape[2]
     pick = keys.argmin(axis=2)
     if eps is not None:
         rand = (u_index * k).astype(np.int64)
-        pick = np.where(u_random < eps[None, :], np.minimum(rand, k - 1), pick)
+        pick = np.where(u_random < eps, np.minimum(rand, k - 1), pick)
     return pick
 
 
@@ -207,7 +207,8 @@ class PickBatch:
     ``cands`` against all of them with the same random numbers, and returns the scores as a
     list per candidate (paired across candidates, determinization by determinization)."""
 
-    def __init__(self, info, model, seat_eps, eps_first, w, seed: int, standard: bool = False) -> None:
+    def __init__(self, info, model, seat_eps, eps_first, w, seed: int, std_share: float = 0.0,
+                 std_eps=(0.0, 0.0)) -> None:
         n, me = info.players, info.player
         self.n, self.me, self.w = n, me, w
         self.opponents = max(1, n - 1)
@@ -221,10 +222,16 @@ class PickBatch:
         self.ends0 = np.array([r[-1] for r in info.rows], dtype=np.int64)
         self.lens0 = np.array([len(r) for r in info.rows], dtype=np.int64)
         self.pts0 = np.array(info.row_points, dtype=np.int64)
+        # the opponents' policy on a determinization: medium's first card, then the danger table
+        # (a random card with chance eps_first, then seat_eps); or, on a share ``std_share`` of
+        # them, the standard heuristic's throughout (random cards with the chances ``std_eps``)
+        opp_seat = np.array([p != me for p in range(n)])
         self.eps = np.array(seat_eps, dtype=np.float64)
+        self.eps_std = np.where(opp_seat, std_eps[0], self.eps)
         self.eps_first = eps_first
-        # the opponents' play-out policy: the standard heuristic's or (default) the danger table's
-        self.styles = np.array([SPAN if standard and p != me else 0 for p in range(n)], dtype=np.int64)
+        self.eps_first_std = std_eps[1]
+        self.std_share = std_share
+        self.std_styles = np.where(opp_seat, SPAN, 0)
         self.medium = MediumKeys(model, self.size)
         self.gen = np.random.default_rng(seed)
 
@@ -242,10 +249,17 @@ class PickBatch:
         # the determinizations: a random permutation of the unseen cards per row, dealt in order
         perm = np.argsort(gen.random((d, len(self.unseen))), axis=1)[:, : self.total]
         dealt = np.sort(self.unseen[perm].reshape(d, opp, s), axis=2)
-        # the opponents' first cards: medium's, or a random one with chance eps_first
-        keys = self.medium.keys(dealt)
+        # which determinizations play the standard heuristic's opponents
+        std = gen.random(d) < self.std_share if self.std_share > 0 else np.zeros(d, dtype=bool)
+        # the opponents' first cards: medium's (or the standard heuristic's), or a random one
+        keys = self.medium.keys(dealt) if not std.all() else None
+        if std.any():
+            tile = (d, 1)
+            skeys = _danger(np.tile(self.ends0, tile), np.tile(self.lens0, tile), np.tile(self.pts0, tile), dealt,
+                            _tables(self.opponents)[0], np.full(opp, SPAN))
+            keys = skeys if keys is None else np.where(std[:, None, None], skeys, keys)
         u = gen.random((2, d, opp))
-        col = _choose(keys, dealt, np.full(opp, self.eps_first), u[0], u[1])
+        col = _choose(keys, dealt, np.where(std, self.eps_first_std, self.eps_first)[:, None], u[0], u[1])
         first = np.take_along_axis(dealt, col[..., None], axis=2)[..., 0]
         rest = _drop(dealt, col)
         c = len(cands)
@@ -266,7 +280,12 @@ class PickBatch:
         _place(ends, lens, pts, pen, cards, _tables(self.opponents)[1])
         if s > 1:
             # the same random numbers for every candidate: draw them for d rows and repeat
-            play_out(ends, lens, pts, pen, hands, self.eps, gen, self.opponents, repeat=c, styles=self.styles)
+            if std.any():
+                styles = np.tile(np.where(std[:, None], self.std_styles, 0), (c, 1))
+                eps = np.tile(np.where(std[:, None], self.eps_std, self.eps), (c, 1))
+            else:
+                styles, eps = None, self.eps
+            play_out(ends, lens, pts, pen, hands, eps, gen, self.opponents, repeat=c, styles=styles)
         mine = pen[:, me].astype(np.float64)
         if self.w:
             mine = mine - self.w * (pen.sum(axis=1) - pen[:, me]) / opp

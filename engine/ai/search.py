@@ -39,6 +39,13 @@ opponents' mean in the last round of a game (where the ranking is what counts).
 The same simulations, every option rated and none dropped, give the coach's
 estimates (``estimates``; see ``coach``).
 
+A classic pick runs its simulations as arrays when numpy is installed
+(``batch``; ``batched_search``): a batch of determinizations at a time, every
+candidate on each of them with the same random numbers, the batches sized from
+the first one's pace to fill the budget — several times the simulated rounds
+of the list kernel in the same time. The same rules decide (pruning, ``DEFER``).
+Without numpy, and for Pro picks and row choices, the list kernel runs as before.
+
 Budgets: ``sims`` (simulated rounds; deterministic for a fixed seed) and/or
 ``ms`` (of ``CLOCK``: the wall clock via ``time.perf_counter``).
 """
@@ -67,7 +74,8 @@ EPS_FIRST = 0.15  # classic: chance a simulated opponent's card this turn is ran
 LAST_ROUND_WEIGHT = 0.3  # share of the opponents' mean subtracted in a game's last round
 MIN_GAPS = 3  # gaps in the rows before the table's carelessness is judged
 TOPK_BATCH = 4  # the same when the simulations run as arrays (``batch``): many more of them
-OPP_STANDARD = False  # the simulated opponents play the standard heuristic, not the danger table
+STD_SHARE = 0.0  # share of determinizations whose opponents play the standard heuristic
+EPS_STD, EPS_STD_FIRST = 0.2, 0.05  # their chances of a random card (play-out, this turn)
 USE_BATCH = True  # classic picks: the array kernel when numpy is there (``batch.AVAILABLE``)
 FIRST_BATCH = 24  # determinizations of the first batch (its pace sizes the next ones)
 MIN_BATCH = 8  # a batch smaller than this is not worth its fixed cost: the search stops
@@ -281,7 +289,9 @@ def pick_batch(info: InfoSet, w: float, rng: random.Random):
     eps, eps_first = _eps(info)
     model = MediumModel(info.rows, info.row_points, sorted(info.unseen + info.hand), n - 1, info.deck_size)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
-    sims = batch.PickBatch(info, model, seat_eps, eps_first, w, rng.getrandbits(63), OPP_STANDARD)
+    care = carelessness(info)
+    std_eps = (EPS_STD + care * (1.0 - EPS_STD), EPS_STD_FIRST + care * (1.0 - EPS_STD_FIRST))
+    sims = batch.PickBatch(info, model, seat_eps, eps_first, w, rng.getrandbits(63), STD_SHARE, std_eps)
     keys = heuristics.pick_keys(info)
     return sims.run, sorted(info.hand, key=lambda c: (keys[c], c))
 
