@@ -97,7 +97,8 @@ def classic(rep: Report, deals: int, games: bool) -> None:
     print(f"\nClassic, {what}: focal seat's bullheads per round (mean ± 95 %), {deals} paired deals")
     focals = ("hard", "medium", "random") if games else ("hard", "hard-list", "medium", "easy", "random")
     configs = [(focal, opp) for opp in ("random", "heuristic") for focal in focals]
-    configs += [("hard", "medium"), ("medium", "medium"), ("random", "medium")]
+    configs += [("hard", "medium")] + ([] if games else [("hard-list", "medium")])
+    configs += [("medium", "medium"), ("random", "medium")]
     if not games:  # does the row choice beat a random row? (the rest of the seat's play unchanged)
         configs += [("hard+randrow", "medium"), ("medium+randrow", "medium")]
     for focal, opp in configs:
@@ -110,7 +111,7 @@ def classic(rep: Report, deals: int, games: bool) -> None:
     for opp in ("random", "heuristic", "medium"):
         rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
                  f"medium vs 4 {opp} ({tag})")
-    for opp in ("random", "heuristic"):
+    for opp in ("random", "heuristic", "medium"):
         rep.diff(f"hard − hard with the list kernel, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
                  f"hard-list vs 4 {opp} ({tag})")
     for lvl in ("hard", "medium"):
