@@ -84,7 +84,8 @@ EPS_STD, EPS_STD_FIRST = 0.2, 0.05  # their chances of a random card (play-out, 
 USE_BATCH = True  # classic picks: the array kernel when numpy is there (``batch.AVAILABLE``)
 FIRST_BATCH = 24  # determinizations of the first batch (its pace sizes the next ones)
 MIN_BATCH = 8  # a batch smaller than this is not worth its fixed cost: the search stops
-MAX_BATCH = 400  # determinizations per batch at most
+MAX_BATCH = 200  # determinizations per batch at most
+FILL = 0.6  # a batch is sized to a share of the time left: a busy machine's slower batch still ends in time
 CAREFUL_GAP, CAREFUL_GAP_PER_TURN, RANDOM_GAP = 2.0, 0.5, 11.5  # mean gaps (see ``carelessness``)
 
 
@@ -198,7 +199,8 @@ def _decide(candidates: list, alive: list, scores: dict, rounds: int):
 def batched_search(candidates: list, run, budget: Budget):
     """``paired_search`` a batch of determinizations at a time: ``run(alive, d)`` -> a list of ``d``
     paired scores per alive candidate. The first batch has ``FIRST_BATCH`` determinizations; the
-    next ones are sized from its pace to end within the budget (at most ``MAX_BATCH``)."""
+    next ones are sized from the last one's pace to fill a share ``FILL`` of the time left (at
+    most ``MAX_BATCH``)."""
     if len(candidates) == 1:
         return candidates[0]
     alive = list(candidates)
@@ -222,7 +224,7 @@ def batched_search(candidates: list, run, budget: Budget):
                 break
         if budget.deadline is not None:
             pace = (clock() - started) / d  # seconds per determinization (all candidates then alive)
-            d = int((budget.deadline - clock()) / max(pace, 1e-6))
+            d = int(FILL * (budget.deadline - clock()) / max(pace, 1e-6))
             if d < MIN_BATCH:
                 break
         d = min(d, MAX_BATCH)
