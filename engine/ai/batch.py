@@ -37,6 +37,7 @@ except ImportError:  # pragma: no cover - exercised where numpy is absent
     np = None
 
 from ..cards import BULLHEADS, ROW_LIMIT
+from ..config import Variant
 from . import kernel
 from .medium_model import _tail
 
@@ -214,11 +215,9 @@ class PickBatch:
         self.opponents = max(1, n - 1)
         self.others = [p for p in range(n) if p != me]
         self.hand = list(info.hand)
-        self.sizes = [info.hand_sizes[p] for p in self.others]
-        self.size = self.sizes[0]
+        self.size = info.hand_sizes[self.others[0]]
         self.unseen = np.array(info.unseen, dtype=np.int64)
         self.total = self.size * len(self.others)
-        self.rows = info.rows
         self.ends0 = np.array([r[-1] for r in info.rows], dtype=np.int64)
         self.lens0 = np.array([len(r) for r in info.rows], dtype=np.int64)
         self.pts0 = np.array(info.row_points, dtype=np.int64)
@@ -239,8 +238,8 @@ class PickBatch:
     def fits(info) -> bool:
         """Whether the batch covers this pick: the classic game, every hand the same size."""
         sizes = set(info.hand_sizes)
-        return AVAILABLE and info.known_hands is None and len(sizes) == 1 and len(info.unseen) >= sum(
-            info.hand_sizes) - len(info.hand)
+        return (AVAILABLE and info.variant is Variant.CLASSIC and len(sizes) == 1
+                and len(info.unseen) >= sum(info.hand_sizes) - len(info.hand))
 
     def run(self, cands: list[int], d: int) -> list[list[float]]:
         gen = self.gen
