@@ -4,22 +4,26 @@ Every configuration replays the same seeded deals (deal ``i`` is seed ``seed + i
 the focal seat is ``i % 5``), so a difference between two configurations is a
 paired difference. Opponents (see ``ai_tables``): the STANDARD random player
 (uniformly random card; a card below every row takes the cheapest row — fewest
-bullheads, lowest index on a tie), the closest-gap heuristic, and the engine's
-levels. Figures are the focal seat's bullheads per round, mean ± the half-width
-of the 95 % interval.
+bullheads, lowest index on a tie), the STANDARD heuristic player (the smallest gap
+above the end of a row with room; if every card takes a row, the cheapest take;
+ties: the lower card; the cheapest row for a low card), and the engine's levels.
+Figures are the focal seat's bullheads per round, mean ± the half-width of the
+95 % interval.
 
-Sections: classic single rounds; full classic games to 66; the Pro variant's
+Sections: the kernels' pace (hard's simulated rounds a second, the list kernel
+and the array kernel on the same positions); classic: round 1 of a game to 66
+(with hard before the array kernel, ``hard-list``, on the same deals); full classic games to 66; the Pro variant's
 first round (own draft − uniformly random draft); the Anniversary game (hard −
 medium; hard now − hard before issue 19, and − hard searching its cards only);
 decision time of hard called as the bot calls it (``bot.tables.ai_seats.AISeats`` through its worker process), quiet
 and beside two busy processes; the first decision after a fresh start; and the
 fallbacks to medium, which must be 0 — the script exits 1 otherwise.
 
-Run: ``python benchmarks/ai.py`` (the full run, ~15 min on two cores) or
+Run: ``python benchmarks/ai.py`` (the full run, ~40 min on two cores) or
 ``python benchmarks/ai.py --quick`` (a few minutes, wide intervals).
 ``--hard-sims N`` gives hard N simulated rounds per decision instead of the
 bot's wall-clock budget (deterministic, immune to load: for tuning);
-``--sections classic,games,pro,anniversary,timing`` runs some sections; ``swaps`` (run only
+``--sections kernel,classic,games,pro,anniversary,timing`` runs some sections; ``swaps`` (run only
 when named) measures hard's swap answers against random ones on 600 Anniversary games.
 The tournaments count hard's budget in CPU time of their process (``--wall``:
 wall clock), so a machine shared with other work measures how hard plays on a
@@ -46,7 +50,7 @@ from ai_tables import PLAYERS, Job, mean_ci, paired, play  # noqa: E402
 from engine import Game, GameConfig, Phase  # noqa: E402
 from engine.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
 
-SECTIONS = ("classic", "games", "pro", "anniversary", "timing")  # and "swaps", only when named
+SECTIONS = ("kernel", "classic", "games", "pro", "anniversary", "timing")  # and "swaps", only when named
 
 
 class Report:
@@ -82,27 +86,87 @@ class Report:
         return None if self.args.hard_sims is not None else self.args.hard_ms
 
 
+#: The issue-26 targets: (opponent, hard's mean at most, the whole 95 % interval below).
+TARGETS = {"random": (5.5, 5.8), "heuristic": (10.0, 10.4)}
+
+
 def classic(rep: Report, deals: int, games: bool) -> None:
-    kw = {"target": 66} if games else {}
-    tag = "game" if games else "round"
-    what = "full games to 66" if games else "single rounds"
+    kw = {"target": 66} if games else {"target": 66, "first_round": True}
+    tag = "game" if games else "round 1"
+    what = "full games to 66" if games else "round 1 of a game to 66"
     print(f"\nClassic, {what}: focal seat's bullheads per round (mean ± 95 %), {deals} paired deals")
-    configs = [("hard", "random"), ("medium", "random"), ("random", "random"),
-               ("hard", "heuristic"), ("medium", "heuristic"),
-               ("hard", "medium"), ("medium", "medium"), ("random", "medium")]
+    focals = ("hard", "medium", "random") if games else ("hard", "hard-list", "medium", "easy", "random")
+    configs = [(focal, opp) for opp in ("random", "heuristic") for focal in focals]
+    configs += [("hard", "medium")] + ([] if games else [("hard-list", "medium")])
+    configs += [("medium", "medium"), ("random", "medium")]
     if not games:  # does the row choice beat a random row? (the rest of the seat's play unchanged)
         configs += [("hard+randrow", "medium"), ("medium+randrow", "medium")]
     for focal, opp in configs:
-        rep.run(f"{focal} vs 4 {opp} ({tag})", focal, opp, deals, **kw)
+        res = rep.run(f"{focal} vs 4 {opp} ({tag})", focal, opp, deals, **kw)
+        if focal == "hard" and opp in TARGETS and not games:
+            mean, ci = mean_ci([r[0] for r in res])
+            most, below = TARGETS[opp]
+            met = mean <= most and mean + ci < below
+            print(f"  {'':<48} target ≤ {most} with the interval below {below}: {'met' if met else 'NOT met'}")
     for opp in ("random", "heuristic", "medium"):
         rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
                  f"medium vs 4 {opp} ({tag})")
+    for opp in ("random", "heuristic", "medium"):
+        rep.diff(f"hard − hard with the list kernel, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
+                 f"hard-list vs 4 {opp} ({tag})")
     for lvl in ("hard", "medium"):
         for opp in ("random", "medium"):
             rep.diff(f"{lvl} − random seat, vs 4 {opp} ({tag})", f"{lvl} vs 4 {opp} ({tag})",
                      f"random vs 4 {opp} ({tag})")
         rep.diff(f"{lvl}'s rows − random rows, vs 4 medium ({tag})", f"{lvl} vs 4 medium ({tag})",
                  f"{lvl}+randrow vs 4 medium ({tag})")
+
+
+def kernel_speed(positions: int, seed: int) -> None:
+    """Simulated rounds a second of the list kernel and of the array kernel, one process, on the
+    same positions (a hard pick at a table of five, turns 1–9 of a round, four candidates)."""
+    from engine.ai import batch, search
+    from engine.ai.info import information_set
+
+    print(f"\nKernel speed: hard's simulated rounds per CPU second, {positions} positions "
+          f"(load average {os.getloadavg()[0]:.1f} at the start)")
+    infos = []
+    for i in range(positions):
+        game = Game.new(GameConfig(PLAYERS, target=66), seed=seed + i)
+        rng = random.Random(seed + i)
+        for _ in range(i % 9):
+            game.play_turn([rng.choice(h) for h in game.hands])
+            while game.phase is Phase.CHOOSE_ROW:
+                game.choose_row(game.chooser, game.cheapest_row())
+        infos.append(information_set(game, i % PLAYERS))
+    rounds_per_position = 400
+    for name in ("list kernel (before)", "array kernel (now)"):
+        done = 0
+        t = time.process_time()
+        for info in infos:
+            rng = random.Random(1)
+            w = search._weight(info)
+            if name.startswith("list"):
+                simulate, ranked = search.pick_simulation(info, w)
+                cands = ranked[:4]
+                draw = search._sampler(info, rng)
+                floats = 2 * info.players * (len(info.hand) + 1)
+                for _ in range(rounds_per_position // len(cands)):
+                    det = draw()
+                    noise = [rng.random() for _ in range(floats)]
+                    for c in cands:
+                        simulate(c, det, noise)
+                        done += 1
+            else:
+                if not batch.AVAILABLE:
+                    print("  array kernel: numpy is not installed")
+                    return
+                run, ranked = search.pick_batch(info, w, rng)
+                cands = ranked[:4]
+                run(cands, rounds_per_position // len(cands))
+                done += rounds_per_position // len(cands) * len(cands)
+        rate = done / (time.process_time() - t)
+        print(f"  {name:<22} {rate:9,.0f} simulated rounds a second", flush=True)
 
 
 def pro(rep: Report, deals: int) -> None:
@@ -243,7 +307,7 @@ def timing(decisions: int, seed: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few deals: for iterating")
-    parser.add_argument("--deals", type=int, default=None, help="classic single rounds (default 300)")
+    parser.add_argument("--deals", type=int, default=None, help="classic first rounds (default 1000)")
     parser.add_argument("--games", type=int, default=None, help="classic games to 66 (default 60)")
     parser.add_argument("--pro", type=int, default=None, help="Pro first rounds (default 200)")
     parser.add_argument("--anniversary", type=int, default=None, help="Anniversary games (default 100)")
@@ -259,7 +323,7 @@ def main() -> int:
     parser.add_argument("--sections", default=",".join(SECTIONS))
     args = parser.parse_args()
     q = args.quick
-    deals = args.deals or (60 if q else 300)
+    deals = args.deals or (60 if q else 1000)
     games = args.games or (15 if q else 60)
     pros = args.pro or (40 if q else 200)
     annis = args.anniversary or (20 if q else 100)
@@ -270,9 +334,13 @@ def main() -> int:
     print(f"AI benchmark, Python {sys.version.split()[0]}, {args.procs} processes, table of {PLAYERS}, "
           f"hard's budget {budget} per decision.\nOpponents: 'random' is the STANDARD random player "
           f"(uniformly random card; cheapest row when its card is below every row); 'heuristic' "
-          f"plays the card closest above a row end (cheapest row when forced); the rest are engine levels.")
+          f"is the STANDARD heuristic player (the smallest gap above the end of a row with room; if every "
+          f"card takes a row, the cheapest take; the cheapest row when its card is too low); the rest are "
+          f"engine levels.")
     started = time.perf_counter()
     fallbacks = 0
+    if "kernel" in sections:
+        kernel_speed(20 if q else 90, args.seed)
     with multiprocessing.Pool(args.procs) as pool:
         rep = Report(pool, args)
         if "classic" in sections:

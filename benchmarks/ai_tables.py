@@ -6,11 +6,14 @@ A *seat spec* names how a seat plays:
   measured against: a uniformly random card; when its card is lower than every
   row, it takes the cheapest row (fewest bullheads, the lowest index on a tie).
   It drafts a uniformly random card and declines every special card and swap.
-* ``heuristic`` — the **closest-gap heuristic**: the card closest above a row's
-  end (when no card fits a row, its lowest card), the cheapest row when forced;
-  it drafts at random and declines special cards and swaps.
+* ``heuristic`` — the **standard heuristic** player (what published agents call the
+  closest-gap heuristic; ``engine.ai.heuristics.standard_pick``): among the cards that land
+  on a row holding fewer than five cards, the one with the smallest gap to that row's end;
+  if every card takes a row, the cheapest immediate take; ties: the lower card. It takes the
+  cheapest row when its card is too low, drafts at random and declines special cards and swaps.
 * ``easy`` / ``medium`` / ``hard`` — ``engine.ai.choose_action`` at that level;
-  ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
+  ``hard-list`` is hard searching with the list kernel only (as before issue 26: no array
+  kernel); ``hard-old`` and ``hard-cards`` are earlier Anniversary AIs (``ai_reference``);
   a ``+randdraft`` suffix makes the seat draft a uniformly random card in the Pro variant,
   ``+randrow`` take a uniformly random row for a low card, ``+randspecial`` answer an
   Anniversary special-card pause uniformly at random (declining is one of the answers),
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from engine import Game, GameConfig, Phase
 from engine.actions import ChooseRow, Draft, Pick
 from engine.ai import choose_action
+from engine.ai.heuristics import standard_pick
 
 PLAYERS = 5
 
@@ -47,17 +51,11 @@ def standard_random(game, seat: int, rng: random.Random):
     return game.legal_actions(seat)[-1]  # Anniversary: decline the special card / the swap
 
 
-def closest_gap(game, seat: int, rng: random.Random):
-    phase = game.phase
-    if phase is Phase.PICK:
-        hand = game.hands[seat]
-        ends = [r[-1] for r in game.rows]
-        best, best_gap = hand[0], None
-        for c in hand:
-            below = [c - e for e in ends if e < c]
-            if below and (best_gap is None or min(below) < best_gap):
-                best, best_gap = c, min(below)
-        return Pick(seat, best)
+def standard_heuristic(game, seat: int, rng: random.Random):
+    if game.phase is Phase.PICK:
+        rows = game.rows
+        return Pick(seat, standard_pick(rows, [game.row_bullheads(i) for i in range(len(rows))],
+                                        game.hands[seat]))
     return standard_random(game, seat, rng)
 
 
@@ -73,7 +71,16 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
     if level == "random":
         base = standard_random
     elif level == "heuristic":
-        base = closest_gap
+        base = standard_heuristic
+    elif level == "hard-list":
+        from engine.ai import search
+
+        def base(game, seat, rng):
+            search.USE_BATCH = False
+            try:
+                return choose_action(game, seat, "hard", rng, budget_ms=hard_ms, budget_sims=hard_sims)
+            finally:
+                search.USE_BATCH = True
     elif level in ("hard-old", "hard-cards"):
         from ai_reference import reference_decide
 
@@ -104,6 +111,7 @@ class Job:
     focal: int
     variant: str = "classic"
     target: int | None = None  # None: one round (Anniversary: its two)
+    first_round: bool = False  # only the first round of the game to ``target`` is played
     hard_ms: float | None = 45.0
     hard_sims: int | None = None
     cpu_clock: bool = True  # hard's ms budget counts this process's CPU time, not the wall clock
@@ -128,7 +136,7 @@ def play(job: Job) -> tuple[float, int, float, int]:
     rngs = [random.Random(job.seed * 31 + p) for p in range(PLAYERS)]
     cpu = 0.0
     decisions = 0
-    while not game.is_over:
+    while not game.is_over and not (job.first_round and game.history):
         seat = game.waiting_for[0]
         if seat == job.focal:
             t = time.process_time()

@@ -116,6 +116,30 @@ def row_costs(info: InfoSet) -> list[float]:
     return costs
 
 
+# -- the field's standard opponents (benchmarks) ---------------------------------------------
+
+
+def standard_pick(rows, pts, hand) -> int:
+    """The field's **standard heuristic** player's card (what published agents call the
+    closest-gap heuristic): among the cards that land on a row holding fewer than five cards,
+    the one with the smallest gap to that row's end; if every card takes a row, the card whose
+    immediate take is cheapest (a sixth card: that row's bullheads; a card lower than every
+    row: the cheapest row's bullheads). Ties: the lower card. ``hand`` need not be sorted."""
+    best = None  # (gap, card) of a card that takes nothing
+    cheapest = None  # (bullheads taken, card) when every card takes a row
+    for c in hand:
+        r = kernel.row_for(rows, c)
+        if r >= 0 and len(rows[r]) < ROW_LIMIT:
+            key = (c - rows[r][-1], c)
+            if best is None or key < best:
+                best = key
+        elif best is None:
+            key = (pts[r] if r >= 0 else min(pts), c)
+            if cheapest is None or key < cheapest:
+                cheapest = key
+    return best[1] if best is not None else cheapest[1]
+
+
 # -- easy: the quick glance of a casual player -------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from engine import Game, GameConfig, Phase, Variant
-from engine.ai import Level, choose_action, information_set
+from engine.ai import Level, choose_action, information_set, search
 
 LEVELS = [Level.RANDOM, Level.EASY, Level.MEDIUM, Level.HARD]
 
@@ -175,3 +175,17 @@ def test_hard_reads_how_carefully_the_table_plays_from_the_rows():
     assert search.carelessness(careless) == 1.0
     careless.rows = [[10, 25], [50], [70], [5]]  # one gap says nothing yet
     assert search.carelessness(careless) == 0.0
+
+
+def test_without_the_array_kernel_hard_searches_with_the_list_kernel(monkeypatch):
+    from engine.ai import batch
+
+    game = Game.new(GameConfig(5, target=66), seed=11)
+    info = information_set(game, 1)
+    monkeypatch.setattr(batch, "AVAILABLE", False)
+    assert not batch.PickBatch.fits(info)
+    calls = []
+    real = search.pick_simulation
+    monkeypatch.setattr(search, "pick_simulation", lambda *a: calls.append(1) or real(*a))
+    card = search.hard_pick(info, random.Random(2), search.Budget(200, None))
+    assert card in info.hand and calls == [1]
