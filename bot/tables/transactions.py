@@ -71,7 +71,6 @@ class Transactions:
         self.clock = clock
         self.health = DatabaseHealth()
         self._listeners: list[Listener] = []
-        self.commits = 0  # store transactions this process has asked for (benchmarks count them)
 
     # -- listeners ----------------------------------------------------------------------
 
@@ -149,7 +148,6 @@ class Transactions:
     async def write(self, call):
         """One store write, keeping ``health`` up to date; an unreachable database is logged
         once per outage, not once per save."""
-        self.commits += 1
         try:
             result = await call()
         except UNREACHABLE as exc:
