@@ -29,6 +29,7 @@ from bot.tables.service import TableService  # noqa: E402
 from bot.tables.table import TableOptions  # noqa: E402
 from data import open_store  # noqa: E402
 from engine import Phase  # noqa: E402
+from engine.ai import Level, choose_action  # noqa: E402
 
 READS = {"load_unfinished", "load_unshown", "load_table", "leaderboard", "rank_of", "player_stats", "history",
          "game_log", "close"}
@@ -53,7 +54,6 @@ class CountingStore:
 
 
 def medium(game, seat, level, rng):
-    from engine.ai import Level, choose_action
     return choose_action(game, seat, Level.MEDIUM, rng)
 
 

@@ -96,14 +96,15 @@ class Transactions:
         changed") is then true in memory too.
         """
         async with table.lock:
-            version = table.version
             try:
                 yield
             except (TableError, IllegalAction):
                 table.unsaved = []  # refused before anything changed
                 raise
             except BaseException:
-                if table.version == version and table.saved is not None:
+                # Back to the last commit, whether it was made before this hold or in it (the AI
+                # seats' picks commit one by one): what follows it was never saved.
+                if table.saved is not None:
                     table.roll_back()
                 raise
 

@@ -1,5 +1,7 @@
 import asyncio
 
+import pytest
+
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
 from engine import Phase
@@ -59,4 +61,22 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
     [restored] = await store.load_unfinished()
     assert restored.checkpoint.meta["deadline"] == table.deadline
     assert restored.posts == [] and restored.game.message_id == 555
+    await service.close()
+
+
+async def test_a_change_that_fails_after_an_earlier_commit_of_the_same_hold_goes_back_to_that_commit(store, clock):
+    """AI seats thinking over their picks commit one after the other under one hold of the lock:
+    when a later save fails, the table is what the earlier one committed, not a half-saved mix."""
+    service = TableService(store, clock=clock, ai=first_legal)
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1))
+    await service.begin(table.id, 100)
+    seat = table.seat_of(100)
+    with pytest.raises(RuntimeError):
+        async with service.tx.acting(table):
+            table.seats[seat].missed_turns = 1
+            await service.tx.commit(table)
+            table.game.pick(seat, table.game.hands[seat][0])  # the next change, whose save fails
+            raise RuntimeError("the next save failed")
+    assert table.seats[seat].missed_turns == 1, "the earlier commit stands"
+    assert not table.game.picks[seat] and table.game.to_dict() == table.saved[0]
     await service.close()
