@@ -12,7 +12,7 @@ from .checks import seat_of
 from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
 from .play import Play, ServiceDefaults
 from .registry import TableRegistry
-from .table import Seat, Table, TableOptions, TableStatus
+from .table import TURN_BASED_LOBBY_SECONDS, Seat, Table, TableOptions, TableStatus
 from .text import N_, Text
 from .transactions import Transactions
 
@@ -31,28 +31,61 @@ class Lobby:
         self.clock = clock
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                         options: TableOptions, seats: list[Seat] | None = None) -> Table:
-        """A new lobby in ``channel_id``; one table per channel. Its message is the caller's answer."""
-        existing = self.registry.in_channel(channel_id)
-        if existing is not None:
-            raise TableExists(existing.id, existing.message_id)
-        if channel_id in self.registry.opening:
-            raise LobbyError(N_("A table is being set up in this channel right now."))
-        self.registry.opening.add(channel_id)
+                         options: TableOptions, seats: list[Seat] | None = None, *,
+                         threaded: bool = False) -> Table:
+        """A new lobby in ``channel_id``. Its message is the caller's answer.
+
+        ``threaded``: the game will play in a thread started on that message
+        (``set_thread``), so the channel may hold any number of them; a game
+        played in the channel itself is the only one there."""
+        if not threaded:
+            existing = self.registry.played_in(channel_id)
+            if existing is not None:
+                raise TableExists(existing.id, existing.message_id)
+            if channel_id in self.registry.opening:
+                raise LobbyError(N_("A table is being set up in this channel right now."))
+            self.registry.opening.add(channel_id)
         try:
             if seats is None:
                 seats = [Seat(host_id, host_name)]
                 for _ in range(options.ai_seats):  # one by one: each AI's name differs from those before
                     seats.append(ai_seat(seats, options.ai_level))
             now = self.clock()
+            waits = TURN_BASED_LOBBY_SECONDS if options.turn_based else self.defaults.lobby_minutes * 60
             table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                           options=options, seats=seats, seed=self.new_seed(), created_at=now,
-                          deadline=now + self.defaults.lobby_minutes * 60)
+                          deadline=now + waits, threaded=threaded)
             await self.tx.create(table, "lobby")
             self.registry.add(table)
         finally:
-            self.registry.opening.discard(channel_id)
-        self.play.scheduler.set(table.id, table.deadline)
+            if not threaded:
+                self.registry.opening.discard(channel_id)
+        self.play.schedule(table)
+        return table
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
+        """The game of ``table_id`` plays in ``thread_id`` (started on its lobby message); None: no
+        thread could be made, so it plays in its channel after all."""
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            if thread_id is None:
+                table.threaded = False
+            self.registry.moved(table, thread_id)
+            table.thread_id = thread_id
+            await self.tx.commit(table, kind="lobby")
+        return table
+
+    async def set_reminders(self, table_id: int, user_id: int, by_dm: bool) -> Table:
+        """A turn-based player's reminders come as a direct message (``by_dm``) or as a mention."""
+        table = self.registry.get(table_id)
+        async with self.tx.acting(table):
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotAtTable()
+            if not table.options.turn_based:
+                raise LobbyError(N_("Reminders are for turn-based games; this one is played live."))
+            table.seats[seat].remind_by_dm = by_dm
+            await self.tx.commit(table, kind="notice")
         return table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
@@ -129,16 +162,17 @@ class Lobby:
             await self.play.close(table, "cancelled", Text(N_("The table was cancelled.")))
         return table
 
-    async def rematch(self, old: Table | None, user_id: int, name: str) -> Table:
+    async def rematch(self, old: Table | None, user_id: int, name: str, *, threaded: bool = False) -> Table:
         """A new lobby in the same channel with the same seats; whoever asked hosts it.
-        ``old``: the ended table as saved (None if there is none)."""
+        ``old``: the ended table as saved (None if there is none); ``threaded``: see open_lobby."""
         if old is None or old.status is not TableStatus.FINISHED:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
             raise NotAtTable()
         seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
                  for s in old.seats]
-        return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats)
+        return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats,
+                                     threaded=threaded)
 
     async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
         """A player an AI took over from (missed turns or left, never kicked) plays their seat again.

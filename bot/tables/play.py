@@ -21,7 +21,7 @@ from engine import (
 from .ai_seats import AISeats
 from .checks import acting_seat, check_step, running_game, seat_of
 from .registry import TableRegistry
-from .specials import SPECIAL_PHASES, declined_for, timed_out_decline, timed_out_notice
+from .specials import declined_for, timed_out_decline, timed_out_notice
 from .table import Table, TableStatus
 from .text import N_, Mention, Text
 from .timers import Scheduler, backoff
@@ -133,23 +133,22 @@ class Play:
             # A new decision point: older buttons go stale and a new timer starts.
             table.decision = game.decision_id
             table.step += 1
-            if game.phase is Phase.PICK:
-                seconds = table.options.turn_seconds
-            elif game.phase in SPECIAL_PHASES:
-                seconds = table.options.special_seconds
-            else:
-                seconds = table.options.choice_seconds
-            table.deadline = self.clock() + seconds
+            table.deadline = self.clock() + table.options.seconds_for(table.decision_kind())
             if kind == "picked":
                 kind = "turn"
-            # A draft is one message edited in place; anything else that moved on is news.
-            news = news or game.phase is not Phase.DRAFT or not all(isinstance(e, CardDrafted) for e in events)
+            # A draft is one message edited in place; anything else that moved on is news. In a
+            # turn-based game every decision is news: it mentions whoever owes a move.
+            news = (news or game.phase is not Phase.DRAFT or table.options.turn_based
+                    or not all(isinstance(e, CardDrafted) for e in events))
+            remind = table.owing() if table.options.turn_based else ()
+        else:
+            remind = ()
         if news:
             table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock(),
-                           timed_out=timed_out)
+                           timed_out=timed_out, remind=remind)
         # One transaction for the player's action, the AI moves it set off, the new state and its news.
         await self.tx.commit(table, actions, kind=kind, **record)
-        self.scheduler.set(table.id, table.deadline)  # only once committed: a failed save moves no timer
+        self.schedule(table)  # only once committed: a failed save moves no timer
         self.think_later(table)
 
     async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
@@ -291,18 +290,41 @@ class Play:
 
     # -- timers -------------------------------------------------------------------
 
+    def schedule(self, table: Table) -> None:
+        """Wake for the table's next timer: its reminder (turn-based), else its deadline."""
+        reminder = table.reminder_at()
+        wake = table.deadline if reminder is None else min(reminder, table.deadline)
+        self.scheduler.set(table.id, wake)
+
     async def on_deadline(self, table_id: int) -> None:
         """The table's timer ran out. Raises when its save fails: the scheduler tries again later."""
         table = self.registry.find(table_id)
         if table is None:
             return
         async with self.tx.acting(table):
-            if not table.is_open or table.deadline is None or table.deadline > self.clock():
-                return  # acted on (or moved) while this timer was firing
+            now = self.clock()
+            reminder = table.reminder_at()
+            if table.is_open and reminder is not None and reminder <= now < table.deadline:
+                await self._remind(table)
+                return
+            if not table.is_open or table.deadline is None or table.deadline > now:
+                if table.is_open:
+                    self.schedule(table)  # acted on (or moved) while this timer was firing
+                return
             if table.status is TableStatus.LOBBY:
                 await self.close(table, "cancelled", Text(N_("Nobody started the game in time, so the lobby closed.")))
                 return
             await self._time_out(table)
+
+    async def _remind(self, table: Table) -> None:
+        """A turn-based game: mention (or message) the players who still owe the current move,
+        once per decision: the reminder is committed with the step it was sent for."""
+        owing = table.owing()
+        table.reminded_step = table.step
+        if owing:
+            table.add_post("reminder", at=self.clock(), remind=owing)
+        await self.tx.commit(table, kind="reminder" if owing else None)
+        self.schedule(table)
 
     async def _time_out(self, table: Table) -> None:
         """Decide for everyone the game still waits on; two missed turns and an AI takes over."""

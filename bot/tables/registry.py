@@ -1,4 +1,4 @@
-"""The live tables of this process, by id and by channel."""
+"""The live tables of this process: by id, by the channel they were opened in, by their thread."""
 
 from __future__ import annotations
 
@@ -8,19 +8,35 @@ from .text import N_
 
 
 class TableRegistry:
-    """Which tables are open here; one per channel (a thread is a channel of its own)."""
+    """Which tables are open here. A channel holds any number of games in threads of their own,
+    and at most one played in the channel itself (see ``Lobby.open_lobby``)."""
 
     def __init__(self) -> None:
         self.tables: dict[int, Table] = {}
-        self.by_channel: dict[int, int] = {}
-        self.opening: set[int] = set()  # channels whose lobby is being created right now
+        self.by_channel: dict[int, dict[int, None]] = {}  # channel -> its tables' ids, oldest first
+        self.by_thread: dict[int, int] = {}  # a game's thread -> its table
+        self.opening: set[int] = set()  # channels whose in-place lobby is being created right now
 
     def __len__(self) -> int:
         return len(self.tables)
 
-    def in_channel(self, channel_id: int) -> Table | None:
-        table_id = self.by_channel.get(channel_id)
-        return self.tables.get(table_id) if table_id is not None else None
+    def in_channel(self, channel_id: int) -> list[Table]:
+        """The tables a command used in ``channel_id`` may mean: a game's thread means its game;
+        a channel, every table opened there (oldest first)."""
+        table_id = self.by_thread.get(channel_id)
+        if table_id is not None:
+            return [self.tables[table_id]]
+        return [self.tables[t] for t in self.by_channel.get(channel_id, ())]
+
+    def played_in(self, channel_id: int) -> Table | None:
+        """The table whose game is played in ``channel_id`` itself (not in a thread), if any."""
+        for table in self.in_channel(channel_id):
+            if table.home_id == channel_id and not table.threaded:
+                return table
+        return None
+
+    def of_guild(self, guild_id: int) -> list[Table]:
+        return [t for t in self.tables.values() if t.guild_id == guild_id]
 
     def find(self, table_id: int) -> Table | None:
         return self.tables.get(table_id)
@@ -33,9 +49,23 @@ class TableRegistry:
 
     def add(self, table: Table) -> None:
         self.tables[table.id] = table
-        self.by_channel[table.channel_id] = table.id
+        self.by_channel.setdefault(table.channel_id, {})[table.id] = None
+        if table.thread_id is not None:
+            self.by_thread[table.thread_id] = table.id
+
+    def moved(self, table: Table, thread_id: int | None) -> None:
+        """``table`` plays in ``thread_id`` from now on (None: in its channel)."""
+        if table.thread_id is not None and self.by_thread.get(table.thread_id) == table.id:
+            del self.by_thread[table.thread_id]
+        if thread_id is not None and table.id in self.tables:
+            self.by_thread[thread_id] = table.id
 
     def remove(self, table: Table) -> None:
         self.tables.pop(table.id, None)
-        if self.by_channel.get(table.channel_id) == table.id:
-            del self.by_channel[table.channel_id]
+        ids = self.by_channel.get(table.channel_id)
+        if ids is not None:
+            ids.pop(table.id, None)
+            if not ids:
+                del self.by_channel[table.channel_id]
+        if table.thread_id is not None and self.by_thread.get(table.thread_id) == table.id:
+            del self.by_thread[table.thread_id]

@@ -33,7 +33,7 @@ from .play import Play, PickResult, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
 from .table import Post, Table, TableStatus
-from .text import N_
+from .text import N_, Text
 from .timers import Scheduler
 from .transactions import UNREACHABLE, Transactions, committed_change
 from .updates import Listener
@@ -68,6 +68,7 @@ class TableService:
         self.open_lobby, self.join, self.leave, self.kick = lobby.open_lobby, lobby.join, lobby.leave, lobby.kick
         self.add_ai, self.begin, self.cancel, self.reclaim_seat = (lobby.add_ai, lobby.begin, lobby.cancel,
                                                                    lobby.reclaim_seat)
+        self.set_thread, self.set_reminders = lobby.set_thread, lobby.set_reminders
         self.hand, self.pick, self.choose_row, self.draft = play.hand, play.pick, play.choose_row, play.draft
         self.special_prompt, self.play_special, self.decline_special = (
             specials.special_prompt, specials.play_special, specials.decline_special)
@@ -79,8 +80,21 @@ class TableService:
     def tables(self) -> dict[int, Table]:
         return self.registry.tables
 
-    def table_in(self, channel_id: int) -> Table | None:
+    def tables_in(self, channel_id: int) -> list[Table]:
+        """The open tables a command used in ``channel_id`` may mean (a game's thread: its game)."""
         return self.registry.in_channel(channel_id)
+
+    def table_in(self, channel_id: int) -> Table | None:
+        """The oldest open table of ``channel_id`` (or of the game whose thread it is), if any."""
+        tables = self.registry.in_channel(channel_id)
+        return tables[0] if tables else None
+
+    def games_of(self, guild_id: int, user_id: int) -> list[Table]:
+        """The open tables of ``guild_id`` where ``user_id`` plays their seat, as last committed:
+        those waiting for their move first, then by deadline."""
+        tables = [t.as_committed() for t in self.registry.of_guild(guild_id)]
+        mine = [t for t in tables if t.seat_of(user_id) is not None]
+        return sorted(mine, key=lambda t: (user_id not in t.owing(), t.deadline or float("inf"), t.id))
 
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
@@ -125,7 +139,7 @@ class TableService:
             if table.game is not None and table.game.is_over:
                 await self._finish_restored(table)  # written by a version that saved results apart
                 continue
-            self.scheduler.set(table.id, table.deadline)
+            self.play.schedule(table)
             await self.play.prepare_outlook(table)  # a special-card pause: its prompt is ready
             table.committed = table.snapshot()
             self.tx.notify(table.committed, "restored")
@@ -189,11 +203,27 @@ class TableService:
             log.warning("table %s could not be read for a rematch: %s", table_id, exc)
             return None
 
-    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+    async def rematch(self, table_id: int, user_id: int, name: str, *, threaded: bool = False) -> Table:
         """A new lobby in the finished table's channel with the same seats; whoever asked hosts it."""
         live = self.registry.find(table_id)
         old = None if live is not None else await self.load_ended(table_id)  # a live table has no rematch
-        return await self.lobby.rematch(old, user_id, name)
+        return await self.lobby.rematch(old, user_id, name, threaded=threaded)
+
+    async def channel_gone(self, channel_id: int) -> list[int]:
+        """``channel_id`` was deleted: every table played in it, or opened in it, is abandoned
+        (recorded, its timer stopped, nothing left running). The ids of those tables."""
+        gone = [t for t in list(self.registry.tables.values())
+                if channel_id in (t.channel_id, t.thread_id)]
+        for table in gone:
+            await self.play.after_thinking(table)
+            async with self.tx.acting(table):
+                if self.registry.find(table.id) is not table:
+                    continue  # ended meanwhile
+                where = (N_("The game's thread was deleted, so the game was abandoned.")
+                         if table.thread_id == channel_id else
+                         N_("The table's channel was deleted, so the game was abandoned."))
+                await self.play.close(table, "abandoned", Text(where))
+        return [t.id for t in gone]
 
     # -- what the channel has seen ---------------------------------------------------
 
@@ -255,7 +285,7 @@ class TableService:
             table.deadline += late
             await self.tx.commit(table)
             table.extended_for = post.seq
-            self.scheduler.set(table.id, table.deadline)
+            self.play.schedule(table)
 
     async def hint(self, table_id: int, user_id: int):
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a

@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine import Game, GameConfig, Variant, event_from_dict, event_to_dict, variant_spec
+from engine import Game, GameConfig, Phase, Variant, event_from_dict, event_to_dict, variant_spec
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
 from .errors import OptionError
@@ -26,6 +26,16 @@ AILevel = Literal["easy", "medium", "hard"]
 TURN_SECONDS_RANGE = (15, 600)
 CHOICE_SECONDS_RANGE = (10, 300)
 SPECIAL_SECONDS_RANGE = (5, 300)
+
+#: A table's pace: live play with the timers above, or turn-based play with this long for every
+#: decision (a turn, a row choice, a draft pick, a special card), for friends in other time zones.
+Pace = Literal["live", "1h", "8h", "24h"]
+PACES: tuple[str, ...] = get_args(Pace)
+TURN_BASED_SECONDS = {"1h": 3600, "8h": 8 * 3600, "24h": 24 * 3600}
+#: How long the lobby of a turn-based game waits for its players to gather.
+TURN_BASED_LOBBY_SECONDS = 24 * 3600
+#: A turn-based player who still owes a move is reminded once this share of its time has gone.
+REMINDER_AT = 0.75
 
 #: When an Anniversary player is asked about a special card (or a swap), see
 #: ``bot.tables.specials.asks``: ``always`` — whenever a special card could change the
@@ -67,6 +77,7 @@ class TableOptions(BaseModel):
     # Player aids everyone at the table gets alike (named in the lobby): the played-card tracker
     # and the coach's Hint.
     helpers: bool = False
+    pace: Pace = "live"  # turn-based: every decision may take TURN_BASED_SECONDS[pace]
 
     @model_validator(mode="before")
     @classmethod
@@ -97,6 +108,16 @@ class TableOptions(BaseModel):
     def max_players(self) -> int:
         return variant_spec(self.variant).players[1]
 
+    @property
+    def turn_based(self) -> bool:
+        return self.pace != "live"
+
+    def seconds_for(self, decision: str) -> int:
+        """How long a decision may take: ``decision`` is "turn", "choice" or "special"."""
+        if self.turn_based:
+            return TURN_BASED_SECONDS[self.pace]
+        return {"turn": self.turn_seconds, "choice": self.choice_seconds, "special": self.special_seconds}[decision]
+
     def game_config(self, players: int) -> GameConfig:
         return GameConfig(players, self.variant, target=self.target, rounds=self.rounds)
 
@@ -123,6 +144,7 @@ class Seat:
     prompts: PromptPreference = DEFAULT_PROMPTS  # Anniversary: when to ask about special cards
     removed: str | None = None  # "left" or "kicked": why an AI took the seat (else missed turns)
     back_from_step: int = 0  # a player who took the seat back acts from this table step on
+    remind_by_dm: bool = False  # turn-based: reminders come as a direct message, not a mention
 
     @property
     def takeover(self) -> str | None:
@@ -139,7 +161,7 @@ class Seat:
         return {
             "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
             "missed_turns": self.missed_turns, "prompts": self.prompts,
-            "removed": self.removed, "back_from_step": self.back_from_step,
+            "removed": self.removed, "back_from_step": self.back_from_step, "remind_by_dm": self.remind_by_dm,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -157,6 +179,7 @@ class Seat:
             prompts=prompt_preference(data.get("prompts")) or DEFAULT_PROMPTS,
             removed=data["removed"] if data.get("removed") in ("left", "kicked") else None,
             back_from_step=int(data.get("back_from_step") or 0),
+            remind_by_dm=bool(data.get("remind_by_dm", False)),
             stats=SeatStats(
                 rows_taken=int(stats.get("rows_taken", 0)),
                 sixth_card_takes=int(stats.get("sixth_card_takes", 0)),
@@ -185,11 +208,12 @@ class Post:
     step: int = 0  # the decision point it opens; the timer waits for it to be seen
     at: float = 0.0  # when it was committed (the table's clock)
     timed_out: bool = False  # the special-card timer decided (the asking message says so)
+    remind: tuple[int, ...] = ()  # turn-based: the players who owe a move, to mention (or message)
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "events": [event_to_dict(e) for e in self.events],
                 "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at,
-                "timed_out": self.timed_out}
+                "timed_out": self.timed_out, "remind": list(self.remind)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Post":
@@ -197,7 +221,8 @@ class Post:
                    events=tuple(event_from_dict(e) for e in data.get("events", ())),
                    notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
                    step=int(data.get("step", 0)), at=float(data.get("at", 0.0)),
-                   timed_out=bool(data.get("timed_out", False)))
+                   timed_out=bool(data.get("timed_out", False)),
+                   remind=tuple(int(u) for u in data.get("remind", ())))
 
 
 @dataclass
@@ -225,6 +250,11 @@ class Table:
     unsaved: list[Post] = field(default_factory=list)  # added by the change under way, not committed yet
     post_seq: int = 0  # the seq of the newest post ever numbered: never goes back
     closed_notice: Text | None = None  # why it closed (cancelled or abandoned)
+    # Where it plays: ``channel_id`` holds its lobby (and, for a game in a thread, the summary
+    # message the thread was started on, whose id the thread shares); ``thread_id`` the game.
+    threaded: bool = False  # the game plays in a thread of its own (once ``thread_id`` is known)
+    thread_id: int | None = None
+    reminded_step: int = 0  # turn-based: the decision point whose reminder was sent (never twice)
     decision: tuple | None = field(default=None, repr=False, compare=False)  # the game's decision_id
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # (decision_id, outlook)
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
@@ -249,6 +279,34 @@ class Table:
                 return index
         return None
 
+    @property
+    def home_id(self) -> int:
+        """The channel its game's messages go to: its thread, else the channel it was opened in."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    def owing(self) -> list[int]:
+        """The players (user ids) the game waits on now, not counting seats an AI plays."""
+        if self.game is None or self.status is not TableStatus.PLAYING:
+            return []
+        return [self.seats[p].user_id for p in self.game.waiting_for
+                if not self.seats[p].is_ai and self.seats[p].user_id is not None]
+
+    def reminder_at(self) -> float | None:
+        """When the players who still owe the current move are reminded (turn-based only), or None."""
+        if not self.options.turn_based or self.deadline is None or self.status is not TableStatus.PLAYING \
+                or self.reminded_step >= self.step:
+            return None
+        return self.deadline - (1 - REMINDER_AT) * self.options.seconds_for(self.decision_kind())
+
+    def decision_kind(self) -> str:
+        """Which timer the current decision runs on: "turn", "special" or "choice"."""
+        phase = self.game.phase if self.game is not None else None
+        if phase is Phase.PICK:
+            return "turn"
+        if phase in (Phase.SPECIAL, Phase.SWAP):
+            return "special"
+        return "choice"
+
     def has_user(self, user_id: int) -> bool:
         return any(seat.user_id == user_id for seat in self.seats)
 
@@ -256,10 +314,11 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
 
-    def add_post(self, kind: str, events=(), notices=(), at: float = 0.0, timed_out: bool = False) -> Post:
+    def add_post(self, kind: str, events=(), notices=(), at: float = 0.0, timed_out: bool = False,
+                 remind=()) -> Post:
         """News for the channel, committed with the change under way (or dropped with it)."""
         self.post_seq += 1
-        post = Post(self.post_seq, kind, tuple(events), tuple(notices), self.step, at, timed_out)
+        post = Post(self.post_seq, kind, tuple(events), tuple(notices), self.step, at, timed_out, tuple(remind))
         self.unsaved.append(post)
         return post
 
@@ -275,6 +334,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats], "status": self.status.value,
             "seed": self.seed, "step": self.step, "deadline": self.deadline,
             "created_at": self.created_at, "post_seq": self.post_seq,
+            "threaded": self.threaded, "thread_id": self.thread_id, "reminded_step": self.reminded_step,
             "closed_notice": self.closed_notice.to_data() if self.closed_notice is not None else None,
         }
 
@@ -286,7 +346,7 @@ class Table:
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
         for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "created_at",
-                     "game", "decision", "closed_notice"):
+                     "game", "decision", "closed_notice", "threaded", "thread_id", "reminded_step"):
             setattr(self, name, getattr(fresh, name))
         self.unsaved = []
         self.outlook = None  # worked out again from the restored game
@@ -317,6 +377,9 @@ class Table:
             created_at=float(meta.get("created_at") or 0.0), outbox=list(posts),
             post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in posts)]),
             closed_notice=Text.from_data(closed) if closed else None,
+            threaded=bool(meta.get("threaded", False)),
+            thread_id=int(meta["thread_id"]) if meta.get("thread_id") else None,
+            reminded_step=int(meta.get("reminded_step") or 0),
         )
         if state:
             table.game = Game.from_dict(state)

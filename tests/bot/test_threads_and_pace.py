@@ -1,0 +1,154 @@
+"""The table service's side of #25: several games in one channel, games in threads, a deleted
+thread, turn-based timers and their reminders (each exactly once, across a restart)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.tables.errors import TableExists
+from bot.tables.service import TableService
+from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
+from engine import Phase
+
+
+def first_legal(game, seat, level, rng):
+    return game.legal_actions(seat)[0]
+
+
+async def play_out(service, table, users):
+    """Every human picks (or chooses a row) until the game is over."""
+    game = table.game
+    seats = {table.seat_of(user): user for user in users}
+    for _ in range(500):
+        if game.is_over:
+            return
+        if game.phase is Phase.PICK:
+            for seat, user in seats.items():
+                if not game.picks[seat] and game.phase is Phase.PICK:
+                    await service.pick(table.id, user, game.hands[seat][0], table.step)
+        else:
+            await service.choose_row(table.id, seats[game.chooser], 0, table.step)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1)
+    one = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    two = await service.open_lobby(1, 10, 200, "bob", options, threaded=True)
+    here = await service.open_lobby(1, 10, 300, "carol", options)
+    with pytest.raises(TableExists):
+        await service.open_lobby(1, 10, 400, "dan", options)
+    assert [t.id for t in service.tables_in(10)] == [one.id, two.id, here.id]
+    await service.set_thread(one.id, 1001)
+    await service.set_thread(two.id, 1002)
+    assert service.tables_in(1001) == [one] and service.tables_in(1002) == [two]
+    assert one.home_id == 1001 and here.home_id == 10
+    # Both threaded games are played to their standings, side by side.
+    await service.begin(one.id, 100)
+    await service.begin(two.id, 200)
+    await play_out(service, one, [100])
+    await play_out(service, two, [200])
+    assert one.status is two.status is TableStatus.FINISHED
+    assert service.tables_in(10) == [here] and service.tables_in(1001) == []
+    # A thread that could not be made: the game plays in its channel after all.
+    three = await service.open_lobby(1, 11, 100, "alice", options, threaded=True)
+    await service.set_thread(three.id, None)
+    assert not three.threaded and three.home_id == 11
+    [restored] = [e for e in await store.load_unfinished() if e.game.game_id == three.id]
+    assert restored.checkpoint.meta["threaded"] is False
+    await service.close()
+
+
+async def test_a_deleted_thread_abandons_its_game_and_nothing_is_left_running(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=2),
+                                     threaded=True)
+    other = await service.open_lobby(1, 10, 200, "bob", TableOptions(rounds=1, target=None, ai_seats=1),
+                                     threaded=True)
+    await service.set_thread(table.id, 1001)
+    await service.set_thread(other.id, 1002)
+    await service.begin(table.id, 100)
+    assert await service.channel_gone(1001) == [table.id]
+    assert service.registry.find(table.id) is None and service.scheduler.deadline(table.id) is None
+    assert service.tables_in(1001) == [] and service.tables_in(10) == [other]
+    record = await store.load_table(table.id)
+    assert record.game.status == "abandoned"
+    # The channel itself going takes the other game (and its thread) with it.
+    assert await service.channel_gone(10) == [other.id]
+    assert len(service.registry) == 0 and service.registry.by_thread == {} and service.registry.by_channel == {}
+    await service.close()
+
+
+async def test_games_of_lists_the_players_tables_theirs_to_move_first(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1)
+    waiting = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    moved = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    elsewhere = await service.open_lobby(2, 20, 100, "alice", options)
+    await service.begin(waiting.id, 100)
+    await service.begin(moved.id, 100)
+    seat = moved.seat_of(100)
+    await service.pick(moved.id, 100, moved.game.hands[seat][0], moved.step)  # an AI seat still to pick?
+    games = service.games_of(1, 100)
+    assert [t.id for t in games][0] == waiting.id
+    assert {t.id for t in games} == {waiting.id, moved.id}
+    assert elsewhere.id not in {t.id for t in games}
+    assert service.games_of(1, 999) == []
+    await service.close()
+
+
+async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_restart(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1, pace="8h")
+    table = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    assert table.deadline == clock() + TURN_BASED_LOBBY_SECONDS
+    await service.join(table.id, 200, "bob")
+    await service.begin(table.id, 100)
+    [started] = table.outbox
+    assert started.kind == "started" and set(started.remind) == {100, 200}  # mentioned as the turn starts
+    assert table.deadline == clock() + 8 * 3600
+    assert service.scheduler.deadline(table.id) == table.deadline - 2 * 3600  # the reminder wakes it first
+    seat = table.seat_of(100)
+    await service.pick(table.id, 100, table.game.hands[seat][0], table.step)
+    await service.mark_shown(table.id, upto=table.post_seq)
+    clock.advance(6 * 3600)
+    await service.play.on_deadline(table.id)
+    [reminder] = table.outbox
+    assert reminder.kind == "reminder" and reminder.remind == (200,)  # alice has picked
+    assert service.scheduler.deadline(table.id) == table.deadline
+    await service.play.on_deadline(table.id)  # fired again early: nothing twice
+    assert table.outbox == [reminder]
+    await service.close()
+
+    # After a restart the reminder is known to be sent: none again, and the deadline stands.
+    again = TableService(store, clock=clock, ai=first_legal)
+    await again.start()
+    restored = again.get(table.id)
+    assert restored.reminded_step == restored.step and again.scheduler.deadline(table.id) == restored.deadline
+    clock.advance(2 * 3600 + 1)
+    await again.play.on_deadline(table.id)
+    assert [p.kind for p in restored.outbox] == ["reminder", "turn"]  # bob's move was made for him
+    assert restored.seats[restored.seat_of(200)].missed_turns == 1
+    await again.close()
+
+
+async def test_reminders_by_direct_message_are_a_turn_based_players_choice(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    live = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1))
+    slow = await service.open_lobby(1, 11, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
+                                                                      pace="24h"))
+    from bot.tables.errors import LobbyError, NotAtTable
+    with pytest.raises(LobbyError):
+        await service.set_reminders(live.id, 100, True)
+    with pytest.raises(NotAtTable):
+        await service.set_reminders(slow.id, 999, True)
+    await service.set_reminders(slow.id, 100, True)
+    [restored] = [e for e in await store.load_unfinished() if e.game.game_id == slow.id]
+    assert restored.checkpoint.meta["seats"][0]["remind_by_dm"] is True
+    await service.close()
