@@ -47,7 +47,7 @@ from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
 from cogs.render.chart import CHART_WORDS, render_score_chart
-from cogs.ui.lobby import lobby_view, rematch_view
+from cogs.ui.lobby import lobby_view, rematch_view, server_lines
 from cogs.ui.table import table_view
 from cogs.render.images import WORDS, render_table
 from cogs.render.text import clip, final_standings, lobby_embed, reveal_text, seat_name, table_embed
@@ -69,6 +69,10 @@ RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 NONCE_TRUST = 60.0
 #: How many of the channel's messages since a post's first try are read to find it there.
 LOOK_BACK = 100
+#: Minutes without a message after which a finished game's thread archives itself (Discord's least).
+THREAD_ARCHIVE_AFTER_GAME = 60
+#: Discord's error codes: an archived thread refuses messages until it is unarchived; a deleted channel.
+ARCHIVED_THREAD, UNKNOWN_CHANNEL = 50083, 10003
 CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
 
 
@@ -101,6 +105,7 @@ class Presenter:
         self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
         self._closing = False
+        self._chores: set[asyncio.Task] = set()  # best-effort requests nobody waits for
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
         # event loop (and every other table's clicks) responsive on a second core.
         self._images = WorkerPool()
@@ -257,6 +262,9 @@ class Presenter:
             message_id = await self._show_post(table, post, newest)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
+            if exc.code == UNKNOWN_CHANNEL and snapshot.is_open:
+                # Deleted while this process did not listen (the gateway tells us otherwise).
+                self._background(self.service.channel_gone(table.home_id), f"table {table.id}: its end")
         self._since.pop(key, None)
         # Shown: never again from this process, whatever the store says next.
         self._pending[table.id].pop(post.seq, None)
@@ -281,8 +289,13 @@ class Presenter:
         if post.kind == "cancelled":
             await self._retry(self._edit, table, live, **(
                 {"embed": lobby_embed(table, locale)} if table.game is None else {}), view=None)
+            await self._summary(table)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
             await self._retry(self._send, table, post, content=text)
+            self._retire_thread(table)
+            return None
+        if post.kind == "reminder":
+            await self._remind(table, post, locale)
             return None
         text = reveal_text(table, post.events, locale)
         if post.kind == "finished":
@@ -294,13 +307,17 @@ class Presenter:
             chart = await self._chart(table, locale)
             files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
                 locale, "Bullheads after each round"))]
-            await self._retry(self._send, table, post, content=clip(text or tr(locale, "The game is over.")),
-                              view=rematch_view(table.id, locale), files=files)
+            standings = await self._retry(self._send, table, post,
+                                          content=clip(text or tr(locale, "The game is over.")),
+                                          view=rematch_view(table.id, locale), files=files)
             await self._retry(self._edit, table, live, view=None, **self._decide.retired(table, post, locale))
+            await self._summary(table, standings.id if standings is not None else None)
+            self._retire_thread(table)
             return None
         if post.kind == "started" and live is not None:
-            # The lobby says the game began; the table is posted below it.
+            # The lobby says the game began; the table is posted below it (or in its thread).
             await self._retry(self._edit, table, live, embed=lobby_embed(table, locale), view=None)
+            await self._seat_players(table)
         if newest and table.is_open:
             return await self._post_live(table, post, text, notices)
         # Older news behind a newer post: its words only; the newest post carries the table.
@@ -323,6 +340,8 @@ class Presenter:
                     log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
         own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
+        if post is not None and post.remind:  # a turn-based decision opens: whoever owes it is told
+            nudge = "\n".join(t for t in (nudge, await self._call_players(table, post, locale)) if t)
         text = "\n".join(t for t in (text, nudge) if t)
         self._news[table.id] = list(notices)
         embed = table_embed(table, locale, list(notices))
@@ -363,7 +382,8 @@ class Presenter:
             return
         locale = self._locale(table)
         if table.status is TableStatus.LOBBY:
-            fields = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
+            fields = {"embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
+                      "view": lobby_view(table, locale)}
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
             if table.game.view(None).rows and table.id not in self._without_picture:
@@ -372,6 +392,77 @@ class Presenter:
         self._last_edit[live] = time.monotonic()
 
         await self._retry(self._edit, table, live, **fields)
+
+    # -- games in threads, turn-based reminders ------------------------------------------
+
+    async def _seat_players(self, table: Table) -> None:
+        """A game in a thread: its players are added to it, so it shows in their sidebar. Anyone
+        can open it from the channel anyway, so a refusal is only logged."""
+        if table.thread_id is None:
+            return
+        for seat in table.humans:
+            if seat.user_id is None:
+                continue
+            try:
+                await self._retry(self.client.http.add_user_to_thread, table.thread_id, seat.user_id)
+            except discord.HTTPException as exc:
+                log.warning("table %s: could not add a player to its thread (%s)", table.id, exc)
+
+    def _retire_thread(self, table: Table) -> None:
+        """After the game its thread archives itself once an hour has passed without a message:
+        the Rematch button's hour, Discord's shortest inactivity timer (no task of ours waits for it)."""
+        if table.thread_id is not None:
+            self._background(self._retry(self.client.http.edit_channel, table.thread_id,
+                                         auto_archive_duration=THREAD_ARCHIVE_AFTER_GAME),
+                             f"table {table.id}: its thread's archive timer")
+
+    def _background(self, work, what: str) -> None:
+        async def run():
+            try:
+                await work
+            except Exception as exc:  # best effort: nothing committed depends on it
+                log.warning("%s failed (%s)", what, exc)
+        task = asyncio.create_task(run())
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _call_players(self, table: Table, post: Post, locale) -> str:
+        """Direct messages to the players of ``post.remind`` who asked for them; the mention line
+        for the others (and for anyone whose direct messages are closed)."""
+        mention = []
+        for index, user_id in enumerate(post.remind):
+            seat = table.seat_of(user_id)
+            if seat is not None and table.seats[seat].remind_by_dm and await self._dm(table, post, index, locale):
+                continue
+            mention.append(f"<@{user_id}>")
+        if not mention:
+            return ""
+        return tr(locale, "⏰ {players}: your move — time runs out {when}.", players=" ".join(mention),
+                  when=f"<t:{int(table.deadline)}:R>")
+
+    async def _dm(self, table: Table, post: Post, index: int, locale) -> bool:
+        """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
+        messaged (the channel mentions them instead)."""
+        where = (f"https://discord.com/channels/{table.guild_id}/{table.home_id}"
+                 + (f"/{self._live[table.id]}" if self._live.get(table.id) else ""))
+        text = tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
+                  table=table.id, when=f"<t:{int(table.deadline)}:R>", link=where)
+        try:
+            channel = await self._retry(self.client.create_dm, discord.Object(post.remind[index]))
+            await self._retry(channel.send, text, nonce=f"{post_nonce(table.id, post)}d{index}"[:25])
+        except discord.HTTPException as exc:  # closed direct messages: 403
+            log.info("table %s: a reminder could not be sent privately (%s)", table.id, exc)
+            return False
+        return True
+
+    async def _remind(self, table: Table, post: Post, locale) -> None:
+        """A turn-based reminder, once: only while the game still waits on that decision."""
+        latest = self._latest.get(table.id)
+        if latest is None or not latest.is_open or latest.meta.get("step") != post.step:
+            return  # the game moved on (or ended) before it could be shown: nobody owes that move now
+        line = await self._call_players(table, post, locale)
+        if line:
+            await self._retry(self._send, table, post, content=line)
 
     # -- Discord, patiently ---------------------------------------------------------
 
@@ -383,6 +474,7 @@ class Presenter:
         (404) is no news and returns None.
         """
         delay = self.retry_first
+        unarchived = False
         while True:
             try:
                 return await request(*args, **kwargs)
@@ -390,6 +482,14 @@ class Presenter:
                 if request == self._edit:
                     return None
                 raise
+            except discord.HTTPException as exc:
+                table = args[0] if args and isinstance(args[0], Table) else None
+                if exc.code != ARCHIVED_THREAD or table is None or table.thread_id is None or unarchived:
+                    raise
+                # Someone (or Discord's inactivity timer) archived the game's thread: it takes
+                # messages again once unarchived, which Send Messages in Threads allows.
+                unarchived = True
+                await self.client.http.edit_channel(table.thread_id, archived=False)
             except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
                 if self._closing:
                     raise
@@ -397,8 +497,11 @@ class Presenter:
                 await asyncio.sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, RETRY_MOST)
 
-    def _channel(self, table: Table):
-        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    def _channel(self, table: Table, message_id: int | None = None):
+        """Where ``message_id`` is (by default, where the game's messages go): a game's thread, except
+        for the lobby message in its channel that the thread was started on (they share an id)."""
+        where = table.channel_id if message_id is not None and message_id == table.thread_id else table.home_id
+        return self.client.get_partial_messageable(where, guild_id=table.guild_id)
 
     async def _send(self, table: Table, post: Post | None, words: str | None = None, **fields):
         """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
@@ -431,7 +534,15 @@ class Presenter:
 
     async def _edit(self, table: Table, message_id: int | None, **fields) -> None:
         if message_id is not None:
-            await self._channel(table).get_partial_message(message_id).edit(**fields)
+            await self._channel(table, message_id).get_partial_message(message_id).edit(**fields)
+
+    async def _summary(self, table: Table, standings: int | None = None) -> None:
+        """A game in a thread: the lobby message in the channel says where it is played, who plays
+        and, at the end, who won (``standings``: the message to jump to)."""
+        if table.thread_id is not None:
+            locale = self._locale(table)
+            await self._retry(self._edit, table, table.thread_id, view=None,
+                              embed=lobby_embed(table, locale, standings=standings))
 
     async def _image(self, table: Table, events: list, locale) -> bytes:
         placed = {e.card for e in events if isinstance(e, CardPlaced)}

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from cogs.errors import add_items, answer_error, remove_items
 from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from cogs.i18n import N_, render, tr, user_locale
+from cogs.i18n import N_, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
 from engine import Variant, variant_spec
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
@@ -26,6 +26,7 @@ from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
 from .group import add_subcommands, remove_subcommands
+from .threads import Threads, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
@@ -75,13 +76,22 @@ ROUNDS_HELP = ("Play this many rounds instead of a target score "
                f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
 
 
+PACE_CHOICES = [app_commands.Choice(name=label, value=value) for value, label in (
+    ("live", N_("Live: everyone plays now (the timer below)")),
+    ("1h", N_("Turn-based: 1 hour for each move")),
+    ("8h", N_("Turn-based: 8 hours for each move")),
+    ("24h", N_("Turn-based: 24 hours for each move")))]
+
+
 @app_commands.command(name="start", description="Open a table in this channel")
 @app_commands.describe(
     variant="Which rules to play", target=TARGET_HELP, rounds=ROUNDS_HELP,
-    timer="Seconds per turn (default 60)",
+    timer="Seconds per turn in a live game (default 60)",
     ai_players="AI players to seat now", ai_level="How strong the AI players are",
     helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
+    pace="Live, or turn-based with hours for each move (the server's default otherwise)",
 )
+@app_commands.choices(pace=PACE_CHOICES)
 async def start_command(
     interaction: discord.Interaction,
     variant: Literal["classic", "pro", "anniversary"] = "classic",
@@ -91,34 +101,51 @@ async def start_command(
     ai_players: app_commands.Range[int, 0, AI_SEATS_HIGH] = 0,
     ai_level: Literal["easy", "medium", "hard"] | None = None,
     helpers: bool = False,
+    pace: app_commands.Choice[str] | None = None,
 ) -> None:
-    settings = interaction.client.settings  # type: ignore[attr-defined]
-    try:
-        options = TableOptions(
-            variant=Variant(variant),
-            target=target if target is not None else (None if rounds is not None
-                                                      else variant_spec(variant).target),
-            rounds=rounds, turn_seconds=timer or settings.turn_seconds,
-            choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
-            ai_seats=ai_players,
-            ai_level=ai_level or settings.default_ai_level, helpers=helpers,
-        )
-    except ValidationError as exc:
-        locale = user_locale(interaction)
-        await answer_error(interaction, tr(locale, "That table cannot be set up — {problem}.",
-                                           problem=first_error(exc, locale)))
-        return
+    bot = interaction.client
+    settings = bot.settings  # type: ignore[attr-defined]
+    locale = user_locale(interaction)
+    public = public_locale(interaction)
     async with Reply(interaction, Answer.PUBLIC) as reply:  # the lobby is the answer
-        try:
-            table = await service_of(interaction).open_lobby(interaction.guild_id, interaction.channel_id,
-                                                             interaction.user.id, interaction.user.display_name,
-                                                             options)
-        except TableExists as exc:
-            locale = user_locale(interaction)
-            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
-            await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link))
+        server = await bot.server_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        chosen = pace.value if pace is not None else server.pace
+        if chosen != "live" and not server.turn_based:
+            await reply.error(tr(locale, "Turn-based games are turned off on this server: start a live one."))
             return
-        await post_lobby(reply, service_of(interaction), table)
+        if chosen != "live" and timer is not None:
+            await reply.error(tr(locale, "The timer is for live games: a turn-based game gives every move the "
+                                         "hours of its pace."))
+            return
+        try:
+            options = TableOptions(
+                variant=Variant(variant),
+                target=target if target is not None else (None if rounds is not None
+                                                          else variant_spec(variant).target),
+                rounds=rounds, turn_seconds=timer or server.turn_seconds,
+                choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
+                ai_seats=ai_players, ai_level=ai_level or server.ai_level, helpers=helpers, pace=chosen,
+            )
+        except ValidationError as exc:
+            await reply.error(tr(locale, "That table cannot be set up — {problem}.",
+                                 problem=first_error(exc, locale)))
+            return
+        why = why_not_in_thread(interaction, locale) if server.threads and interaction.guild_id else None
+        threaded = server.threads and interaction.guild_id is not None and why is None
+        service = service_of(interaction)
+        try:
+            table = await service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                             interaction.user.display_name, options, threaded=threaded)
+        except TableExists as exc:
+            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
+            await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link)
+                              + (" " + why if why else ""))
+            return
+        message_id = await post_lobby(reply, service, table)
+    if threaded and message_id is not None:
+        why = await start_thread(bot, service, table, message_id, interaction.user.display_name, public)
+    if why:  # the host alone learns why the game runs in the channel
+        await interaction.followup.send(why, ephemeral=True)
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
 async def join_command(interaction: discord.Interaction) -> None:
@@ -234,6 +261,7 @@ class Tables(commands.Cog):
 async def setup(bot: SixNimmtBot) -> None:
     add_items(bot, PREFIX, N_("That button is not valid. Use the newest table message."), ITEMS)
     await bot.add_cog(Tables(bot))
+    await bot.add_cog(Threads(bot.service))
 
 
 async def teardown(bot: SixNimmtBot) -> None:

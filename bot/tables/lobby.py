@@ -162,9 +162,10 @@ class Lobby:
             await self.play.close(table, "cancelled", Text(N_("The table was cancelled.")))
         return table
 
-    async def rematch(self, old: Table | None, user_id: int, name: str, *, threaded: bool = False) -> Table:
+    async def rematch(self, old: Table | None, user_id: int, name: str, *, threads: bool = True) -> Table:
         """A new lobby in the same channel with the same seats; whoever asked hosts it.
-        ``old``: the ended table as saved (None if there is none); ``threaded``: see open_lobby."""
+        ``old``: the ended table as saved (None if there is none). A game played in a thread
+        gets a new thread for its rematch (unless ``threads`` is off now)."""
         if old is None or old.status is not TableStatus.FINISHED:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
@@ -172,7 +173,7 @@ class Lobby:
         seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
                  for s in old.seats]
         return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats,
-                                     threaded=threaded)
+                                     threaded=threads and old.thread_id is not None)
 
     async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
         """A player an AI took over from (missed turns or left, never kicked) plays their seat again.

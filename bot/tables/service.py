@@ -203,11 +203,11 @@ class TableService:
             log.warning("table %s could not be read for a rematch: %s", table_id, exc)
             return None
 
-    async def rematch(self, table_id: int, user_id: int, name: str, *, threaded: bool = False) -> Table:
+    async def rematch(self, table_id: int, user_id: int, name: str, *, threads: bool = True) -> Table:
         """A new lobby in the finished table's channel with the same seats; whoever asked hosts it."""
         live = self.registry.find(table_id)
         old = None if live is not None else await self.load_ended(table_id)  # a live table has no rematch
-        return await self.lobby.rematch(old, user_id, name, threaded=threaded)
+        return await self.lobby.rematch(old, user_id, name, threads=threads)
 
     async def channel_gone(self, channel_id: int) -> list[int]:
         """``channel_id`` was deleted: every table played in it, or opened in it, is abandoned

@@ -39,6 +39,7 @@ NAMES: dict[str, str] = {
     "target": "zielpunkte",
     "rounds": "runden",
     "timer": "zugzeit",
+    "pace": "tempo",
     "ai_players": "ki-spieler",
     "helpers": "hilfen",
     "ai_level": "ki-stärke",
@@ -72,6 +73,56 @@ MESSAGES: dict[str, str] = {
     "Ask only for big savings (over 10🐮)": "Nur bei großer Ersparnis fragen (über 10🐮)",
     "Never ask me": "Nie fragen",
     "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
+    # Games in threads, turn-based games (#25)
+    "Seconds per turn in a live game (default 60)": "Sekunden pro Zug in einer Live-Partie (Standard 60)",
+    "Live, or turn-based with hours for each move (the server's default otherwise)":
+        "Live oder rundenbasiert mit Stunden für jeden Zug (sonst die Vorgabe des Servers)",
+    "Live: everyone plays now (the timer below)": "Live: alle spielen jetzt (mit der Zugzeit)",
+    "Turn-based: 1 hour for each move": "Rundenbasiert: 1 Stunde für jeden Zug",
+    "Turn-based: 8 hours for each move": "Rundenbasiert: 8 Stunden für jeden Zug",
+    "Turn-based: 24 hours for each move": "Rundenbasiert: 24 Stunden für jeden Zug",
+    "Turn-based games are turned off on this server: start a live one.":
+        "Rundenbasierte Partien sind auf diesem Server ausgeschaltet: eröffne eine Live-Partie.",
+    "The timer is for live games: a turn-based game gives every move the hours of its pace.":
+        "Die Zugzeit gilt für Live-Partien: eine rundenbasierte Partie gibt jedem Zug die Stunden ihres Tempos.",
+    "This is a thread (or a forum post) already, so the game runs right here.":
+        "Dies ist schon ein Thread (oder ein Forumsbeitrag), also läuft die Partie gleich hier.",
+    "This kind of channel has no threads, so the game runs right here.":
+        "Diese Art Kanal hat keine Threads, also läuft die Partie gleich hier.",
+    "Create Public Threads": "Öffentliche Threads erstellen",
+    "Send Messages in Threads": "Nachrichten in Threads senden",
+    " and ": " und ",
+    "I lack the {permissions} permission here, so the game runs in this channel.":
+        "Mir fehlt hier die Berechtigung {permissions}, also läuft die Partie in diesem Kanal.",
+    "I may not start threads here, so the game runs in this channel.":
+        "Ich darf hier keine Threads erstellen, also läuft die Partie in diesem Kanal.",
+    "Discord would not start a thread just now, so the game runs in this channel.":
+        "Discord hat gerade keinen Thread erstellt, also läuft die Partie in diesem Kanal.",
+    "6 nimmt! · {host}'s table · #{table}": "6 nimmt! · Tisch von {host} · #{table}",
+    "The new table is open: {link}": "Der neue Tisch ist offen: {link}",
+    "Where": "Wo",
+    "The game will be played in its thread: {thread}": "Die Partie wird in ihrem Thread gespielt: {thread}",
+    "Server settings": "Servereinstellungen",
+    "Playing in {thread} — [open the game]({link})": "Gespielt in {thread} — [zur Partie]({link})",
+    "🏆 {winners}": "🏆 {winners}",
+    "[The final standings]({link})": "[Der Endstand]({link})",
+    "Won": "Gewonnen",
+    "{variant} · {low}–{high} players · {goal} · turn-based: {hours} h for each move":
+        "{variant} · {low}–{high} Spieler · {goal} · rundenbasiert: {hours} h für jeden Zug",
+    "⏰ {players}: your move — time runs out {when}.": "⏰ {players}: ihr seid am Zug — die Zeit läuft {when} ab.",
+    "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}":
+        "⏰ Du bist am Zug in deiner 6-nimmt!-Partie (Tisch #{table}) — die Zeit läuft {when} ab: {link}",
+    "Remind me by direct message": "Per Direktnachricht erinnern",
+    "Remind me in the channel": "Im Kanal erinnern",
+    "Your reminders come as a direct message now.": "Deine Erinnerungen kommen jetzt als Direktnachricht.",
+    "Your reminders come as a mention in the game's channel now.":
+        "Deine Erinnerungen kommen jetzt als Erwähnung im Kanal der Partie.",
+    "Reminders are for turn-based games; this one is played live.":
+        "Erinnerungen gibt es in rundenbasierten Partien; diese wird live gespielt.",
+    "The game's thread was deleted, so the game was abandoned.":
+        "Der Thread der Partie wurde gelöscht, also wurde die Partie abgebrochen.",
+    "The table's channel was deleted, so the game was abandoned.":
+        "Der Kanal des Tisches wurde gelöscht, also wurde die Partie abgebrochen.",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
     "Player aids for everyone: each hand can show the cards seen this round (default off)":
         "Hilfen für alle: jede Hand kann die in dieser Runde gesehenen Karten zeigen (Standard: aus)",

@@ -55,11 +55,16 @@ def limits_text(table: Table, locale) -> str:
         goal.append(tr(locale, "1 round") if o.rounds == 1 else tr(locale, "{rounds} rounds", rounds=o.rounds))
     if len(goal) == 2:
         goal = [tr(locale, "{first} or {second}", first=goal[0], second=goal[1])]
-    text = tr(locale, "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
-              variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
-              goal="".join(goal), seconds=o.turn_seconds)
-    if o.variant is Variant.ANNIVERSARY:
-        text += tr(locale, ", {seconds}s for a special card", seconds=o.special_seconds)
+    if o.turn_based:
+        text = tr(locale, "{variant} · {low}–{high} players · {goal} · turn-based: {hours} h for each move",
+                  variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
+                  goal="".join(goal), hours=o.seconds_for("turn") // 3600)
+    else:
+        text = tr(locale, "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
+                  variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
+                  goal="".join(goal), seconds=o.turn_seconds)
+        if o.variant is Variant.ANNIVERSARY:
+            text += tr(locale, ", {seconds}s for a special card", seconds=o.special_seconds)
     if o.helpers:
         text += " · " + tr(locale, "helpers on: every hand can show the cards seen this round")
     return text
@@ -74,7 +79,11 @@ LOBBY_TITLES = {
 }
 
 
-def lobby_embed(table: Table, locale) -> discord.Embed:
+def lobby_embed(table: Table, locale, standings: int | None = None, server: list[str] = ()) -> discord.Embed:
+    """The lobby; once the game began, what became of it. For a game in a thread, this message
+    stays in the channel and says where the game is, and at the end who won (``standings``: the
+    message with the final standings). ``server``: the server's settings that differ from the
+    bot's defaults, one line each."""
     seats = "\n".join(
         f"{i + 1}. {seat_name(table, i, locale)}{' 👑' if s.user_id == table.host_id and not s.is_ai else ''}"
         + (f" · {tr(locale, AI_LEVELS.get(s.ai_level, s.ai_level))}" if s.is_ai else "")
@@ -87,11 +96,29 @@ def lobby_embed(table: Table, locale) -> discord.Embed:
                           description=limits_text(table, locale))
     embed.add_field(name=tr(locale, "Players ({count}/{most})", count=len(table.seats),
                             most=table.options.max_players), value=seats or "—", inline=False)
+    thread = f"https://discord.com/channels/{table.guild_id}/{table.thread_id}" if table.thread_id else None
     if table.status is TableStatus.LOBBY and table.deadline:
         embed.add_field(name=tr(locale, "Closes"), inline=False,
                         value=tr(locale, "{when} unless the host starts", when=f"<t:{int(table.deadline)}:R>"))
+        if thread:
+            embed.add_field(name=tr(locale, "Where"), inline=False,
+                            value=tr(locale, "The game will be played in its thread: {thread}",
+                                     thread=f"<#{table.thread_id}>"))
+        if server:
+            embed.add_field(name=tr(locale, "Server settings"), value="\n".join(server)[:1024], inline=False)
+    elif table.status is TableStatus.PLAYING and thread:
+        embed.add_field(name=tr(locale, "Where"), inline=False,
+                        value=tr(locale, "Playing in {thread} — [open the game]({link})",
+                                 thread=f"<#{table.thread_id}>", link=thread))
     elif table.status is TableStatus.PLAYING:
         embed.set_footer(text=tr(locale, "The game has started: the table is in the newest message below."))
+    elif table.status is TableStatus.FINISHED and table.game is not None and table.game.view(None).outcome:
+        outcome = table.game.view(None).outcome
+        winners = ", ".join(table.seats[w].name for w in outcome.winners)
+        value = tr(locale, "🏆 {winners}", winners=winners)
+        if thread and standings:
+            value += "\n" + tr(locale, "[The final standings]({link})", link=f"{thread}/{standings}")
+        embed.add_field(name=tr(locale, "Won"), value=value[:1024], inline=False)
     elif table.status is TableStatus.CANCELLED:
         why = render(locale, table.closed_notice) if table.closed_notice else tr(locale, "This table is closed.")
         embed.add_field(name=tr(locale, "Closed"), value=why[:1024], inline=False)

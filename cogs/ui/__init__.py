@@ -8,13 +8,13 @@ the tables cog registers them with the bot.
 
 from .base import PREFIX, ReclaimButton, TableItem, item_view, refuse
 from .draft import DraftSelect
-from .hand import HandButton, HintButton, PickButton, TrackerButton, send_hand
+from .hand import HandButton, HintButton, PickButton, RemindButton, TrackerButton, send_hand
 from .lobby import LobbyButton, RematchButton, lobby_view, post_lobby, rematch_view
 from .specials import SPECIAL_ITEMS
 from .table import RowButton, table_view
 
 TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton, ReclaimButton,
-               TrackerButton, HintButton)
+               TrackerButton, HintButton, RemindButton)
 ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
 
 __all__ = ["ITEMS", "PREFIX", "SPECIAL_ITEMS", "TABLE_ITEMS", "TableItem", "item_view", "lobby_view", "post_lobby",

@@ -94,6 +94,8 @@ def hand_view(table, view, locale) -> discord.ui.View:
         buttons.add_item(TrackerButton(table.id, locale))
         # Row 4 holds the Anniversary preferences and the tracker; at most 12 cards fill rows 0-2.
         buttons.add_item(HintButton(table.id, locale, row=3 if view.special_cards else 4))
+    if table.options.turn_based:
+        buttons.add_item(RemindButton(table.id, not table.seats[view.player].remind_by_dm, locale))
     return buttons
 
 
@@ -111,6 +113,34 @@ def draft_hand_view(table, view, locale) -> discord.ui.View:
     if view.drafter != view.player:
         return discord.utils.MISSING  # no view at all (None is refused by send_message)
     return draft_selects(table, list(view.draft_pool), locale)
+
+
+class RemindButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"6n:rm:(?P<table>\d{1,18}):(?P<dm>[01])"):
+    """Turn-based games: the player's reminders come as a direct message (``dm``) or as a mention in
+    the game's channel; the button offers the other way."""
+
+    def __init__(self, table_id: int, dm: bool, locale=None) -> None:
+        label = N_("Remind me by direct message") if dm else N_("Remind me in the channel")
+        super().__init__(discord.ui.Button(label=tr(locale, label), emoji="🔔" if dm else "🔕", row=3,
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"6n:rm:{table_id}:{int(dm)}"))
+        self.table_id, self.dm = table_id, dm
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["table"]), match["dm"] == "1")
+
+    async def act(self, interaction, service, reply):
+        await service.set_reminders(self.table_id, interaction.user.id, self.dm)
+        locale = user_locale(interaction)
+        said = (tr(locale, "Your reminders come as a direct message now.") if self.dm
+                else tr(locale, "Your reminders come as a mention in the game's channel now."))
+        table, seat, view = service.hand(self.table_id, interaction.user.id)
+        if view.phase is Phase.PICK:
+            await reply.edit(content=f"{said}\n{hand_text(view, locale)}", view=hand_view(table, view, locale))
+        else:
+            await reply.edit(content=said, view=None)
 
 
 class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:tr:(?P<table>\d{1,18})"):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import discord
 
 from bot.tables.table import Table
-from cogs.i18n import N_, public_locale, tr
+from cogs.i18n import N_, public_locale, tr, user_locale
+from cogs.render.settings import settings_lines
+from cogs.threads import start_thread
 from cogs.render.text import lobby_embed
 
 from cogs.reply import Answer, Reply
@@ -66,8 +68,15 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
-        table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name)
-        await post_lobby(reply, service, table)
+        threads = interaction.client.server_settings.cached(interaction.guild_id).threads  # type: ignore[attr-defined]
+        table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name,
+                                      threads=threads)
+        message_id = await post_lobby(reply, service, table)
+        if table.threaded and message_id is not None:
+            why = await start_thread(interaction.client, service, table, message_id,
+                                     interaction.user.display_name, public_locale(interaction))
+            if why:
+                await interaction.followup.send(why, ephemeral=True)
 
 
 def lobby_view(table, locale) -> discord.ui.View:
@@ -83,14 +92,37 @@ def rematch_view(table_id: int, locale) -> discord.ui.View:
     return view
 
 
-async def post_lobby(reply: Reply, service: TableService, table: Table) -> None:
-    """Answer the interaction with the public lobby (as committed) and remember its message."""
+async def post_lobby(reply: Reply, service: TableService, table: Table) -> int | None:
+    """Post the public lobby (as committed) and remember its message; its id.
+
+    It is the interaction's answer, unless the interaction came from another channel (a Rematch
+    pressed in a finished game's thread): then the lobby goes to the table's channel, where its
+    thread will start, and the player is told where it is."""
     interaction = reply.interaction
     locale = public_locale(interaction)
     shown = table.committed.table
-    message_id = await reply.send(embed=lobby_embed(shown, locale), view=lobby_view(shown, locale), ephemeral=False)
-    message_id = message_id or (await interaction.original_response()).id
+    fields = {"embed": lobby_embed(shown, locale, server=server_lines(interaction.client, table.guild_id, locale)),
+              "view": lobby_view(shown, locale)}
+    if interaction.channel_id != table.channel_id:
+        channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message_id = (await channel.send(**fields)).id
+        await reply.send(tr(user_locale(interaction), "The new table is open: {link}",
+                            link=f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"))
+    else:
+        message_id = await reply.send(ephemeral=False, **fields)
+        message_id = message_id or (await interaction.original_response()).id
     if not await service.set_message(table.id, message_id, lobby=True):
         # The game began (or the lobby closed) before Discord told us this message's id,
         # so nothing else knows to take its buttons away.
-        await interaction.edit_original_response(embed=lobby_embed(table.committed.table, locale), view=None)
+        channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await channel.get_partial_message(message_id).edit(embed=lobby_embed(table.committed.table, locale),
+                                                           view=None)
+        return None
+    return message_id
+
+
+def server_lines(client, guild_id: int | None, locale) -> list[str]:
+    """The server's settings that differ from the bot's defaults, for the lobby."""
+    if guild_id is None:
+        return []
+    return settings_lines(locale, client.server_settings.differences(guild_id))

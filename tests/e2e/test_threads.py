@@ -1,0 +1,151 @@
+"""A thread per game, through the real bot: played to the standings in a thread, two games at once
+in one channel, a thread deleted mid-game, a channel where the bot may not start threads."""
+
+from __future__ import annotations
+
+import discord
+
+from tests.e2e.test_table_play import click_ok
+
+
+async def start_in_thread(world, user, **options):
+    """``user`` opens a table in the games channel; its lobby and the thread started on it."""
+    lobby = await (await world.standin.slash(user, world.channel, "6nimmt start", **options)).reply()
+    assert "table open" in lobby.embed["title"]
+    thread = await world.standin.world.wait_until(
+        lambda: world.standin.world.channels.get(lobby.id), 3, "the game's thread")
+    assert thread.is_thread and thread.parent is world.channel  # started on the lobby: the same id
+    return lobby, thread
+
+
+def table_in(world, thread):
+    for message in reversed(world.standin.channel_messages(thread)):
+        if any(cid.startswith(("6n:h:", "6n:r:")) for cid in message.custom_ids):
+            return message
+    return None
+
+
+async def play_in(world, thread, players):
+    """Everyone plays their lowest card from the thread's table message; low cards take row 1."""
+    for _ in range(400):
+        await world.settle()
+        table = table_in(world, thread)
+        if table is None:
+            return
+        if any(cid.startswith("6n:r:") for cid in table.custom_ids):
+            for user in players:
+                if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:
+                    break
+            continue
+        play = table.button("Play a card")["custom_id"]
+        for user in players:
+            hand = await (await world.standin.click(user, table, play)).reply()
+            cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
+            if cards:
+                await (await world.standin.click(user, hand, cards[0])).reply()
+    raise AssertionError("the game did not end")
+
+
+async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summary(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        # The players are in the thread (it shows in their sidebar); the table is posted there.
+        assert {world.alice.id, world.bob.id} <= world.standin.thread_members(thread)
+        assert table_in(world, thread) is not None
+        summary = world.standin.message(lobby.id)
+        assert f"<#{thread.id}>" in str(summary.embed) and not summary.custom_ids
+        # A command inside the thread acts on its game.
+        hand = await (await world.standin.slash(world.bob, thread, "6nimmt hand")).reply()
+        assert hand.ephemeral_to.id == world.bob.id and any(c.startswith("6n:p:") for c in hand.custom_ids)
+
+        await play_in(world, thread, [world.alice, world.bob])
+        await world.settle()
+        standings = world.standin.channel_messages(thread)[-1]
+        assert "Game over" in standings.content and standings.button("Rematch")
+        # The channel holds just the summary: who won, with a jump link to the standings.
+        assert [m.id for m in world.public()] == [lobby.id]
+        summary = world.standin.message(lobby.id)
+        assert "🏆" in str(summary.embed) and f"/{thread.id}/{standings.id}" in str(summary.embed)
+        # Every public message of the game is in the thread, none in the channel.
+        assert len(world.standin.channel_messages(thread)) >= 11
+        # The thread archives itself an hour after its last message (the Rematch's hour).
+        assert not world.standin.is_archived(thread)
+        world.standin.advance_time(61 * 60)
+        assert world.standin.is_archived(thread)
+        # A Rematch pressed in the archived thread opens a new lobby in the channel, with a new thread.
+        rematch = await world.standin.click(world.bob, standings, standings.button("Rematch")["custom_id"])
+        said = await rematch.reply()
+        assert said.ephemeral_to.id == world.bob.id and "new table is open" in said.content
+        await world.settle()
+        new_lobby = world.public()[-1]
+        assert new_lobby.id != lobby.id and "table open" in new_lobby.embed["title"]
+        new_thread = await world.standin.world.wait_until(
+            lambda: world.standin.world.channels.get(new_lobby.id), 3, "the rematch's thread")
+        assert new_thread.parent is world.channel
+        world.standin.assert_no_errors()
+
+
+async def test_two_games_at_once_in_one_channel(world):
+    world.threads = True
+    async with world.running_bot():
+        first, first_thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
+        second, second_thread = await start_in_thread(world, world.bob, rounds=1, ai_players=2)
+        await click_ok(world, world.alice, first, first.button("Start")["custom_id"])
+        await click_ok(world, world.bob, second, second.button("Start")["custom_id"])
+        await world.settle()
+        # Each thread holds its own game; the channel holds the two summaries.
+        assert table_in(world, first_thread) is not None and table_in(world, second_thread) is not None
+        assert [m.id for m in world.public()] == [first.id, second.id]
+        # In the channel a command needing a table asks which; in a thread it acts on that game.
+        ask = await (await world.standin.slash(world.alice, world.channel, "6nimmt status")).reply()
+        assert ask.ephemeral_to.id == world.alice.id and "table" in ask.content
+        await play_in(world, first_thread, [world.alice])
+        await play_in(world, second_thread, [world.bob])
+        await world.settle()
+        for thread in (first_thread, second_thread):
+            assert "Game over" in world.standin.channel_messages(thread)[-1].content
+        assert world.bot.service.tables_in(world.channel.id) == []
+        world.standin.assert_no_errors()
+
+
+async def test_a_deleted_thread_ends_its_game_cleanly(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table_id = world.bot.service.table_in(thread.id).id
+        await world.standin.delete_channel(thread)
+        await world.standin.world.wait_until(
+            lambda: world.bot.service.registry.find(table_id) is None or None, 3, "the table to end")
+        await world.settle()
+        record = await world.bot.service.store.load_table(table_id)
+        assert record.game.status == "abandoned"
+        assert world.bot.service.scheduler.deadline(table_id) is None and not world.bot.service.play.thinking
+        summary = world.standin.message(lobby.id)
+        assert "thread was deleted" in str(summary.embed)
+        # The channel takes a new game at once.
+        again, _ = await start_in_thread(world, world.bob, rounds=1)
+        assert again.id != lobby.id
+
+
+async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_the_host_is_told(world):
+    world.threads = True
+    world.standin.deny_bot_permissions(world.channel, discord.Permissions(create_public_threads=True))
+    async with world.running_bot():
+        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
+        lobby = await start.reply()
+        await world.settle()
+        [why] = [m for m in world.standin.ephemerals(world.alice) if "Create Public Threads" in (m.content or "")]
+        assert why.content.count("\n") == 0  # one line
+        assert not [c for c in world.standin.world.channels.values() if c.is_thread]
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        from tests.e2e.test_table_play import play_until_over
+        await play_until_over(world, [world.alice], world.carol)
+        await world.settle()
+        assert "Game over" in world.public()[-1].content
+        world.standin.assert_no_errors()
