@@ -33,7 +33,9 @@ def _names(table: Table, user_ids) -> str:
 
 
 def players_text(table: Table, locale) -> str:
-    return ", ".join(tr(locale, "{name} (AI)", name=s.name) if s.is_ai else s.name for s in table.seats)
+    """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
+    return ", ".join(tr(locale, "{name} (AI)", name=s.name) if s.takeover is not None else s.name
+                     for s in table.seats)
 
 
 def game_entry(table: Table, user_id: int, locale) -> str:
