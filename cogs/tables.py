@@ -116,56 +116,63 @@ async def start_command(
         await post_lobby(reply, service_of(interaction), table)
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=lobby_choices)
-async def join_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=lobby_choices)
+async def join_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
         await reply.send(tr(user_locale(interaction), "You joined the table."))
 
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def leave_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).leave(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "You left the table."))
 
 @app_commands.command(name="begin", description="Start the game (host only)")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def begin_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def begin_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).begin(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "The game is on!"))
 
 @app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def cancel_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def cancel_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     can_manage = bool(interaction.permissions.manage_messages)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
         await reply.send(tr(user_locale(interaction), "The table is closed."))
 
 @app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
-@app_commands.describe(member="The player to remove", table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def kick_command(interaction: discord.Interaction, member: discord.Member, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(member="The player to remove", table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def kick_command(interaction: discord.Interaction, member: discord.Member,
+                       table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def hand_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def hand_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     try:
         await send_hand(Reply(interaction, Answer.EPHEMERAL), service_of(interaction), table.id)
     except SeatTakenOver as exc:  # with its Take my seat back button
@@ -173,21 +180,24 @@ async def hand_command(interaction: discord.Interaction, table: int | None = Non
 
 @app_commands.command(name="prompts", description="Anniversary: when to ask you about your special cards")
 @app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never",
-                       table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
+                       table_id=TABLE_HELP)
+@app_commands.rename(table_id="table")
+@app_commands.autocomplete(table_id=table_choices)
 @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
                             for value, (label, _) in PREFERENCES.items()])
-async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str], table: int | None = None) -> None:
-    table = table_for(interaction, table)
+async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str],
+                          table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 @app_commands.command(name="status", description="Show this channel's table again")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def status_command(interaction: discord.Interaction, table: int | None = None) -> None:
-    table = table_for(interaction, table)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     if table.status is TableStatus.LOBBY:
         await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
         return
@@ -213,13 +223,14 @@ async def status_command(interaction: discord.Interaction, table: int | None = N
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")
-@app_commands.describe(table=TABLE_HELP)
-@app_commands.autocomplete(table=table_choices)
-async def rules_command(interaction: discord.Interaction, table: int | None = None) -> None:
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def rules_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     locale = user_locale(interaction)
     here = service_of(interaction).tables_in(interaction.channel_id)
     # The rules need no table: with none here (or several, and none chosen) the classic ones.
-    chosen = table_for(interaction, table) if table is not None or len(here) == 1 else None
+    chosen = table_for(interaction, table_id) if table_id is not None or len(here) == 1 else None
     shown = chosen.as_committed() if chosen is not None else None
     text = tr(locale, RULES[shown.options.variant if shown else Variant.CLASSIC])
     if shown is not None:  # and how this table plays: its goal and timers
