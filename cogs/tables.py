@@ -16,8 +16,8 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs.errors import add_items, answer_error, remove_items
-from bot.tables.errors import NoTable, OptionError, SeatTakenOver, TableExists
-from cogs.i18n import N_, public_locale, render, tr, user_locale
+from bot.tables.errors import OptionError, SeatTakenOver, TableExists
+from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
 from engine import Variant, variant_spec
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
@@ -30,6 +30,8 @@ from .threads import Threads, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
+from .choose import TABLE_HELP, ChooseTable, lobby_choices, table_choices, table_for
+from .games import games_command
 from bot.app import SixNimmtBot
 
 
@@ -51,13 +53,6 @@ def first_error(exc: ValidationError, locale) -> str:
     field = ".".join(str(p) for p in error["loc"])
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}" if field else message
-
-
-def table_here(interaction: discord.Interaction):
-    table = service_of(interaction).table_in(interaction.channel_id)
-    if table is None:
-        raise NoTable()
-    return table
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
@@ -148,63 +143,88 @@ async def start_command(
         await interaction.followup.send(why, ephemeral=True)
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
-async def join_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=lobby_choices)
+async def join_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
         await reply.send(tr(user_locale(interaction), "You joined the table."))
 
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
-async def leave_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).leave(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "You left the table."))
 
 @app_commands.command(name="begin", description="Start the game (host only)")
-async def begin_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def begin_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).begin(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "The game is on!"))
 
 @app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
-async def cancel_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def cancel_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     can_manage = bool(interaction.permissions.manage_messages)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
         await reply.send(tr(user_locale(interaction), "The table is closed."))
 
 @app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
-@app_commands.describe(member="The player to remove")
-async def kick_command(interaction: discord.Interaction, member: discord.Member) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(member="The player to remove", table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def kick_command(interaction: discord.Interaction, member: discord.Member,
+                       table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
-async def hand_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def hand_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     try:
         await send_hand(Reply(interaction, Answer.EPHEMERAL), service_of(interaction), table.id)
     except SeatTakenOver as exc:  # with its Take my seat back button
         await refuse(interaction, exc)
 
 @app_commands.command(name="prompts", description="Anniversary: when to ask you about your special cards")
-@app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
+@app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never",
+                       table_id=TABLE_HELP)
+@app_commands.rename(table_id="table")
+@app_commands.autocomplete(table_id=table_choices)
 @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
                             for value, (label, _) in PREFERENCES.items()])
-async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str]) -> None:
-    table = table_here(interaction)
+async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str],
+                          table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 @app_commands.command(name="status", description="Show this channel's table again")
-async def status_command(interaction: discord.Interaction) -> None:
-    table = table_here(interaction)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    table = table_for(interaction, table_id)
     if table.status is TableStatus.LOBBY:
         await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
         return
@@ -230,15 +250,23 @@ async def status_command(interaction: discord.Interaction) -> None:
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")
-async def rules_command(interaction: discord.Interaction) -> None:
-    table = service_of(interaction).table_in(interaction.channel_id)
+@app_commands.rename(table_id="table")
+@app_commands.describe(table_id=TABLE_HELP)
+@app_commands.autocomplete(table_id=table_choices)
+async def rules_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     locale = user_locale(interaction)
-    text = tr(locale, RULES[table.options.variant if table else Variant.CLASSIC])
-    if table is not None:  # and how this table plays: its goal and timers
-        text += "\n" + tr(locale, "**This table:** {limits}", limits=limits_text(table, locale))
+    here = service_of(interaction).tables_in(interaction.channel_id)
+    # The rules need no table: with none here (or several, and none chosen) the classic ones.
+    chosen = table_for(interaction, table_id) if table_id is not None or len(here) == 1 else None
+    shown = chosen.as_committed() if chosen is not None else None
+    text = tr(locale, RULES[shown.options.variant if shown else Variant.CLASSIC])
+    if shown is not None:  # and how this table plays: its goal and timers
+        text += "\n" + tr(locale, "**This table:** {limits}", limits=limits_text(shown, locale))
+    elif len(here) > 1:
+        text += "\n" + error_text(locale, ChooseTable(len(here)))
     await interaction.response.send_message(text, ephemeral=True)
 
-SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command, prompts_command, status_command, rules_command)
+SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command, prompts_command, status_command, rules_command, games_command)
 
 
 class Tables(commands.Cog):

@@ -49,6 +49,8 @@ NAMES: dict[str, str] = {
     "min_games": "mindestspiele",
     "game": "partie",
     "when": "wann",
+    "table": "tisch",
+    "games": "partien",
 }
 
 #: Descriptions, choices and messages.
@@ -143,6 +145,37 @@ MESSAGES: dict[str, str] = {
     "Show your hand (only you can see it)": "Deine Handkarten zeigen (nur du siehst sie)",
     "Show this channel's table again": "Den Tisch dieses Kanals noch einmal zeigen",
     "A short summary of this table's rules": "Die Regeln dieses Tisches in Kürze",
+    # the table option and /6nimmt games (cogs/choose.py, cogs/games.py)
+    "Which game (only needed when this channel has several)":
+        "Welche Partie (nur nötig, wenn dieser Kanal mehrere hat)",
+    "That game is not open in this channel; nothing was changed. Choose one from the `table` option's list.":
+        "Diese Partie ist in diesem Kanal nicht offen; es wurde nichts geändert. Wähle eine aus der Liste "
+        "der Option `tisch`.",
+    "This channel has {count} open games: choose one with the `table` option.":
+        "Dieser Kanal hat {count} offene Partien: wähle eine mit der Option `tisch`.",
+    "There is no open 6 nimmt! table here. Start one with `/6nimmt start`.":
+        "Hier gibt es keinen offenen 6-nimmt!-Tisch. Eröffne einen mit `/6nimmt eröffnen`.",
+    "Pro": "Profi",
+    "Anniversary": "Jubiläum",
+    "lobby {seated}/{most}": "Lobby {seated}/{most}",
+    "playing, round {round}": "läuft, Runde {round}",
+    "playing": "läuft",
+    "{name}'s table": "Tisch von {name}",
+    "List the open games you play on this server": "Deine offenen Partien auf diesem Server auflisten",
+    "waiting for players ({seated}/{most})": "wartet auf Mitspieler ({seated}/{most})",
+    "**your move**": "**du bist dran**",
+    "waiting for {names}": "wartet auf {names}",
+    "the game is moving on": "die Partie geht weiter",
+    "time runs out {when}": "Zeit läuft ab {when}",
+    "turn-based: {pace} per move": "rundenbasiert: {pace} pro Zug",
+    "You are not playing at any open game on this server. Open one with `/6nimmt start`, "
+    "or join one with `/6nimmt join`.":
+        "Du spielst auf diesem Server in keiner offenen Partie. Eröffne eine mit `/6nimmt eröffnen` "
+        "oder tritt einer bei mit `/6nimmt beitreten`.",
+    "Your open games on this server:": "Deine offenen Partien auf diesem Server:",
+    "… and {count} more.": "… und {count} weitere.",
+    "Use this command in a server: it lists your games there.":
+        "Nutze diesen Befehl auf einem Server: er listet deine Partien dort auf.",
     # /6nimmt stats, history, forget-me and /leaderboard (cogs/stats.py)
     "A player's 6 nimmt! record": "Die 6-nimmt!-Bilanz eines Spielers",
     "Whose stats (default: yours)": "Wessen Statistik (Standard: deine)",

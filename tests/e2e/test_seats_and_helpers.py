@@ -228,7 +228,7 @@ async def test_the_lobby_message_says_what_became_of_it(world):
 async def test_status_shows_the_table_or_says_there_is_none(world):
     async with world.running_bot():
         none = await reply(world, world.alice, "6nimmt status")
-        assert none.ephemeral and "There is no 6 nimmt! table in this channel" in none.content
+        assert none.ephemeral and "There is no open 6 nimmt! table here" in none.content
         await start_game(world, rounds=1)
         status = await reply(world, world.carol, "6nimmt status")
         assert status.ephemeral_to.id == world.carol.id and status.content.startswith("Here is the table")

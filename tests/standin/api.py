@@ -11,7 +11,8 @@ import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
 from .faults import Fault, InjectedFault
-from .interactions import Interaction, InteractionRejected, build_command_data, find_command
+from .interactions import (Interaction, InteractionRejected, build_autocomplete_data, build_command_data,
+                           find_command)
 from .message import Message
 from .model import Channel, Guild, Member, Role, User, snowflake
 from .server import StandinServer
@@ -255,6 +256,22 @@ class DiscordStandin:
         data = build_command_data(self.world, registered, path, options, user)
         return await self._dispatch(Interaction(self.world, kind=2, actor=user, channel=channel, data=data,
                                                 describe=f"/{command}", ack_deadline=self.ack_deadline))
+
+    async def autocomplete(self, user: Actor, channel: Channel, command: str, /, *, option: str, value: str = "",
+                           **options: Any) -> list[dict[str, Any]]:
+        """`user` types `value` into the autocomplete option `option` of `/command` (with `options`
+        filled in already); the choices the bot answered (callback type 8) within Discord's 3 s."""
+        name, *path = command.strip().lstrip("/").split()
+        registered = find_command(self.world, channel, name)
+        self._check_can_see(user, channel)
+        data = build_autocomplete_data(self.world, registered, path, options, user, option, value)
+        interaction = await self._dispatch(Interaction(
+            self.world, kind=4, actor=user, channel=channel, data=data,
+            describe=f"autocomplete {option!r} of /{command}", ack_deadline=self.ack_deadline))
+        kind = await interaction.ack()
+        if kind != 8:
+            raise InteractionRejected(f"the bot answered {interaction.describe} with callback type {kind}, not 8")
+        return interaction.autocomplete_choices or []
 
     async def click(self, user: Actor, message: Message, custom_id: str) -> Interaction:
         """Press the button with `custom_id` on `message`; it must be there and enabled."""

@@ -241,3 +241,42 @@ def _resolve(kind: int, value: Any, resolved: dict[str, dict[str, Any]], where: 
     else:
         raise InteractionRejected(f"{where} needs a stand-in object, got {value!r}")
     return str(value.id)
+
+
+
+# --- autocomplete data ----------------------------------------------------------------------
+
+
+def build_autocomplete_data(world: World, command: Command, path: list[str], options: dict[str, Any],
+                            actor: Union[Member, User], focused: str, value: str) -> dict[str, Any]:
+    """What Discord sends while `focused` is being typed: the options filled in so far, checked as
+    for a command but with none required, and the focused one as the raw text typed (a string even
+    for an integer option) with ``"focused": true``. Discord sends this only for an option
+    declared with ``autocomplete: true``."""
+    node, chain = command.data, []
+    for part in path:
+        node = next((o for o in node.get("options") or []
+                     if o["type"] in (OPTION_SUBCOMMAND, OPTION_GROUP) and o["name"] == part), None)
+        if node is None:
+            raise InteractionRejected(f"/{command.name} has no subcommand {part!r}")
+        chain.append(node)
+    specs = {o["name"]: o for o in node.get("options") or [] if o["type"] not in (OPTION_SUBCOMMAND, OPTION_GROUP)}
+    spec = specs.get(focused)
+    if spec is None or not spec.get("autocomplete"):
+        raise InteractionRejected(f"/{' '.join([command.name, *path])} has no autocomplete option {focused!r}")
+    if not isinstance(value, str):
+        raise InteractionRejected(f"the text typed into {focused!r} is a str, got {value!r}")
+    unknown = set(options) - set(specs)
+    if unknown:
+        raise InteractionRejected(f"/{' '.join([command.name, *path])} has no option(s) {sorted(unknown)}")
+    resolved: dict[str, dict[str, Any]] = {}
+    values = [_option_value(specs[name], options, resolved, actor) for name in options if name != focused]
+    values.append({"name": focused, "type": spec["type"], "value": value, "focused": True})
+    for sub in reversed(chain):
+        values = [{"type": sub["type"], "name": sub["name"], "options": values}]
+    data: dict[str, Any] = {"id": str(command.id), "name": command.name, "type": 1, "options": values}
+    if command.guild_id:
+        data["guild_id"] = str(command.guild_id)
+    if resolved:
+        data["resolved"] = resolved
+    return data

@@ -102,7 +102,7 @@ class WebhookApi:
             interaction.edits_at_ack = len(interaction.message.history)
             return {"type": kind, "message": interaction.message.payload()} if kind == 7 else None
         if kind == 8 and interaction.kind == 4:
-            interaction.autocomplete_choices = data.get("choices", [])
+            interaction.autocomplete_choices = _checked_choices(data.get("choices", []))
             return None
         if kind == 9 and interaction.kind in (2, 3):
             interaction.modal = data
@@ -188,3 +188,23 @@ class WebhookApi:
                 data["guild_id"] = str(message.guild.id)
             await self.world.dispatch("MESSAGE_DELETE", data)
         return no_content()
+
+
+def _checked_choices(choices: Any) -> list[dict[str, Any]]:
+    """An autocomplete answer as Discord accepts it: at most 25 choices, each a name of 1 to 100
+    characters and a string or number value (an integer option's may not pass ±2^53)."""
+    problems = []
+    if not isinstance(choices, list) or len(choices) > 25:
+        problems.append("choices must be a list of at most 25")
+    else:
+        for index, choice in enumerate(choices):
+            name, value = choice.get("name"), choice.get("value")
+            if not isinstance(name, str) or not 1 <= len(name) <= 100:
+                problems.append(f"choices[{index}].name must be 1 to 100 characters: {name!r}")
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)) \
+                    or (isinstance(value, int) and abs(value) > 2 ** 53):
+                problems.append(f"choices[{index}].value is not a valid choice value: {value!r}")
+    if problems:
+        raise DiscordError(400, 50035, "Invalid Form Body", {"data": {"choices": {"_errors": [
+            {"code": "BASE_TYPE_INVALID", "message": p} for p in problems]}}})
+    return choices

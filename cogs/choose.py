@@ -1,0 +1,130 @@
+"""Which table a ``/6nimmt`` command means, and the ``table`` option's autocomplete.
+
+A channel may hold several games (each in a thread of its own, and one in the
+channel itself). A command used in a game's thread means that game; in the
+channel it means the one open table there, or the one the user picked from the
+``table`` option's list. The option's value is only a wish: it must name one of
+the tables open where the command was used, so a stale or forged id changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.tables.errors import NoTable, TableError
+from bot.tables.table import Table, TableStatus
+from cogs.i18n import N_, tr, user_locale
+from cogs.ui.base import service_of
+from engine import Variant
+
+log = logging.getLogger(__name__)
+
+#: Discord's limits for an autocomplete answer.
+MAX_CHOICES = 25
+MAX_NAME = 100
+
+#: The ``table`` option's help, shown by every command that takes it.
+TABLE_HELP = N_("Which game (only needed when this channel has several)")
+
+SHORT_VARIANTS = {Variant.CLASSIC: N_("Classic"), Variant.PRO: N_("Pro"), Variant.ANNIVERSARY: N_("Anniversary")}
+
+
+class NoSuchTable(NoTable):
+    """The ``table`` option names no game open where the command was used."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("That game is not open in this channel; nothing was changed. "
+                            "Choose one from the `table` option's list."))
+
+
+class ChooseTable(TableError):
+    """Several games are open here and the command did not say which."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(N_("This channel has {count} open games: choose one with the `table` option."),
+                         count=count)
+
+
+def table_for(interaction: discord.Interaction, table_id: int | None) -> Table:
+    """The table the command means: ``table_id`` if it is open where the command was used, else
+    the only one there. Raises ``NoTable`` (none here, or not that one) or ``ChooseTable``."""
+    tables = service_of(interaction).tables_in(interaction.channel_id)
+    if table_id is not None:
+        for table in tables:
+            if table.id == table_id:
+                return table
+        raise NoSuchTable()
+    if not tables:
+        raise NoTable(N_("There is no open 6 nimmt! table here. Start one with `/6nimmt start`."))
+    if len(tables) > 1:
+        raise ChooseTable(len(tables))
+    return tables[0]
+
+
+def host_name(table: Table) -> str:
+    for seat in table.seats:
+        if seat.user_id == table.host_id:
+            return seat.name
+    return table.seats[0].name if table.seats else "?"
+
+
+def choice_name(table: Table, locale) -> str:
+    """``#12 · Alice's table · Classic · lobby 3/10`` (or ``… · playing, round 2``), at most 100 characters."""
+    if table.status is TableStatus.LOBBY:
+        state = tr(locale, "lobby {seated}/{most}", seated=len(table.seats), most=table.options.max_players)
+    elif table.game is not None and table.game.round:
+        state = tr(locale, "playing, round {round}", round=table.game.round)
+    else:
+        state = tr(locale, "playing")
+    whose = tr(locale, "{name}'s table", name=host_name(table))
+    name = " · ".join((f"#{table.id}", whose, tr(locale, SHORT_VARIANTS[table.options.variant]), state))
+    if len(name) > MAX_NAME:  # a long host name gives way; the id and the state stay readable
+        cut = len(name) - MAX_NAME + 1
+        whose = whose[:max(len(whose) - cut, 1)] + "…"
+        name = " · ".join((f"#{table.id}", whose, tr(locale, SHORT_VARIANTS[table.options.variant]), state))
+    return name[:MAX_NAME]
+
+
+def matches(table: Table, name: str, typed: str) -> bool:
+    """What the user typed so far: part of the choice's name, or the start of the table's number."""
+    typed = typed.strip().lower()
+    return not typed or typed in name.lower() or str(table.id).startswith(typed.lstrip("#"))
+
+
+def choices(interaction: discord.Interaction, typed, *, lobbies_first: bool = False) -> list[app_commands.Choice[int]]:
+    """The open tables where the command is being typed, filtered by ``typed`` (no I/O: it answers
+    within Discord's three seconds however busy the database is)."""
+    locale = user_locale(interaction)
+    tables = [t.as_committed() for t in service_of(interaction).tables_in(interaction.channel_id)]
+    if lobbies_first:  # a stable sort: oldest first within each kind
+        tables.sort(key=lambda t: t.status is not TableStatus.LOBBY)
+    found = []
+    for table in tables:
+        name = choice_name(table, locale)
+        if matches(table, name, str(typed or "")):
+            found.append(app_commands.Choice(name=name, value=table.id))
+        if len(found) == MAX_CHOICES:
+            break
+    return found
+
+
+async def table_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """The ``table`` option's autocomplete; never raises (an empty list at worst)."""
+    try:
+        return choices(interaction, current)
+    except Exception:
+        log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
+        return []
+
+
+async def lobby_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """As ``table_choices``, the lobbies first (for ``join``)."""
+    try:
+        return choices(interaction, current, lobbies_first=True)
+    except Exception:
+        log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
+        return []

@@ -1,0 +1,92 @@
+"""``/6nimmt games``: the open games a player sits at on this server, theirs to move first.
+
+Read from the tables as last committed (``TableService.games_of``); answered at
+once, ephemeral, in the user's language.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.tables.table import Table, TableStatus
+from cogs.i18n import tr, user_locale
+from cogs.render.text import VARIANT_NAMES
+from cogs.ui.base import service_of
+
+#: Discord's limit for a message's content.
+MAX_CONTENT = 2000
+
+
+def jump_link(table: Table) -> str:
+    """Where the game is shown: its live message, else its channel (or thread)."""
+    where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"
+    return f"{where}/{table.message_id}" if table.message_id is not None else where
+
+
+def _names(table: Table, user_ids) -> str:
+    names = []
+    for user_id in user_ids:
+        seat = next((s for s in table.seats if s.user_id == user_id and not s.is_ai), None)
+        names.append(seat.name if seat is not None else str(user_id))
+    return ", ".join(names)
+
+
+def players_text(table: Table, locale) -> str:
+    """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
+    return ", ".join(tr(locale, "{name} (AI)", name=s.name) if s.takeover is not None else s.name
+                     for s in table.seats)
+
+
+def game_entry(table: Table, user_id: int, locale) -> str:
+    """One game of the list: what it is, who plays, whose move it waits for, until when, and where."""
+    head = f"**#{table.id}** · {tr(locale, VARIANT_NAMES[table.options.variant])} · {players_text(table, locale)}"
+    owing = table.owing()
+    if table.status is TableStatus.LOBBY:
+        awaited = tr(locale, "waiting for players ({seated}/{most})", seated=len(table.seats),
+                     most=table.options.max_players)
+    elif user_id in owing:
+        awaited = tr(locale, "**your move**")
+    elif owing:
+        awaited = tr(locale, "waiting for {names}", names=_names(table, owing))
+    else:
+        awaited = tr(locale, "the game is moving on")
+    details = [awaited]
+    if table.deadline is not None:
+        details.append(tr(locale, "time runs out {when}", when=f"<t:{int(table.deadline)}:R>"))
+    if table.options.turn_based:
+        details.append(tr(locale, "turn-based: {pace} per move", pace=table.options.pace))
+    return f"{head}\n{' · '.join(details)}\n{jump_link(table)}"
+
+
+def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTENT) -> str:
+    """The list as one message of at most ``limit`` characters; what does not fit is counted."""
+    if not tables:
+        return tr(locale, "You are not playing at any open game on this server. Open one with `/6nimmt start`, "
+                          "or join one with `/6nimmt join`.")
+    text = tr(locale, "Your open games on this server:")
+    for shown, table in enumerate(tables):
+        entry = "\n\n" + game_entry(table, user_id, locale)
+        # Room for this entry and, if more follow, for the line that counts those left out
+        # (the entry before made room for that line with this one counted).
+        rest = len(tables) - shown - 1
+        if len(text) + len(entry) + (len(more_line(rest, locale)) if rest else 0) > limit:
+            return text + more_line(rest + 1, locale)
+        text += entry
+    return text
+
+
+def more_line(count: int, locale) -> str:
+    return "\n\n" + tr(locale, "… and {count} more.", count=count)
+
+
+@app_commands.command(name="games", description="List the open games you play on this server")
+async def games_command(interaction: discord.Interaction) -> None:
+    locale = user_locale(interaction)
+    if interaction.guild_id is None:
+        await interaction.response.send_message(
+            tr(locale, "Use this command in a server: it lists your games there."), ephemeral=True)
+        return
+    tables = service_of(interaction).games_of(interaction.guild_id, interaction.user.id)
+    await interaction.response.send_message(games_text(tables, interaction.user.id, locale), ephemeral=True,
+                                            suppress_embeds=True)
