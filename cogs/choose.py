@@ -11,6 +11,7 @@ nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -49,9 +50,12 @@ class ChooseTable(TableError):
                          count=count)
 
 
-def table_for(interaction: discord.Interaction, table_id: int | None) -> Table:
+def table_for(interaction: discord.Interaction, table_id: int | None,
+              mine: Callable[[Table, int], bool] | None = None) -> Table:
     """The table the command means: ``table_id`` if it is open where the command was used, else
-    the only one there. Raises ``NoTable`` (none here, or not that one) or ``ChooseTable``."""
+    the only one there, else the only one that is ``mine(table, user_id)`` (the one the user sits
+    at, or hosts: asking which would have one answer). Raises ``NoTable`` (none here, or not that
+    one) or ``ChooseTable``."""
     tables = service_of(interaction).tables_in(interaction.channel_id)
     if table_id is not None:
         for table in tables:
@@ -60,9 +64,25 @@ def table_for(interaction: discord.Interaction, table_id: int | None) -> Table:
         raise NoSuchTable()
     if not tables:
         raise NoTable(N_("There is no open 6 nimmt! table here. Start one with `/6nimmt start`."))
+    if len(tables) > 1 and mine is not None:
+        own = [t for t in tables if mine(t, interaction.user.id)]
+        if len(own) == 1:
+            return own[0]
     if len(tables) > 1:
         raise ChooseTable(len(tables))
     return tables[0]
+
+
+def seated(table: Table, user_id: int) -> bool:
+    return table.has_user(user_id)
+
+
+def hosted(table: Table, user_id: int) -> bool:
+    return table.host_id == user_id
+
+
+def joinable(table: Table, user_id: int) -> bool:
+    return table.status is TableStatus.LOBBY and not table.has_user(user_id)
 
 
 def host_name(table: Table) -> str:

@@ -20,7 +20,9 @@ MAX_CONTENT = 2000
 
 def jump_link(table: Table) -> str:
     """Where the game is shown: its live message, else its channel (or thread)."""
-    where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"
+    # The lobby of a game in a thread is in the channel, and the thread shares its id.
+    channel = table.channel_id if table.message_id == table.thread_id else table.home_id
+    where = f"https://discord.com/channels/{table.guild_id}/{channel}"
     return f"{where}/{table.message_id}" if table.message_id is not None else where
 
 

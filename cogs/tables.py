@@ -30,7 +30,7 @@ from .threads import Threads, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
-from .choose import TABLE_HELP, ChooseTable, lobby_choices, table_choices, table_for
+from .choose import TABLE_HELP, ChooseTable, hosted, joinable, lobby_choices, seated, table_choices, table_for
 from .games import games_command
 from bot.app import SixNimmtBot
 
@@ -147,7 +147,7 @@ async def start_command(
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=lobby_choices)
 async def join_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, joinable)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
         await reply.send(tr(user_locale(interaction), "You joined the table."))
@@ -157,7 +157,7 @@ async def join_command(interaction: discord.Interaction, table_id: int | None = 
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=table_choices)
 async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).leave(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "You left the table."))
@@ -167,7 +167,7 @@ async def leave_command(interaction: discord.Interaction, table_id: int | None =
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=table_choices)
 async def begin_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).begin(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "The game is on!"))
@@ -177,7 +177,7 @@ async def begin_command(interaction: discord.Interaction, table_id: int | None =
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=table_choices)
 async def cancel_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, hosted)
     can_manage = bool(interaction.permissions.manage_messages)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
@@ -189,7 +189,7 @@ async def cancel_command(interaction: discord.Interaction, table_id: int | None 
 @app_commands.autocomplete(table_id=table_choices)
 async def kick_command(interaction: discord.Interaction, member: discord.Member,
                        table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
@@ -199,7 +199,7 @@ async def kick_command(interaction: discord.Interaction, member: discord.Member,
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=table_choices)
 async def hand_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, seated)
     try:
         await send_hand(Reply(interaction, Answer.EPHEMERAL), service_of(interaction), table.id)
     except SeatTakenOver as exc:  # with its Take my seat back button
@@ -214,7 +214,7 @@ async def hand_command(interaction: discord.Interaction, table_id: int | None = 
                             for value, (label, _) in PREFERENCES.items()])
 async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str],
                           table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
@@ -224,7 +224,7 @@ async def prompts_command(interaction: discord.Interaction, when: app_commands.C
 @app_commands.describe(table_id=TABLE_HELP)
 @app_commands.autocomplete(table_id=table_choices)
 async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    table = table_for(interaction, table_id)
+    table = table_for(interaction, table_id, seated)
     if table.status is TableStatus.LOBBY:
         await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
         return

@@ -101,8 +101,12 @@ async def test_two_games_at_once_in_one_channel(world):
         assert table_in(world, first_thread) is not None and table_in(world, second_thread) is not None
         assert [m.id for m in world.public()] == [first.id, second.id]
         # In the channel a command needing a table asks which; in a thread it acts on that game.
-        ask = await (await world.standin.slash(world.alice, world.channel, "6nimmt status")).reply()
-        assert ask.ephemeral_to.id == world.alice.id and "table" in ask.content
+        ask = await (await world.standin.slash(world.carol, world.channel, "6nimmt status")).reply()
+        assert ask.ephemeral_to.id == world.carol.id and "2 open games" in ask.content
+        # ... unless only one of them can be meant: alice's hand is at the game she sits at.
+        hand = await (await world.standin.slash(world.alice, world.channel, "6nimmt hand")).reply()
+        assert any(cid.startswith(f"6n:p:{world.bot.service.table_in(first_thread.id).id}:")
+                   for cid in hand.custom_ids)
         await play_in(world, first_thread, [world.alice])
         await play_in(world, second_thread, [world.bob])
         await world.settle()
