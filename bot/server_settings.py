@@ -93,6 +93,14 @@ class ServerSettingsBook:
                 return self.bot_defaults
         return effective(chosen, self.bot_defaults)
 
+    async def fetch(self, guild_id: int) -> ServerDefaults:
+        """As ``get``, but a store that fails raises (StoreUnavailable…): for showing a
+        server its settings, where the bot's defaults would be a wrong answer."""
+        chosen = self._chosen.get(guild_id)
+        if chosen is None:
+            chosen = await self._load(guild_id)
+        return effective(chosen, self.bot_defaults)
+
     def cached(self, guild_id: int) -> ServerDefaults:
         """The guild's defaults as known now, without waiting: the bot's if not loaded yet."""
         return effective(self._chosen.get(guild_id, ServerSettings()), self.bot_defaults)
