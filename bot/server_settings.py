@@ -10,6 +10,7 @@ served by one process (its shard), which is also the one that changes them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -79,6 +80,7 @@ class ServerSettingsBook:
         self._store = store
         self.bot_defaults = bot_defaults
         self._chosen: dict[int, ServerSettings] = {}  # loaded guilds; ServerSettings() if none
+        self._saving: dict[int, asyncio.Lock] = {}  # one change of a guild at a time: none is lost
 
     async def get(self, guild_id: int) -> ServerDefaults:
         """The guild's defaults; read from the store the first time. A store that fails is
@@ -116,6 +118,10 @@ class ServerSettingsBook:
         unknown = sorted(set(changes) - set(FIELDS))
         if unknown:
             raise InvalidSettings("value", f"no such setting: {', '.join(unknown)}")
+        async with self._saving.setdefault(guild_id, asyncio.Lock()):
+            return await self._update(guild_id, changes)
+
+    async def _update(self, guild_id: int, changes: dict[str, Any]) -> ServerDefaults:
         current = self._chosen.get(guild_id)
         if current is None:
             current = await self._load(guild_id)

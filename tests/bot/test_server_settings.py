@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -29,6 +30,7 @@ class FlakyStore:
         return self.rows.get(guild_id)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        await asyncio.sleep(0)  # a save takes a while: other changes may come meanwhile
         if self.failing:
             raise StoreUnavailable("away")
         self.rows[guild_id] = settings
@@ -121,3 +123,11 @@ async def test_the_choices_survive_a_new_book_on_a_real_store(tmp_path):
     finally:
         await store.close()
     assert (again.turn_seconds, again.threads) == (120, False)
+
+
+async def test_changes_made_at_once_are_all_kept():
+    store = FlakyStore()
+    book = ServerSettingsBook(store, BOT)
+    await asyncio.gather(book.update(GUILD, pace="1h"), book.update(GUILD, ai_level="hard"),
+                         book.update(GUILD, threads=False))
+    assert store.rows[GUILD] == ServerSettings(threads=False, pace="1h", ai_level="hard")
