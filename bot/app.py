@@ -20,6 +20,7 @@ from data.store import Store
 from .config import Settings
 from .health import Heartbeat, bot_status
 from .logs import setup_logging
+from .server_settings import ServerDefaults, ServerSettingsBook
 from .tables.service import ServiceDefaults, TableService
 from .sync import sync_commands
 
@@ -55,6 +56,7 @@ class SixNimmtBot(commands.Bot):
         self._ai = ai
         self.start_tables = start_tables
         self.service: TableService | None = None
+        self._server_settings: ServerSettingsBook | None = None
         self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self))
 
     async def setup_hook(self) -> None:
@@ -64,6 +66,7 @@ class SixNimmtBot(commands.Bot):
             defaults=ServiceDefaults(lobby_minutes=self.settings.lobby_minutes,
                                      replacement_ai_level=self.settings.default_ai_level),
         )
+        self._server_settings = ServerSettingsBook(store, ServerDefaults.from_settings(self.settings))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if not self.start_tables:
@@ -74,6 +77,13 @@ class SixNimmtBot(commands.Bot):
         if corrupt:
             log.warning("%d table(s) could not be restored; see the errors above", len(corrupt))
         self.heartbeat.start()
+
+    @property
+    def server_settings(self) -> ServerSettingsBook:
+        """Each server's defaults for its tables (its own choices over the bot's settings)."""
+        if self._server_settings is None:
+            raise RuntimeError("the bot has not opened its store yet (setup_hook)")
+        return self._server_settings
 
     async def close(self) -> None:
         await self.heartbeat.stop()

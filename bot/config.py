@@ -20,6 +20,9 @@ from data import sqlite_path
 from .health import heartbeat_path
 from bot.tables.table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
+#: The paces of a game: live, or turn-based with that many hours a turn.
+PACES = ("live", "1h", "8h", "24h")
+
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
     "DISCORD_TOKEN": "discord_token",
@@ -34,6 +37,9 @@ ENV_NAMES = {
     "SPECIAL_SECONDS": "special_seconds",
     "LOBBY_MINUTES": "lobby_minutes",
     "DEFAULT_AI_LEVEL": "default_ai_level",
+    "THREADS": "threads",
+    "DEFAULT_PACE": "default_pace",
+    "TURN_BASED": "turn_based",
     "DEV_GUILD_IDS": "dev_guild_ids",
     "OWNER_IDS": "owner_ids",
     "SHARD_COUNT": "shard_count",
@@ -71,6 +77,9 @@ class Settings(BaseModel):
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])
     lobby_minutes: int = Field(30, ge=1, le=24 * 60)
     default_ai_level: str = "medium"
+    threads: bool = True  # each game in a thread of its own (a server may choose otherwise)
+    default_pace: str = "live"  # live, or turn-based with 1h, 8h or 24h a turn
+    turn_based: bool = True  # whether turn-based games are allowed
     dev_guild_ids: list[PositiveInt] = []
     owner_ids: list[PositiveInt] = []
     shard_count: int | None = Field(None, ge=1)
@@ -155,6 +164,33 @@ class Settings(BaseModel):
     @property
     def heartbeat_path(self) -> Path:
         return heartbeat_path(sqlite_path(self.database) or self.database_path, self.health_file)
+
+    @field_validator("threads", "turn_based", mode="before")
+    @classmethod
+    def _yes_or_no(cls, value: object) -> object:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in {"true", "yes", "on", "1"}:
+                return True
+            if word in {"false", "no", "off", "0"}:
+                return False
+            raise ValueError("must be true or false")
+        return value
+
+    @field_validator("default_pace")
+    @classmethod
+    def _known_pace(cls, value: str) -> str:
+        pace = value.strip().lower()
+        if pace not in PACES:
+            raise ValueError("must be live, 1h, 8h or 24h (hours a turn of a turn-based game)")
+        return pace
+
+    @model_validator(mode="after")
+    def _pace_allowed(self) -> "Settings":
+        if self.default_pace != "live" and not self.turn_based:
+            raise ValueError(f"DEFAULT_PACE={self.default_pace} is a turn-based pace, but TURN_BASED=false "
+                             "allows no turn-based games: set DEFAULT_PACE=live or TURN_BASED=true")
+        return self
 
     @field_validator("default_ai_level")
     @classmethod

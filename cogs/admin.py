@@ -1,32 +1,98 @@
-"""``/6nimmt-admin``: tools for the bot's owner (OWNER_IDS, or the application's owner).
+"""``/6nimmt-admin``: a server's settings (Manage Server) and the bot owner's tools.
 
-Hidden from everyone but server administrators by default, and refused to
-anyone who is not an owner, since a sync is rate-limited across the whole bot.
+``settings`` shows and sets the server's defaults for its new games; ``sync`` is
+for the bot's owner (OWNER_IDS, or the application's owner) alone, since a sync
+is rate-limited across the whole bot.
+
+The group's ``default_permissions`` is Manage Server: Discord applies a group's
+default to every subcommand, and with Administrator a member who may manage the
+server (and so its settings) would not see the command at all. It is only what
+Discord shows by default (a server can change it), so each callback checks for
+itself: ``settings`` the member's Manage Server permission, ``sync`` the owner.
 """
 
 from __future__ import annotations
-
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import answer_error
-from cogs.i18n import N_, tr, user_locale
-from bot.sync import sync_commands
 from bot.app import SixNimmtBot
-
+from bot.server_settings import InvalidSettings
+from bot.sync import sync_commands
+from cogs.errors import answer_error
+from cogs.i18n import N_, store_down_text, tr, user_locale
+from cogs.render.settings import settings_overview
+from cogs.reply import Answer, Reply
+from data.errors import StoreUnavailable
 
 SYNC_SCOPES = [app_commands.Choice(name=N_("This server (at once)"), value="here"),
                app_commands.Choice(name=N_("Every server (within an hour)"), value="global")]
+PACE_CHOICES = [app_commands.Choice(name=N_("Live"), value="live"),
+                app_commands.Choice(name=N_("Turn-based: 1 hour a turn"), value="1h"),
+                app_commands.Choice(name=N_("Turn-based: 8 hours a turn"), value="8h"),
+                app_commands.Choice(name=N_("Turn-based: 24 hours a turn"), value="24h")]
+AI_LEVEL_CHOICES = [app_commands.Choice(name=N_("easy"), value="easy"),
+                    app_commands.Choice(name=N_("medium"), value="medium"),
+                    app_commands.Choice(name=N_("hard"), value="hard")]
 
 
 class Admin(commands.Cog):
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
 
-    admin = app_commands.Group(name="6nimmt-admin", description=N_("Tools for the bot's owner"),
-                               default_permissions=discord.Permissions(administrator=True))
+    admin = app_commands.Group(name="6nimmt-admin", description=N_("Server settings and the bot owner's tools"),
+                               default_permissions=discord.Permissions(manage_guild=True))
+
+    @admin.command(name="settings", description=N_("Show or change this server's defaults for new games"))
+    @app_commands.describe(
+        threads=N_("Play each game in a thread of its own"),
+        pace=N_("How a new game is played: live, or turn-based with this long a turn"),
+        timer=N_("Seconds a turn of a live game, 15-600"),
+        ai_level=N_("How strong the AI players are"),
+        turn_based=N_("Whether turn-based games are allowed"),
+        reset=N_("Back to the bot's defaults (before any other option here)"),
+    )
+    @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES)
+    async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
+                       pace: str | None = None, timer: app_commands.Range[int, 15, 600] | None = None,
+                       ai_level: str | None = None, turn_based: bool | None = None, reset: bool = False) -> None:
+        locale = user_locale(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await answer_error(interaction, tr(locale, "Settings belong to a server: use this command in one."))
+            return
+        if not interaction.permissions.manage_guild:
+            await answer_error(interaction, tr(
+                locale, "Only members with the Manage Server permission can see or change this server's settings."))
+            return
+        changes: dict[str, object] = {}
+        if reset:
+            changes = {"threads": None, "pace": None, "turn_seconds": None, "ai_level": None, "turn_based": None}
+        given = {"threads": threads, "pace": pace, "turn_seconds": timer, "ai_level": ai_level,
+                 "turn_based": turn_based}
+        changes.update({name: value for name, value in given.items() if value is not None})
+        book = self.bot.server_settings
+        async with Reply(interaction, Answer.EPHEMERAL) as reply:
+            try:
+                if changes:
+                    current = await book.update(guild_id, **changes)
+                else:
+                    current = await book.fetch(guild_id)
+            except StoreUnavailable:
+                await reply.send(store_down_text(locale, False))
+                return
+            except InvalidSettings as exc:
+                if exc.problem == "pace_needs_turn_based":
+                    text = tr(locale, "A turn-based pace needs turn-based games allowed: allow them, or choose "
+                                      "the live pace. Nothing was changed.")
+                else:
+                    text = tr(locale, "Those settings do not work together; nothing was changed.")
+                await reply.send(text)
+                return
+            title = (tr(locale, "Saved. This server's settings for new games:") if changes
+                     else tr(locale, "This server's settings for new games:"))
+            await reply.send(f"{title}\n{settings_overview(locale, current, book.bot_defaults)}")
 
     @admin.command(name="sync", description=N_("Send the slash commands to Discord (bot owner only)"))
     @app_commands.describe(scope=N_("Where the commands should show"))

@@ -24,6 +24,7 @@ from .models import (
     Metric,
     PlayerStats,
     RestoredTable,
+    ServerSettings,
 )
 from .queries import Reader
 from .rows import dump_object
@@ -121,6 +122,16 @@ class StoreBase(ABC):
 
     async def game_log(self, game_id: int) -> GameLog:
         return await self._query(lambda conn: queries.game_log(conn, game_id))
+
+    # -- servers ---------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> ServerSettings | None:
+        return await self._query(lambda conn: queries.server_settings(conn, guild_id))
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        text = dump_object(settings.model_dump(mode="json", exclude_none=True), "server settings")
+        now = self._clock()
+        await self._transact(lambda: writes.save_server_settings(guild_id, text, now))
 
     # -- privacy ---------------------------------------------------------------
 

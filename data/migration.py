@@ -105,3 +105,17 @@ def outbox_migration(version: int, *, integer: str, real: str, table_options: st
         ),
         after=move_outbox_rows,
     )
+
+
+def server_settings_migration(version: int, *, integer: str, real: str) -> Migration:
+    """The step that gives each server its own defaults (threads, pace, timers, AI level):
+    one JSON object per guild, validated when read. The same on both backends but for
+    their column types."""
+    return Migration(
+        version,
+        "each server's own defaults for its tables",
+        (
+            f"CREATE TABLE server_settings (guild_id {integer} PRIMARY KEY REFERENCES guilds(guild_id), "
+            f"settings TEXT NOT NULL, updated_at {real} NOT NULL)",
+        ),
+    )

@@ -28,6 +28,19 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# --------------------------------------------------------------------------- servers
+
+
+class ServerSettings(_Model):
+    """A server's own defaults for its tables; every None means "the bot's default"."""
+
+    threads: bool | None = None  # play each game in a thread of its own
+    pace: Literal["live", "1h", "8h", "24h"] | None = None  # live, or turn-based with that long a turn
+    turn_seconds: int | None = Field(default=None, ge=15, le=600)  # the live turn timer
+    ai_level: Literal["easy", "medium", "hard"] | None = None
+    turn_based: bool | None = None  # whether turn-based games are allowed
+
+
 # --------------------------------------------------------------------------- tables
 
 

@@ -9,10 +9,12 @@ statements sees one consistent snapshot.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, get_args
 
+from . import statements
 from .errors import CorruptRecord, GameNotFound, UnknownMetric
 from .models import (
     UNFINISHED_STATUSES,
@@ -26,6 +28,7 @@ from .models import (
     PlayerStats,
     RatingInfo,
     RestoredTable,
+    ServerSettings,
 )
 from .rating import DEFAULT_ORDINAL, GLOBAL_SCOPE
 from .rows import (
@@ -39,7 +42,10 @@ from .rows import (
     post_from_row,
     result_from_row,
     seat_from_row,
+    settings_from_text,
 )
+
+log = logging.getLogger(__name__)
 
 class Reader(Protocol):
     """A connection in a read transaction: aiosqlite's, or the PostgreSQL adapter."""
@@ -54,6 +60,22 @@ def _in_scope(guild_id: int | None) -> str:
     """Finished games of one guild (``:guild``), or of every guild for None. Two texts rather
     than ``(:guild IS NULL OR ...)``, which keeps both databases from using the guild's index."""
     return "g.status = 'finished'" + ("" if guild_id is None else " AND g.guild_id = :guild")
+
+
+# --------------------------------------------------------------------------- servers
+
+
+async def server_settings(conn: Reader, guild_id: int) -> ServerSettings | None:
+    """The guild's stored settings; None if it has none, or if its row does not validate
+    (logged: a damaged row must not keep the server from playing)."""
+    rows = list(await conn.execute_fetchall(statements.SERVER_SETTINGS, (guild_id,)))
+    if not rows:
+        return None
+    try:
+        return settings_from_text(rows[0][0], f"guild {guild_id} settings")
+    except RowError as exc:
+        log.warning("ignoring stored settings: %s", exc)
+        return None
 
 
 # --------------------------------------------------------------------------- restore

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import InvalidPayload
-from .models import Checkpoint, GameRecord, LoggedAction, OutboxPost, ResultRow, SeatInfo
+from .models import Checkpoint, GameRecord, LoggedAction, OutboxPost, ResultRow, SeatInfo, ServerSettings
 
 GAME_COLUMNS = (
     "game_id, guild_id, channel_id, message_id, host_id, variant, options, status, "
@@ -98,3 +98,7 @@ def result_from_row(row: sqlite3.Row) -> ResultRow:
 def post_from_row(row: sqlite3.Row) -> OutboxPost:
     what = f"game {row['game_id']} post {row['seq']}"
     return _validate(OutboxPost, {"seq": row["seq"], "payload": load_object(row["payload"], what)}, what)
+
+
+def settings_from_text(text: Any, what: str) -> ServerSettings:
+    return _validate(ServerSettings, load_object(text, what), what)

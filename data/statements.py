@@ -20,6 +20,12 @@ UPSERT_PLAYER = (
 )
 # A table can open before the guild was ever seen.
 ENSURE_GUILD = "INSERT INTO guilds (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING"
+# A server's settings: one JSON object per guild, replaced whole.
+UPSERT_SERVER_SETTINGS = (
+    "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
+)
+SERVER_SETTINGS = "SELECT settings FROM server_settings WHERE guild_id = ?"
 INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, host_id, variant, options, status, seed, "
     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING game_id"

@@ -19,6 +19,7 @@ from .models import (
     Metric,
     PlayerStats,
     RestoredTable,
+    ServerSettings,
 )
 
 
@@ -93,6 +94,14 @@ class Store(Protocol):
     async def history(self, guild_id: int | None, limit: int = 10) -> list[GameSummary]: ...
 
     async def game_log(self, game_id: int) -> GameLog: ...
+
+    # -- servers ---------------------------------------------------------------
+    async def server_settings(self, guild_id: int) -> ServerSettings | None:
+        """The server's stored settings, None if it has none. A stored row that does not
+        validate is logged and read as None (the bot's defaults)."""
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        """Replace the server's settings (all of them) in one small transaction."""
 
     # -- privacy ---------------------------------------------------------------
     async def forget_player(self, user_id: int) -> bool:

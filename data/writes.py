@@ -282,6 +282,15 @@ def batch_written(batch: Sequence[Pending], outcomes: Sequence[Outcome], now: fl
     return count > 0
 
 
+# --------------------------------------------------------------------------- servers
+
+
+def save_server_settings(guild_id: int, settings: str, now: float) -> Step[None]:
+    """Replace the guild's settings (a JSON object, encoded by the caller)."""
+    yield Run(sql.ENSURE_GUILD, (guild_id, now))
+    yield Run(sql.UPSERT_SERVER_SETTINGS, (guild_id, settings, now))
+
+
 # --------------------------------------------------------------------------- games
 
 

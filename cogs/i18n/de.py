@@ -33,6 +33,7 @@ NAMES: dict[str, str] = {
     "forget-me": "vergiss-mich",
     "leaderboard": "rangliste",
     "sync": "synchronisieren",
+    "settings": "einstellungen",
     "prompts": "nachfragen",
     # options
     "variant": "variante",
@@ -51,6 +52,9 @@ NAMES: dict[str, str] = {
     "when": "wann",
     "table": "tisch",
     "games": "partien",
+    "threads": "threads",
+    "turn_based": "rundenbasiert",
+    "reset": "zurücksetzen",
 }
 
 #: Descriptions, choices and messages.
@@ -286,7 +290,55 @@ MESSAGES: dict[str, str] = {
     "Game #{game} is still open; its log can be exported once it has ended.":
         "Partie #{game} läuft noch; ihr Protokoll gibt es, sobald sie beendet ist.",
     # /6nimmt-admin (cogs/admin.py)
-    "Tools for the bot's owner": "Werkzeuge für den Betreiber des Bots",
+    "Server settings and the bot owner's tools": "Servereinstellungen und Werkzeuge für den Betreiber des Bots",
+    "Show or change this server's defaults for new games":
+        "Die Voreinstellungen dieses Servers für neue Partien zeigen oder ändern",
+    "Play each game in a thread of its own": "Jede Partie in einem eigenen Thread spielen",
+    "How a new game is played: live, or turn-based with this long a turn":
+        "Wie eine neue Partie gespielt wird: live oder rundenbasiert mit so viel Zeit pro Zug",
+    "Seconds a turn of a live game, 15-600": "Sekunden pro Zug einer Live-Partie, 15–600",
+    "Whether turn-based games are allowed": "Ob rundenbasierte Partien erlaubt sind",
+    "Back to the bot's defaults (before any other option here)":
+        "Zurück zu den Voreinstellungen des Bots (vor allen anderen Optionen hier)",
+    "Live": "Live",
+    "Turn-based: 1 hour a turn": "Rundenbasiert: 1 Stunde pro Zug",
+    "Turn-based: 8 hours a turn": "Rundenbasiert: 8 Stunden pro Zug",
+    "Turn-based: 24 hours a turn": "Rundenbasiert: 24 Stunden pro Zug",
+    "Settings belong to a server: use this command in one.":
+        "Einstellungen gehören zu einem Server: verwende diesen Befehl dort.",
+    "Only members with the Manage Server permission can see or change this server's settings.":
+        "Nur Mitglieder mit der Berechtigung „Server verwalten“ können die Einstellungen dieses Servers sehen "
+        "oder ändern.",
+    "A turn-based pace needs turn-based games allowed: allow them, or choose the live pace. Nothing was changed.":
+        "Ein rundenbasiertes Tempo braucht erlaubte rundenbasierte Partien: erlaube sie oder wähle das "
+        "Live-Tempo. Nichts wurde geändert.",
+    "Those settings do not work together; nothing was changed.":
+        "Diese Einstellungen passen nicht zusammen; nichts wurde geändert.",
+    "Saved. This server's settings for new games:": "Gespeichert. Die Einstellungen dieses Servers für neue Partien:",
+    "This server's settings for new games:": "Die Einstellungen dieses Servers für neue Partien:",
+    # a server's settings in words (cogs/render/settings.py)
+    "live": "live",
+    "turn-based, {hours} h a turn": "rundenbasiert, {hours} h pro Zug",
+    "threads on": "Threads an",
+    "threads off": "Threads aus",
+    "pace: {pace}": "Tempo: {pace}",
+    "turn timer {seconds} s": "Zugzeit {seconds} s",
+    "AI level {level}": "KI-Stärke {level}",
+    "turn-based games allowed": "rundenbasierte Partien erlaubt",
+    "turn-based games off": "rundenbasierte Partien aus",
+    "Server settings: {settings}": "Servereinstellungen: {settings}",
+    "Threads": "Threads",
+    "Pace of a new game": "Tempo einer neuen Partie",
+    "Turn timer (live games)": "Zugzeit (Live-Partien)",
+    "AI level": "KI-Stärke",
+    "Turn-based games": "Rundenbasierte Partien",
+    "each game in a thread of its own": "jede Partie in einem eigenen Thread",
+    "games in the channel": "Partien im Kanal",
+    "{seconds} s": "{seconds} s",
+    "allowed": "erlaubt",
+    "not allowed": "nicht erlaubt",
+    "✱ differs from the bot's defaults; the rest follow them.":
+        "✱ weicht von den Voreinstellungen des Bots ab; der Rest folgt ihnen.",
     "Send the slash commands to Discord (bot owner only)":
         "Die Slash-Befehle an Discord senden (nur der Betreiber des Bots)",
     "Where the commands should show": "Wo die Befehle erscheinen sollen",

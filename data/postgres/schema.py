@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from ..errors import MigrationError, SchemaTooNew
-from ..migration import Migration, outbox_migration
+from ..migration import Migration, outbox_migration, server_settings_migration
 from .sql import Numbered
 
 #: pg_advisory_xact_lock key of the migration runner ("6nimmt" in ASCII).
@@ -150,11 +150,13 @@ _V2_UNSHOWN = Migration(
 
 _V3_OUTBOX = outbox_migration(3, integer="BIGINT", real="DOUBLE PRECISION")
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN, _V3_OUTBOX)
+_V4_SERVER_SETTINGS = server_settings_migration(4, integer="BIGINT", real="DOUBLE PRECISION")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN, _V3_OUTBOX, _V4_SERVER_SETTINGS)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 #: Every table, parents before children: the order migrate-db copies them in.
-TABLES = ("players", "guilds", "games", "seats", "checkpoints", "outbox", "actions", "round_scores",
+TABLES = ("players", "guilds", "server_settings", "games", "seats", "checkpoints", "outbox", "actions", "round_scores",
           "results", "seat_stats", "seat_row_takes", "ratings")
 
 

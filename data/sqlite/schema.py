@@ -18,7 +18,7 @@ from pathlib import Path
 import aiosqlite
 
 from ..errors import MigrationError, NotADatabase, SchemaTooNew
-from ..migration import Migration, outbox_migration
+from ..migration import Migration, outbox_migration, server_settings_migration
 from .tx import transaction
 
 
@@ -149,7 +149,9 @@ _V3_UNSHOWN = Migration(
 # DROP COLUMN needs SQLite 3.35, as RETURNING (used since version 1) does.
 _V4_OUTBOX = outbox_migration(4, integer="INTEGER", real="REAL", table_options=" WITHOUT ROWID")
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN, _V4_OUTBOX)
+_V5_SERVER_SETTINGS = server_settings_migration(5, integer="INTEGER", real="REAL")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_RATINGS, _V3_UNSHOWN, _V4_OUTBOX, _V5_SERVER_SETTINGS)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

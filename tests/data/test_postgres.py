@@ -211,7 +211,7 @@ async def test_version_2_moves_outbox_and_message_id_out_of_meta(empty_url):
     async with await PostgresStore.open(empty_url) as store:
         [owed] = await store.load_unshown()
         [damaged] = await store.load_unfinished()
-    assert await version_of(empty_url) == LATEST_VERSION == 3
+    assert await version_of(empty_url) == LATEST_VERSION
     assert owed.message_id == 4242 and [(p.seq, p.payload["kind"]) for p in owed.posts] == [
         (6, "turn"), (7, "finished")]
     assert owed.checkpoint.meta == {"host_id": 1, "post_seq": 7}
@@ -228,7 +228,7 @@ async def test_a_failing_data_move_leaves_version_2_as_it_was(empty_url):
     conn = await asyncpg.connect(empty_url)
     try:
         with pytest.raises(MigrationError, match="version 3.*disk on fire"):
-            await apply_migrations(conn, (*MIGRATIONS[:-1], dataclasses.replace(MIGRATIONS[-1], after=broken)))
+            await apply_migrations(conn, (*MIGRATIONS[:2], dataclasses.replace(MIGRATIONS[2], after=broken)))
         assert await conn.fetchval("SELECT to_regclass('outbox')") is None
         assert json.loads(await conn.fetchval("SELECT meta FROM checkpoints WHERE game_id = 1")) == OLD_META
         assert await conn.fetchval("SELECT count(*) FROM checkpoints WHERE unshown = 1") == 2

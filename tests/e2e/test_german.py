@@ -1,7 +1,7 @@
 """German through the real bot: the server's language for public messages, the user's for private ones.
 
-Also the owner-only ``/6nimmt-admin sync``: hidden from non-administrators by Discord,
-refused to administrators who are not owners, and a sync for an owner.
+Also the owner-only ``/6nimmt-admin sync``: hidden by Discord from members who cannot manage
+the server, refused to administrators who are not owners, and a sync for an owner.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
             forget = await (await standin.slash(anna, german_channel, "6nimmt forget-me")).reply()
             assert forget.content.startswith("This deletes your 6 nimmt! stats")
 
-            # /6nimmt-admin: Discord hides it from members without Administrator ...
+            # /6nimmt-admin: Discord hides it from members without Manage Server ...
             try:
                 await standin.slash(jonas, english_channel, "6nimmt-admin sync")
-                raise AssertionError("a member without Administrator could run /6nimmt-admin")
+                raise AssertionError("a member without Manage Server could run /6nimmt-admin")
             except InteractionRejected:
                 pass
             # ... the bot refuses an administrator who is not an owner ...

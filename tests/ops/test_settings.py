@@ -118,3 +118,15 @@ def test_env_example_lists_every_setting_with_a_comment():
         (index,) = [i for i, line in enumerate(lines) if line.startswith(f"{env}=")]
         assert lines[index - 1].startswith("# ") and len(lines[index - 1]) > 10, env
     assert set(Settings.model_fields) == set(ENV_NAMES.values())
+
+
+def test_server_defaults_settings_are_read_and_checked():
+    settings = load()
+    assert (settings.threads, settings.default_pace, settings.turn_based) == (True, "live", True)
+    settings = load(THREADS="off", DEFAULT_PACE="8H", TURN_BASED="yes")
+    assert (settings.threads, settings.default_pace, settings.turn_based) == (False, "8h", True)
+    assert problems(THREADS="maybe") == ["THREADS: must be true or false (got 'maybe')"]
+    assert problems(DEFAULT_PACE="2h") == [
+        "DEFAULT_PACE: must be live, 1h, 8h or 24h (hours a turn of a turn-based game) (got '2h')"]
+    [line] = problems(DEFAULT_PACE="24h", TURN_BASED="false")
+    assert "DEFAULT_PACE=24h" in line and "TURN_BASED=false" in line and "\n" not in line

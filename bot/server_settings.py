@@ -1,0 +1,158 @@
+"""Each server's defaults for its tables: its own choices over the bot's settings.
+
+A server (``/6nimmt-admin settings``) may choose whether games get threads, the
+pace and live turn timer of a new game, the AI level and whether turn-based
+games are allowed; whatever it leaves unset follows the bot's settings
+(THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED). The book
+reads a server's choices from the store once and keeps them: each guild is
+served by one process (its shard), which is also the one that changes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from data.models import ServerSettings
+from data.store import Store
+
+from .config import PACES, Settings
+
+log = logging.getLogger(__name__)
+
+#: The fields of ServerDefaults, in the order they are shown.
+FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based")
+AI_LEVELS = ("easy", "medium", "hard")
+
+
+class InvalidSettings(ValueError):
+    """Settings a server cannot have; ``problem`` names which rule (for the Discord face):
+    "pace_needs_turn_based" (a turn-based pace while turn-based games are off) or "value"."""
+
+    def __init__(self, problem: str, message: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class ServerDefaults:
+    """What a server's new tables start with: every field set (its choice, else the bot's)."""
+
+    threads: bool
+    pace: str  # "live", "1h", "8h" or "24h"
+    turn_seconds: int  # the live turn timer
+    ai_level: str  # "easy", "medium" or "hard"
+    turn_based: bool  # whether turn-based games are allowed
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServerDefaults:
+        """The bot's own defaults, for servers that chose nothing."""
+        return cls(threads=settings.threads, pace=settings.default_pace, turn_seconds=settings.turn_seconds,
+                   ai_level=settings.default_ai_level, turn_based=settings.turn_based)
+
+
+def effective(chosen: ServerSettings, bot: ServerDefaults) -> ServerDefaults:
+    """The server's choices over the bot's defaults; without turn-based games the pace is live."""
+    values = {name: getattr(bot, name) if getattr(chosen, name) is None else getattr(chosen, name)
+              for name in FIELDS}
+    if not values["turn_based"]:
+        values["pace"] = "live"
+    return ServerDefaults(**values)
+
+
+def check(chosen: ServerSettings, bot: ServerDefaults) -> None:
+    """Refuse what a server may not choose: a turn-based pace of its own while turn-based
+    games are off (its own choice, or the bot's). A pace the bot set is made live instead."""
+    allowed = bot.turn_based if chosen.turn_based is None else chosen.turn_based
+    if chosen.pace not in (None, "live") and not allowed:
+        raise InvalidSettings("pace_needs_turn_based",
+                              f"pace {chosen.pace} is turn-based, but turn-based games are off")
+
+
+class ServerSettingsBook:
+    """Every server's settings, read once per guild and kept; written through the store."""
+
+    def __init__(self, store: Store, bot_defaults: ServerDefaults) -> None:
+        self._store = store
+        self.bot_defaults = bot_defaults
+        self._chosen: dict[int, ServerSettings] = {}  # loaded guilds; ServerSettings() if none
+        self._saving: dict[int, asyncio.Lock] = {}  # one change of a guild at a time: none is lost
+
+    async def get(self, guild_id: int) -> ServerDefaults:
+        """The guild's defaults; read from the store the first time. A store that fails is
+        logged and answered with the bot's defaults (read again next time)."""
+        chosen = self._chosen.get(guild_id)
+        if chosen is None:
+            try:
+                chosen = await self._load(guild_id)
+            except Exception:
+                log.warning("settings of guild %s cannot be read; using the bot's defaults", guild_id,
+                            exc_info=True)
+                return self.bot_defaults
+        return effective(chosen, self.bot_defaults)
+
+    async def fetch(self, guild_id: int) -> ServerDefaults:
+        """As ``get``, but a store that fails raises (StoreUnavailable…): for showing a
+        server its settings, where the bot's defaults would be a wrong answer."""
+        chosen = self._chosen.get(guild_id)
+        if chosen is None:
+            chosen = await self._load(guild_id)
+        return effective(chosen, self.bot_defaults)
+
+    def cached(self, guild_id: int) -> ServerDefaults:
+        """The guild's defaults as known now, without waiting: the bot's if not loaded yet."""
+        return effective(self._chosen.get(guild_id, ServerSettings()), self.bot_defaults)
+
+    def chosen(self, guild_id: int) -> ServerSettings:
+        """What the guild chose itself (loaded ones; nothing for the others)."""
+        return self._chosen.get(guild_id, ServerSettings())
+
+    async def update(self, guild_id: int, **changes: Any) -> ServerDefaults:
+        """Set the named fields (None: back to the bot's default), save, and return the new
+        defaults. InvalidSettings for a value or a combination a server may not have; a save
+        that fails (StoreUnavailable…) raises and changes nothing, here or in the database."""
+        unknown = sorted(set(changes) - set(FIELDS))
+        if unknown:
+            raise InvalidSettings("value", f"no such setting: {', '.join(unknown)}")
+        async with self._saving.setdefault(guild_id, asyncio.Lock()):
+            return await self._update(guild_id, changes)
+
+    async def _update(self, guild_id: int, changes: dict[str, Any]) -> ServerDefaults:
+        current = self._chosen.get(guild_id)
+        if current is None:
+            current = await self._load(guild_id)
+        try:
+            chosen = ServerSettings.model_validate({**current.model_dump(), **changes})
+        except ValidationError as exc:
+            raise InvalidSettings("value", "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())) from None
+        check(chosen, self.bot_defaults)
+        if chosen != current:
+            await self._store.save_server_settings(guild_id, chosen)
+            self._chosen[guild_id] = chosen
+        return effective(chosen, self.bot_defaults)
+
+    async def reset(self, guild_id: int) -> ServerDefaults:
+        """Back to the bot's defaults, every field."""
+        return await self.update(guild_id, **dict.fromkeys(FIELDS))
+
+    def differences(self, guild_id: int) -> list[tuple[str, object]]:
+        """(field, value) of each field whose effective value is not the bot's, in field order
+        (the cached state: call ``get`` first to be sure the guild is loaded)."""
+        mine = self.cached(guild_id)
+        return [(name, getattr(mine, name)) for name in FIELDS
+                if getattr(mine, name) != getattr(self.bot_defaults, name)]
+
+    async def _load(self, guild_id: int) -> ServerSettings:
+        chosen = await self._store.server_settings(guild_id) or ServerSettings()
+        # A server's turn-based pace from before turn-based games were turned off (by the bot's
+        # settings) stays stored; ``effective`` plays it live.
+        self._chosen[guild_id] = chosen
+        return chosen
+
+
+__all__ = ["AI_LEVELS", "FIELDS", "PACES", "InvalidSettings", "ServerDefaults", "ServerSettingsBook", "effective"]

@@ -1,0 +1,78 @@
+"""A server's settings in words: short lines for the lobby, a full overview for the admin command."""
+
+from __future__ import annotations
+
+from bot.server_settings import FIELDS, ServerDefaults
+from cogs.i18n import N_, tr
+
+LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+HOURS = {"1h": 1, "8h": 8, "24h": 24}
+
+
+def pace_text(locale, pace: str) -> str:
+    if pace == "live":
+        return tr(locale, "live")
+    return tr(locale, "turn-based, {hours} h a turn", hours=HOURS[pace])
+
+
+def setting_line(locale, name: str, value: object) -> str:
+    """One setting as a short phrase: "threads off", "AI level hard", "turn-based games off"."""
+    if name == "threads":
+        return tr(locale, "threads on") if value else tr(locale, "threads off")
+    if name == "pace":
+        return tr(locale, "pace: {pace}", pace=pace_text(locale, str(value)))
+    if name == "turn_seconds":
+        return tr(locale, "turn timer {seconds} s", seconds=value)
+    if name == "ai_level":
+        return tr(locale, "AI level {level}", level=tr(locale, LEVELS[str(value)]))
+    if name == "turn_based":
+        return tr(locale, "turn-based games allowed") if value else tr(locale, "turn-based games off")
+    raise ValueError(f"no such setting: {name}")
+
+
+def settings_lines(locale, differences: list[tuple[str, object]]) -> list[str]:
+    """The settings where a server differs from the bot's defaults (``ServerSettingsBook.differences``),
+    one short phrase each, in field order."""
+    return [setting_line(locale, name, value) for name, value in differences]
+
+
+def settings_summary(locale, differences: list[tuple[str, object]]) -> str | None:
+    """One line for the lobby: "Server settings: turn-based games off; AI level hard"; None if
+    the server differs in nothing."""
+    if not differences:
+        return None
+    return tr(locale, "Server settings: {settings}", settings="; ".join(settings_lines(locale, differences)))
+
+
+_LABELS = {
+    "threads": N_("Threads"),
+    "pace": N_("Pace of a new game"),
+    "turn_seconds": N_("Turn timer (live games)"),
+    "ai_level": N_("AI level"),
+    "turn_based": N_("Turn-based games"),
+}
+
+
+def _value(locale, name: str, value: object) -> str:
+    if name == "threads":
+        return tr(locale, "each game in a thread of its own") if value else tr(locale, "games in the channel")
+    if name == "pace":
+        return pace_text(locale, str(value))
+    if name == "turn_seconds":
+        return tr(locale, "{seconds} s", seconds=value)
+    if name == "ai_level":
+        return tr(locale, LEVELS[str(value)])
+    return tr(locale, "allowed") if value else tr(locale, "not allowed")
+
+
+def settings_overview(locale, settings: ServerDefaults, bot_defaults: ServerDefaults) -> str:
+    """Every setting on a line, those that differ from the bot's defaults marked, with the key."""
+    lines = []
+    for name in FIELDS:
+        value = getattr(settings, name)
+        own = value != getattr(bot_defaults, name)
+        line = f"**{tr(locale, _LABELS[name])}:** {_value(locale, name, value)}"
+        lines.append(f"{line} ✱" if own else line)
+    lines.append("")
+    lines.append(tr(locale, "✱ differs from the bot's defaults; the rest follow them."))
+    return "\n".join(lines)

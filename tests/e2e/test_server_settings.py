@@ -1,0 +1,131 @@
+"""``/6nimmt-admin settings`` through the real bot: who may use it, what it shows and saves,
+that it survives a restart, and that an unreachable database changes nothing.
+
+dora has the Manage Server permission; bob has not. The database is read back through the
+bot's store (``bot.service.store.server_settings``), as an operator's query would.
+"""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.config import Settings
+from data.models import ServerSettings
+from tests.e2e.db_outage import SQLiteLocked
+from tests.standin import InteractionRejected
+
+COMMAND = "6nimmt-admin settings"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request, world):
+    if request.param == "postgres":
+        url = await request.getfixturevalue("postgres_cluster").fresh_database()
+        world.settings = lambda: Settings(discord_token=world.standin.token, database_url=url,
+                                          health_file=world.tmp_path / "bot.health")
+    return request.param
+
+
+def manager(world):
+    return world.standin.add_member(world.guild, "dora", permissions=discord.Permissions(manage_guild=True))
+
+
+async def settings(world, user, **options):
+    return await (await world.standin.slash(user, world.channel, COMMAND, **options)).reply(timeout=10)
+
+
+async def stored(world):
+    return await world.bot.service.store.server_settings(world.guild.id)
+
+
+def let_everyone_use_admin_commands(world) -> None:
+    """What a server's Integrations page can do: show /6nimmt-admin to every member."""
+    world.standin.world.global_commands["6nimmt-admin"].data["default_member_permissions"] = None
+
+
+async def test_only_members_who_manage_the_server_change_its_settings(world):
+    async with world.running_bot():
+        # Discord shows the command only to members with Manage Server ...
+        with pytest.raises(InteractionRejected, match="lacks the permissions"):
+            await world.standin.slash(world.bob, world.channel, COMMAND, pace="8h")
+        # ... and where a server shows it to everyone, the bot still refuses, saving nothing.
+        let_everyone_use_admin_commands(world)
+        refused = await settings(world, world.bob, pace="8h", ai_level="hard")
+        assert refused.ephemeral_to.id == world.bob.id
+        assert "Only members with the Manage Server permission" in refused.content
+        refused = await settings(world, world.alice)  # Manage Messages is not Manage Server
+        assert "Manage Server" in refused.content
+        german = world.standin.add_member(world.guild, "jonas", locale="de")
+        refused = await settings(world, german, threads=True)
+        assert refused.content.startswith("Nur Mitglieder mit der Berechtigung „Server verwalten“")
+        assert await stored(world) is None
+        # Outside a server there are no server settings.
+        alone = await (await world.standin.slash(world.bob.user, world.standin.dm_channel(world.bob),
+                                                 COMMAND)).reply()
+        assert "belong to a server" in alone.content
+    world.standin.assert_no_errors()
+
+
+async def test_a_manager_sets_sees_and_resets_and_it_survives_a_restart(world, backend):
+    dora = manager(world)
+    async with world.running_bot():
+        shown = await settings(world, dora)
+        assert shown.ephemeral_to.id == dora.id
+        assert "This server's settings for new games:" in shown.content
+        assert not [line for line in shown.content.splitlines() if line.endswith("✱")], "nothing differs yet"
+        assert "**Pace of a new game:** live" in shown.content and "**AI level:** medium" in shown.content
+
+        saved = await settings(world, dora, pace="8h", ai_level="hard", threads=False, timer=90)
+        assert saved.content.startswith("Saved.")
+        assert "**Pace of a new game:** turn-based, 8 h a turn ✱" in saved.content
+        assert "**AI level:** hard ✱" in saved.content
+        assert "**Threads:** games in the channel ✱" in saved.content
+        assert "**Turn timer (live games):** 90 s ✱" in saved.content
+        assert "**Turn-based games:** allowed\n" in saved.content, "unchanged: not marked"
+        assert await stored(world) == ServerSettings(threads=False, pace="8h", turn_seconds=90, ai_level="hard")
+
+        # A turn-based pace with turn-based games off does not go together: refused, nothing changed.
+        clash = await settings(world, dora, turn_based=False)
+        assert "A turn-based pace needs turn-based games allowed" in clash.content
+        clash = await settings(world, dora, pace="24h", turn_based=False)
+        assert "Nothing was changed" in clash.content
+        assert (await stored(world)).pace == "8h" and (await stored(world)).turn_based is None
+
+    async with world.running_bot() as bot:  # a new process reads them back
+        again = await settings(world, dora)
+        assert "**Pace of a new game:** turn-based, 8 h a turn ✱" in again.content
+        assert "**AI level:** hard ✱" in again.content
+        assert bot.server_settings.differences(world.guild.id) == [
+            ("threads", False), ("pace", "8h"), ("turn_seconds", 90), ("ai_level", "hard")]
+
+        # Reset, with a new choice on top: only that choice remains.
+        reset = await settings(world, dora, reset=True, pace="live", turn_based=False)
+        marked = [line for line in reset.content.splitlines() if line.endswith("✱")]
+        assert marked == ["**Turn-based games:** not allowed ✱"]
+        assert await stored(world) == ServerSettings(pace="live", turn_based=False)
+        assert bot.server_settings.differences(world.guild.id) == [("turn_based", False)]
+        reset = await settings(world, dora, reset=True)
+        assert await stored(world) == ServerSettings()
+        assert bot.server_settings.differences(world.guild.id) == []
+    world.standin.assert_no_errors()
+
+
+async def test_an_unreachable_database_is_told_and_changes_nothing(world):
+    dora = manager(world)
+    locked = SQLiteLocked(world.tmp_path / "bot.sqlite3")
+    async with world.running_bot():
+        await settings(world, dora, ai_level="easy")
+        await locked.begin()
+        try:
+            interaction = await world.standin.slash(dora, world.channel, COMMAND, ai_level="hard", threads=False)
+            answer = await interaction.reply(timeout=15)  # deferred within 3 s, told after the lock's wait
+            assert interaction.callback_type == 5, "deferred, not answered late"
+            assert answer.ephemeral_to.id == dora.id
+            assert "database is not reachable" in answer.content and "nothing was" in answer.content
+        finally:
+            await locked.end()
+        assert await stored(world) == ServerSettings(ai_level="easy")
+        shown = await settings(world, dora)
+        assert "**AI level:** easy ✱" in shown.content and "**Threads:** each game in a thread" in shown.content
+    world.standin.assert_no_errors()
