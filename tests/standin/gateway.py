@@ -103,9 +103,14 @@ class Session:
             return self.shard is None or self.shard[0] == 0  # DMs go to shard 0
         return (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
 
-    def wants(self, event: str, data: dict[str, Any]) -> bool:
+    def wants(self, event: str, data: dict[str, Any], bot_id: Optional[int] = None) -> bool:
         if not self.owns(data.get("guild_id") if event != "GUILD_CREATE" else data.get("id")):
             return False
+        if event == "THREAD_MEMBERS_UPDATE" and not self.intents & GUILD_MEMBERS:
+            # Gateway_Events.md, Thread Members Update: without GUILD_MEMBERS "this event will only be
+            # sent if the current user was added to or removed from the thread".
+            touched = {m["user_id"] for m in data.get("added_members", [])} | set(data.get("removed_member_ids", []))
+            return str(bot_id) in touched
         needed = _EVENT_INTENTS.get(event)
         if needed == GUILD_MESSAGES and "guild_id" not in data:
             needed = DIRECT_MESSAGES
@@ -129,7 +134,7 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a DISPATCH to every live session (and queue it for sessions that may resume)."""
         for session in list(self.sessions.values()):
-            if session.invalidated or not session.wants(event, data):
+            if session.invalidated or not session.wants(event, data, self.world.bot.id):
                 continue
             session.seq += 1
             frame = {"op": 0, "t": event, "s": session.seq, "d": data}
