@@ -53,6 +53,7 @@ class RestApi:
         r.add_put(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
         r.add_delete(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
         r.add_post(prefix + "/users/@me/channels", self.create_dm)
+        r.add_get(prefix + "/users/{user}", self.get_user)
         r.add_get(prefix + "/guilds/{guild}", self.get_guild)
         r.add_get(prefix + "/guilds/{guild}/channels", self.get_guild_channels)
         r.add_get(prefix + "/guilds/{guild}/members/{user}", self.get_member)
@@ -296,6 +297,14 @@ class RestApi:
             users.discard(self.world.bot.id)
         self.world.notify()
         return no_content()
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        """User.md, Get User: a user object for a given user ID (10013 Unknown User otherwise)."""
+        self._auth(request)
+        user = self.world.users.get(int(request.match_info["user"]))
+        if user is None:
+            raise unknown("User", 10013)
+        return json_response(user.payload())
 
     async def create_dm(self, request: web.Request) -> web.Response:
         self._auth(request)
