@@ -230,10 +230,11 @@ class DiscordStandin:
 
     async def add_forum_post(self, forum: Channel, name: str, author: Actor, content: str) -> tuple[Channel, Message]:
         """`author` opens a post in `forum`: a public thread whose parent is the forum, and its first
-        message, which has the thread's id (a forum post's starter message shares the thread's id)."""
+        message, which has the thread's id (as on Discord: see threads.ThreadApi._start_forum_post)."""
         if forum.type != GUILD_FORUM:
             raise ValueError(f"#{forum.name} is not a forum channel")
         user = author.user if isinstance(author, Member) else author
+        self._actor_in(author, forum)
         thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=11, guild=forum.guild,
                                                 parent=forum, owner_id=user.id))
         thread.members[user.id] = iso_at(self.world.now())

@@ -224,9 +224,20 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
         } | ({"shard": list(session.shard)} if session.shard else {}))
         for guild in guilds:
-            await self._send_to(session, "GUILD_CREATE", guild.payload())
+            await self._send_to(session, "GUILD_CREATE", self._guild_create(guild))
         world.notify()
         return session
+
+    def _guild_create(self, guild: Any) -> dict[str, Any]:
+        """Threads.md, Syncing for the current user: "The Guild Create Gateway Event will contain a
+        thread member object as a property on any returned threads the current [user] is a member of"."""
+        data = guild.payload()
+        me = self.world.bot.id
+        for thread in data["threads"]:
+            channel = self.world.channels.get(int(thread["id"]))
+            if channel is not None and me in channel.members:
+                thread["member"] = channel.thread_member(me)
+        return data
 
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> Optional[Session]:
         session = self.sessions.get(data.get("session_id", ""))

@@ -150,8 +150,10 @@ class ThreadApi:
         if not isinstance(first, dict):
             raise invalid_field("message", "BASE_TYPE_REQUIRED", "This field is required")
         thread = self._new_thread(None, payload, forum, PUBLIC_THREAD)
-        # A forum post's first message has the post's id (Threads.md, Forums: "the first message ... has
-        # the same id as the thread").
+        # A forum post's first message has the post's id. The docs say so for threads started from a
+        # message (Threads.md: "The created thread and the message it was started from will share the
+        # same id"); for forum posts it is what Discord does and what libraries rely on (discord.js's
+        # fetchStarterMessage: "The starter message has the same id as the thread itself").
         message = Message(id=thread.id, channel=thread, author=self.world.bot)
         apply_payload(self.world, self.rest.base_url, message, first, {}, is_edit=False)
         self.world.store(message)
