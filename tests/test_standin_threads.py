@@ -89,6 +89,8 @@ async def test_thread_from_message_shares_its_id_and_only_once(world: Any) -> No
         await standin.world.wait_until(lambda: bot.get_channel(thread.id), 2, "no THREAD_CREATE reached the bot")
         fetched = await bot.get_channel(channel.id).fetch_message(lobby.id)
         assert fetched.flags.has_thread and fetched.thread is not None and fetched.thread.id == thread.id
+        raw = await bot.http.get_message(channel.id, lobby.id)  # the `thread` field itself, not the bot's cache
+        assert raw["thread"]["id"] == str(thread.id) and raw["thread"]["thread_metadata"]["auto_archive_duration"] == 60
         await _raises(lobby.create_thread(name="again"), 400, 160004)
         await _raises(bot.http.start_thread_with_message(channel.id, (await bot.get_channel(channel.id).send("x")).id,
                                                          name="bad", auto_archive_duration=30), 400, 50035)
@@ -167,6 +169,11 @@ async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> Non
         await standin.world.wait_until(lambda: (thread.id, True) in bot.thread_updates, 2, "no THREAD_UPDATE")
         fetched = await bot.fetch_channel(thread.id)
         assert fetched.archived and fetched.auto_archive_duration == 60
+        await fetched.edit(archived=False)  # unarchiving is activity: a fresh hour
+        standin.advance_time(59 * 60)
+        assert not standin.is_archived(stored)
+        standin.advance_time(2 * 60)
+        assert standin.is_archived(stored)
     async with standin.running(ThreadBot()) as restarted:  # GUILD_CREATE carries the active threads only
         assert restarted.get_channel(quiet.id) is not None and restarted.get_channel(thread.id) is None
         assert restarted.get_channel(quiet.id).me is not None  # its thread member object came along
