@@ -162,6 +162,8 @@ async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> Non
         stored = standin.channel(thread.id)
         standin.advance_time(50 * 60)
         await thread.send("still here")  # activity restarts the hour
+        await standin.wait_for_commands("where")
+        await (await standin.slash(alice, standin.channel(quiet.id), "where")).reply()  # so does an answer there
         standin.advance_time(50 * 60)
         assert not standin.is_archived(stored)
         standin.advance_time(11 * 60)
@@ -174,6 +176,8 @@ async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> Non
         assert not standin.is_archived(stored)
         standin.advance_time(2 * 60)
         assert standin.is_archived(stored)
+        standin.advance_time((50 + 1440 - 1 - 172) * 60)  # now 1489 min: past a day since creation, not since the answer
+        assert not standin.is_archived(standin.channel(quiet.id))
     async with standin.running(ThreadBot()) as restarted:  # GUILD_CREATE carries the active threads only
         assert restarted.get_channel(quiet.id) is not None and restarted.get_channel(thread.id) is None
         assert restarted.get_channel(quiet.id).me is not None  # its thread member object came along

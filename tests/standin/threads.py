@@ -235,7 +235,9 @@ class ThreadApi:
     async def delete_channel(self, request: web.Request) -> web.Response:
         channel = self.rest._channel(request)
         if channel.type == DM:
-            raise wrong_channel_type()
+            # Channel.md, Delete/Close Channel: "Delete a channel, or close a private message" -- closing
+            # a DM changes nothing the bot could see again (the same DM channel comes back).
+            return json_response(channel.payload())
         perms = self.world.bot_permissions_in(channel)
         # Threads.md: "Deleting a thread requires the MANAGE_THREADS permission"; Channel.md, Delete/Close
         # Channel: "Requires the MANAGE_CHANNELS permission for the guild, or MANAGE_THREADS if the channel is a thread".
