@@ -410,6 +410,8 @@ class DiscordStandin:
         return member
 
     def _check_can_see(self, user: Actor, channel: Channel) -> None:
+        if channel.deleted:
+            raise InteractionRejected(f"#{channel.name} was deleted")
         self._actor_in(user, channel)
 
     def _component_on(self, user: Actor, message: Message, custom_id: str) -> dict[str, Any]:
