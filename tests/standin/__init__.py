@@ -13,6 +13,11 @@ Bots in a subprocess call `apply_env_overrides()` at start-up and get `standin.e
 Failing on purpose: `standin.fail_next(...)` / `standin.fail_requests(...)` answer REST calls
 with 5xx (faults.py says which of them discord.py retries), `standin.drop_gateway()` cuts the
 gateway connection; a message create with `nonce` + `enforce_nonce` is deduplicated as on Discord.
+
+Threads follow Discord's documented rules (threads.py names the docs): a thread started from a message
+has the message's id, `advance_time` archives inactive threads, `archive`/`unarchive`/`delete_channel`
+act as a moderator, `deny_bot_permissions(channel, perms)` is a channel overwrite against the bot,
+`add_forum_channel`/`add_forum_post` build forums, `block_dms(user)` makes DMs to a user fail (50007).
 """
 
 from .api import DiscordStandin

@@ -14,8 +14,9 @@ from .faults import Fault, InjectedFault
 from .interactions import (Interaction, InteractionRejected, build_autocomplete_data, build_command_data,
                            find_command)
 from .message import Message
-from .model import Channel, Guild, Member, Role, User, snowflake
+from .model import GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
 from .server import StandinServer
+from .threads import apply_thread_change
 from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 
 Actor = Union[Member, User]
@@ -189,6 +190,16 @@ class DiscordStandin:
         for guild in self.world.guilds.values():
             guild.members[self.bot_user.id].roles[0].permissions = permissions.value
 
+    def deny_bot_permissions(self, channel: Channel, permissions: dpy.Permissions) -> None:
+        """A permission overwrite on `channel` that denies the bot `permissions` (on top of earlier
+        denials). Threads have no overwrites of their own: deny on the parent, which they inherit."""
+        if channel.is_thread:
+            raise ValueError("threads take their permissions from their parent channel: deny on channel.parent")
+        channel.bot_deny |= permissions.value
+
+    def bot_permissions_in(self, channel: Channel) -> dpy.Permissions:
+        return self.world.bot_permissions_in(channel)
+
     def add_guild(self, name: str = "Test Guild", *, locale: str = "en-US") -> Guild:
         guild = self.world.add_guild(name, locale=locale)
         self._announce("GUILD_CREATE", guild.payload)
@@ -200,12 +211,70 @@ class DiscordStandin:
         self._announce("CHANNEL_CREATE", channel.payload)
         return channel
 
-    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Optional[Actor] = None) -> Channel:
+    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Optional[Actor] = None,
+                   auto_archive_duration: int = 1440) -> Channel:
+        """A thread `owner` (default: the bot) started without a message; the owner is its first member."""
         thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=12 if private else 11,
                                                 guild=parent.guild, parent=parent,
-                                                owner_id=owner.id if owner else self.bot_user.id))
+                                                owner_id=owner.id if owner else self.bot_user.id,
+                                                auto_archive_duration=auto_archive_duration))
+        thread.members[thread.owner_id] = iso_at(self.world.now())
         self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         return thread
+
+    def add_forum_channel(self, guild: Guild, name: str, *, topic: Optional[str] = None) -> Channel:
+        """A GUILD_FORUM channel (type 15): it holds posts (threads), never messages of its own."""
+        forum = self.world.add_channel(Channel(id=snowflake(), name=name, type=GUILD_FORUM, guild=guild,
+                                               topic=topic, position=len(guild.channels)))
+        self._announce("CHANNEL_CREATE", forum.payload)
+        return forum
+
+    async def add_forum_post(self, forum: Channel, name: str, author: Actor, content: str) -> tuple[Channel, Message]:
+        """`author` opens a post in `forum`: a public thread whose parent is the forum, and its first
+        message, which has the thread's id (as on Discord: see threads.ThreadApi._start_forum_post)."""
+        if forum.type != GUILD_FORUM:
+            raise ValueError(f"#{forum.name} is not a forum channel")
+        user = author.user if isinstance(author, Member) else author
+        self._actor_in(author, forum)
+        thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=11, guild=forum.guild,
+                                                parent=forum, owner_id=user.id))
+        thread.members[user.id] = iso_at(self.world.now())
+        self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
+        message = self.world.store(Message(id=thread.id, channel=thread, author=user, content=content))
+        self.world.touch(thread, message.id)
+        if self.connected:
+            await self.server.rest.dispatch_message("MESSAGE_CREATE", message)
+        return thread, message
+
+    def channel(self, channel_id: int) -> Channel:
+        """A live channel or thread by id (e.g. the thread the bot started from a message)."""
+        return self.world.channels[channel_id]
+
+    def thread_members(self, thread: Channel) -> set[int]:
+        return set(thread.members)
+
+    def is_archived(self, thread: Channel) -> bool:
+        """Archived by someone, or by inactivity on the stand-in's clock (see advance_time)."""
+        return thread.check_archived()
+
+    async def archive(self, thread: Channel, *, locked: bool = False) -> None:
+        """A moderator archives `thread` (and locks it: then only MANAGE_THREADS may unarchive it)."""
+        apply_thread_change(self.world, thread, {"archived": True, "locked": locked or thread.locked})
+        await self.world.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def unarchive(self, thread: Channel) -> None:
+        """A moderator unarchives `thread` (and unlocks it)."""
+        apply_thread_change(self.world, thread, {"archived": False, "locked": False})
+        await self.world.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def delete_channel(self, channel: Channel) -> None:
+        """A user deletes a thread (THREAD_DELETE) or a channel (CHANNEL_DELETE; its threads go with
+        it). Requests to them afterwards get 404 10003 Unknown Channel."""
+        await self.server.threads.delete(channel)
+
+    def block_dms(self, user: Actor, blocked: bool = True) -> None:
+        """`user` no longer accepts DMs from the bot: sending them one is 403 50007."""
+        (user.user if isinstance(user, Member) else user).accepts_dms = not blocked
 
     def dm_channel(self, user: Actor) -> Channel:
         """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
@@ -250,6 +319,9 @@ class DiscordStandin:
         name, *path = command.strip().lstrip("/").split()
         registered = find_command(self.world, channel, name)
         self._check_can_see(user, channel)
+        if channel.is_thread and channel.check_archived():
+            # Threads.md: "Users cannot edit messages, add reactions, use application commands, or join archived threads."
+            raise InteractionRejected(f"#{channel.name} is archived: Discord offers no slash commands there")
         required = registered.data.get("default_member_permissions")
         if required is not None and isinstance(user, Member) and int(required) & ~user.permissions.value:
             raise InteractionRejected(f"{user.name} lacks the permissions /{name} requires ({required})")
@@ -307,7 +379,17 @@ class DiscordStandin:
     async def say(self, user: Actor, channel: Channel, content: str) -> Message:
         """`user` posts a plain message (dispatched as MESSAGE_CREATE if the bot has the intent)."""
         actor = self._actor_in(user, channel)
+        if channel.deleted:
+            raise InteractionRejected(f"#{channel.name} was deleted")
         message = self.world.store(Message(id=snowflake(), channel=channel, author=actor if isinstance(actor, User) else actor.user, content=content))
+        if channel.is_thread:
+            # Threads.md: a user's message unarchives an archived thread (unless locked) and is activity.
+            if channel.check_archived():
+                if channel.locked:
+                    raise InteractionRejected(f"#{channel.name} is locked")
+                apply_thread_change(self.world, channel, {"archived": False})
+                self._announce("THREAD_UPDATE", channel.payload)
+            self.world.touch(channel, message.id)
         await self.server.rest.dispatch_message("MESSAGE_CREATE", message)
         return message
 
@@ -316,8 +398,14 @@ class DiscordStandin:
         interaction.force_expired = True
 
     def advance_time(self, seconds: float) -> None:
-        """Fast-forward the stand-in's clock (token expiry); does not affect the bot's clocks."""
+        """Fast-forward the stand-in's clock (token expiry, thread auto-archiving); does not affect
+        the bot's clocks. Threads whose inactivity passes their auto_archive_duration archive, and
+        the bot gets a THREAD_UPDATE for each."""
+        active = [c for c in self.world.channels.values() if c.is_thread and not c.check_archived()]
         self.world.clock_offset += seconds
+        for thread in active:
+            if thread.check_archived():
+                self._announce("THREAD_UPDATE", thread.payload)
 
     async def _dispatch(self, interaction: Interaction) -> Interaction:
         if not self.connected:
@@ -339,12 +427,16 @@ class DiscordStandin:
         return member
 
     def _check_can_see(self, user: Actor, channel: Channel) -> None:
+        if channel.deleted:
+            raise InteractionRejected(f"#{channel.name} was deleted")
         self._actor_in(user, channel)
 
     def _component_on(self, user: Actor, message: Message, custom_id: str) -> dict[str, Any]:
         current = self.world.messages.get(message.id)
         if current is None or current.deleted:
             raise InteractionRejected(f"message {message.id} does not exist (deleted?)")
+        if current.channel.deleted:
+            raise InteractionRejected(f"#{current.channel.name} was deleted")
         if current.ephemeral and current.ephemeral_to.id != user.id:
             raise InteractionRejected(f"{user.name} cannot see an ephemeral message meant for {current.ephemeral_to.name}")
         self._actor_in(user, current.channel)

@@ -103,9 +103,14 @@ class Session:
             return self.shard is None or self.shard[0] == 0  # DMs go to shard 0
         return (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
 
-    def wants(self, event: str, data: dict[str, Any]) -> bool:
+    def wants(self, event: str, data: dict[str, Any], bot_id: Optional[int] = None) -> bool:
         if not self.owns(data.get("guild_id") if event != "GUILD_CREATE" else data.get("id")):
             return False
+        if event == "THREAD_MEMBERS_UPDATE" and not self.intents & GUILD_MEMBERS:
+            # Gateway_Events.md, Thread Members Update: without GUILD_MEMBERS "this event will only be
+            # sent if the current user was added to or removed from the thread".
+            touched = {m["user_id"] for m in data.get("added_members", [])} | set(data.get("removed_member_ids", []))
+            return str(bot_id) in touched
         needed = _EVENT_INTENTS.get(event)
         if needed == GUILD_MESSAGES and "guild_id" not in data:
             needed = DIRECT_MESSAGES
@@ -129,7 +134,7 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a DISPATCH to every live session (and queue it for sessions that may resume)."""
         for session in list(self.sessions.values()):
-            if session.invalidated or not session.wants(event, data):
+            if session.invalidated or not session.wants(event, data, self.world.bot.id):
                 continue
             session.seq += 1
             frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -219,9 +224,20 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
         } | ({"shard": list(session.shard)} if session.shard else {}))
         for guild in guilds:
-            await self._send_to(session, "GUILD_CREATE", guild.payload())
+            await self._send_to(session, "GUILD_CREATE", self._guild_create(guild))
         world.notify()
         return session
+
+    def _guild_create(self, guild: Any) -> dict[str, Any]:
+        """Threads.md, Syncing for the current user: "The Guild Create Gateway Event will contain a
+        thread member object as a property on any returned threads the current [user] is a member of"."""
+        data = guild.payload()
+        me = self.world.bot.id
+        for thread in data["threads"]:
+            channel = self.world.channels.get(int(thread["id"]))
+            if channel is not None and me in channel.members:
+                thread["member"] = channel.thread_member(me)
+        return data
 
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> Optional[Session]:
         session = self.sessions.get(data.get("session_id", ""))

@@ -128,7 +128,9 @@ class Interaction:
             "locale": self.user.locale,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "app_permissions": str(world.bot_permissions.value),
+            # Receiving_and_Responding.md, Interaction Object: app_permissions is "Bitwise set of
+            # permissions the app has within the channel the interaction was sent from".
+            "app_permissions": str(world.bot_permissions_in(channel).value),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
-from .model import LOADING_FLAG, Channel, Guild, User, iso_now
+from .model import HAS_THREAD_FLAG, LOADING_FLAG, Channel, Guild, User, iso_now
 
 
 @dataclass(eq=False)
@@ -58,6 +58,7 @@ class Message:
     deleted: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
     nonce: Optional[str] = None  # as sent on create; Discord echoes it in the create's answer and event
+    thread: Optional[Channel] = None  # the thread started from this message (same id), if any
     written_at: float = field(default_factory=time.monotonic)  # when this version was created or edited
 
     @property
@@ -144,7 +145,7 @@ class Message:
             "components": copy.deepcopy(self.components),
             "pinned": False,
             "type": 20 if self.interaction_id else (19 if self.reference_id else 0),
-            "flags": self.flags,
+            "flags": self.flags | (HAS_THREAD_FLAG if self.thread is not None and not self.thread.deleted else 0),
             "reactions": [
                 {"emoji": {"id": None, "name": name}, "count": len(users), "me": False, "burst_colors": [],
                  "count_details": {"burst": 0, "normal": len(users)}, "me_burst": False}
@@ -160,6 +161,9 @@ class Message:
             data["nonce"] = self.nonce
         if self.reference_id:
             data["message_reference"] = {"message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
+        if self.thread is not None and not self.thread.deleted:
+            # docs/resources/Message.md: "thread: the thread that was started from this message"
+            data["thread"] = self.thread.payload()
         return data
 
     def __repr__(self) -> str:

@@ -10,13 +10,14 @@ import datetime
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import discord
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL_FLAG = 1 << 6
 LOADING_FLAG = 1 << 7
+HAS_THREAD_FLAG = 1 << 5  # docs/resources/Message.md, Message Flags: "HAS_THREAD: this message has an associated thread, with the same id as the message"
 
 # What a freshly invited bot usually gets: enough to play a card game in text channels.
 DEFAULT_BOT_PERMISSIONS = discord.Permissions(
@@ -55,6 +56,18 @@ def iso_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat()
 
 
+def iso_at(monotonic_at: float) -> str:
+    """The wall-clock ISO time of a moment on the stand-in's clock (world.now() scale)."""
+    wall = time.time() - time.monotonic() + monotonic_at
+    return datetime.datetime.fromtimestamp(wall, datetime.timezone.utc).isoformat()
+
+
+# Channel types (docs/resources/Channel.md, "Channel Types").
+DM, GUILD_TEXT, GUILD_NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM, GUILD_MEDIA = 1, 0, 5, 10, 11, 12, 15, 16
+# docs/resources/Channel.md, thread metadata / Start Thread from Message: "can be set to: 60, 1440, 4320, 10080".
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+
 @dataclass(eq=False)
 class User:
     id: int
@@ -62,6 +75,7 @@ class User:
     global_name: Optional[str] = None
     bot: bool = False
     locale: str = "en-US"
+    accepts_dms: bool = True  # False: the user blocked the bot / closed DMs (DiscordStandin.block_dms)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -164,7 +178,7 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, a thread (type 11/12) or a DM (type 1)."""
+    """A guild text channel, a forum (type 15), a thread (type 10/11/12) or a DM (type 1)."""
 
     id: int
     name: str
@@ -175,40 +189,75 @@ class Channel:
     recipient: Optional[User] = None
     topic: Optional[str] = None
     position: int = 0
+    # Threads (docs/topics/Threads.md, "Active & Archived Threads"); times are on world.now()'s scale.
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_changed_at: float = 0.0  # archive_timestamp: creating, (un)archiving, changing the duration
+    last_activity: float = 0.0  # "Activity" = sending a message, unarchiving, changing the auto-archive time
+    members: dict[int, str] = field(default_factory=dict)  # thread members: user id -> join timestamp
+    message_count: int = 0
+    last_message_id: Optional[int] = None
+    # Bits a channel permission overwrite denies the bot (DiscordStandin.deny_bot_permissions).
+    bot_deny: int = 0
+    deleted: bool = False
+    clock: Optional[Callable[[], float]] = field(default=None, repr=False)  # world.now, set by World.add_channel
 
     @property
     def is_thread(self) -> bool:
-        return self.type in (10, 11, 12)
+        return self.type in (NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    def check_archived(self) -> bool:
+        """Archived now? A thread inactive for longer than its auto_archive_duration archives itself
+        (docs/topics/Threads.md: "Threads automatically archive after a period of inactivity");
+        evaluated lazily, the moment it passed is its archive_timestamp."""
+        if self.is_thread and not self.archived and self.clock is not None:
+            due = self.last_activity + self.auto_archive_duration * 60
+            if self.clock() >= due:
+                self.archived = True
+                self.archive_changed_at = due
+        return self.archived
+
+    def thread_member(self, user_id: int) -> dict[str, Any]:
+        """A thread member object (docs/resources/Channel.md, "Thread Member Object")."""
+        return {"id": str(self.id), "user_id": str(user_id), "join_timestamp": self.members[user_id], "flags": 0}
+
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name, "flags": 0}
-        if self.type == 1:
+        if self.type == DM:
             data.pop("name")
             data["recipients"] = [self.recipient.payload()] if self.recipient else []
-            data["last_message_id"] = None
+            data["last_message_id"] = str(self.last_message_id) if self.last_message_id else None
             return data
         data["guild_id"] = str(self.guild.id) if self.guild else None
-        data["last_message_id"] = None
+        data["last_message_id"] = str(self.last_message_id) if self.last_message_id else None
         data["rate_limit_per_user"] = 0
         if self.is_thread:
+            self.check_archived()
             data.update(
                 parent_id=str(self.parent.id) if self.parent else None,
                 owner_id=str(self.owner_id) if self.owner_id else None,
-                message_count=0,
-                member_count=0,
+                message_count=self.message_count,
+                total_message_sent=self.message_count,
+                member_count=min(len(self.members), 50),  # "stop counting at 50" (Threads.md)
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso_now(),
-                    "locked": False,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso_at(self.archive_changed_at) if self.archive_changed_at else iso_now(),
+                    "locked": self.locked,
                 },
             )
+            if self.type == PRIVATE_THREAD:
+                data["thread_metadata"]["invitable"] = True
         else:
             data.update(position=self.position, permission_overwrites=[], topic=self.topic, nsfw=False, parent_id=None)
+            if self.type in (GUILD_FORUM, GUILD_MEDIA):
+                data.update(available_tags=[], default_reaction_emoji=None, default_sort_order=None,
+                            default_forum_layout=0, default_thread_rate_limit_per_user=0)
         return data
 
 
@@ -228,6 +277,7 @@ class Guild:
 
     @property
     def text_channels(self) -> list[Channel]:
+        """The guild's channels that are not threads (text and forum channels)."""
         return [c for c in self.channels if not c.is_thread]
 
     @property
@@ -271,7 +321,9 @@ class Guild:
             "member_count": len(self.members),
             "members": [m.payload() for m in self.members.values()],
             "channels": [c.payload() for c in self.text_channels],
-            "threads": [c.payload() for c in self.threads],
+            # docs/topics/Gateway_Events.md, Guild Create: "All active threads in the guild that current
+            # user has permission to view" -- archived ones are not synced up front (Threads.md).
+            "threads": [c.payload() for c in self.threads if not c.check_archived()],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

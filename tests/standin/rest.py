@@ -20,6 +20,7 @@ from .plumbing import (
 )
 from .message import Message
 from .model import Channel, snowflake
+from .threads import THREAD_LOCKED, apply_thread_change, dispatch_members_update, require_thread_open_for_edit
 from .world import ApiError, Command, World
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
@@ -51,9 +52,8 @@ class RestApi:
         r.add_post(prefix + "/channels/{channel}/typing", self.typing)
         r.add_put(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
         r.add_delete(prefix + "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self.react)
-        r.add_post(prefix + "/channels/{channel}/threads", self.create_thread)
-        r.add_post(prefix + "/channels/{channel}/messages/{message}/threads", self.create_thread)
         r.add_post(prefix + "/users/@me/channels", self.create_dm)
+        r.add_get(prefix + "/users/{user}", self.get_user)
         r.add_get(prefix + "/guilds/{guild}", self.get_guild)
         r.add_get(prefix + "/guilds/{guild}/channels", self.get_guild_channels)
         r.add_get(prefix + "/guilds/{guild}/members/{user}", self.get_member)
@@ -170,7 +170,13 @@ class RestApi:
     # --- channels & messages ----------------------------------------------------------------
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self._channel(request).payload())
+        channel = self._channel(request)
+        data = channel.payload()
+        if channel.is_thread and self.world.bot.id in channel.members:
+            # Threads.md: getting a channel returns "the thread member object for the current user as a
+            # property on the channel, if the current user is a member of the thread".
+            data["member"] = channel.thread_member(self.world.bot.id)
+        return json_response(data)
 
     async def get_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -189,10 +195,20 @@ class RestApi:
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         payload, uploads = await read_body(request)
-        perms = self.world.bot_permissions
+        perms = self.world.bot_permissions_in(channel)
+        # Permissions.md: SEND_MESSAGES "Allows for sending messages in a channel and creating threads
+        # in a forum (does not allow sending messages in threads)"; SEND_MESSAGES_IN_THREADS "Allows for
+        # sending messages in threads".
         allowed = perms.send_messages_in_threads if channel.is_thread else perms.send_messages
         if channel.type != 1 and not (perms.view_channel and allowed):
             raise DiscordError(403, 50013, "Missing Permissions")
+        if channel.type in (15, 16):
+            # A forum/media channel holds posts (threads), not messages: opcodes table, 50024.
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if channel.type == 1 and channel.recipient is not None and not channel.recipient.accepts_dms:
+            # Opcodes_and_Status_Codes.md: 50007 "Cannot send messages to this user" (a user who
+            # blocked the bot or turned off DMs from server members).
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
         check_message_payload(payload, uploads, is_edit=False)
         nonce = _nonce(payload)
         if nonce is not None and payload.get("enforce_nonce"):
@@ -202,12 +218,35 @@ class RestApi:
         reference = (payload.get("message_reference") or {}).get("message_id")
         message = Message(id=snowflake(), channel=channel, author=self.world.bot,
                           reference_id=int(reference) if reference else None, nonce=nonce)
+        if channel.is_thread:
+            await self._reopen_for_message(channel)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=False)
         self.world.store(message)
         if nonce is not None:
             self.world.remember_nonce(message)
+        if channel.is_thread:
+            self.world.touch(channel, message.id)
+        else:
+            channel.last_message_id = message.id
         await self.dispatch_message("MESSAGE_CREATE", message)
         return json_response(message.payload())
+
+    async def _reopen_for_message(self, thread: Channel) -> None:
+        """Threads.md, Active & Archived Threads: "Sending a message will automatically unarchive the
+        thread, unless the thread has been locked by a moderator" (locked: 160005 "Thread is locked";
+        the docs give no status, 403 as for other refusals of what the bot may do). Channel.md also
+        says "The API will helpfully automatically add users to a thread when sending a message in
+        that thread"."""
+        from .model import iso_at
+
+        if thread.check_archived():
+            if thread.locked:
+                raise DiscordError(403, THREAD_LOCKED, "Thread is locked")
+            apply_thread_change(self.world, thread, {"archived": False})
+            await self.world.dispatch("THREAD_UPDATE", thread.payload())
+        if self.world.bot.id not in thread.members:
+            thread.members[self.world.bot.id] = iso_at(self.world.now())
+            await dispatch_members_update(self.world, thread, added=[self.world.bot.id])
 
     def _repeated_nonce(self, request: web.Request, channel: Channel, first: Message) -> web.Response:
         """enforce_nonce: the same author's create with a recent nonce returns the first message
@@ -226,6 +265,7 @@ class RestApi:
         message = self._message(request)
         if message.author is not self.world.bot:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        require_thread_open_for_edit(message.channel)
         payload, uploads = await read_body(request)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=True)
         await self.dispatch_message("MESSAGE_UPDATE", message)
@@ -233,7 +273,7 @@ class RestApi:
 
     async def delete_message(self, request: web.Request) -> web.Response:
         message = self._message(request)
-        if message.author is not self.world.bot and not self.world.bot_permissions.manage_messages:
+        if message.author is not self.world.bot and not self.world.bot_permissions_in(message.channel).manage_messages:
             raise DiscordError(403, 50013, "Missing Permissions")
         message.deleted = True
         self.world.notify()
@@ -249,6 +289,7 @@ class RestApi:
 
     async def react(self, request: web.Request) -> web.Response:
         message = self._message(request)
+        require_thread_open_for_edit(message.channel)
         users = message.reactions.setdefault(request.match_info["emoji"], set())
         if request.method == "PUT":
             users.add(self.world.bot.id)
@@ -257,15 +298,13 @@ class RestApi:
         self.world.notify()
         return no_content()
 
-    async def create_thread(self, request: web.Request) -> web.Response:
-        parent = self._channel(request)
-        payload = await request.json()
-        kind = 11 if "message" in request.match_info else int(payload.get("type") or 11)
-        thread = self.world.add_channel(Channel(
-            id=snowflake(), name=payload.get("name", "thread"), type=kind, guild=parent.guild, parent=parent,
-            owner_id=self.world.bot.id))
-        await self.world.dispatch("THREAD_CREATE", thread.payload() | {"newly_created": True})
-        return json_response(thread.payload(), 201)
+    async def get_user(self, request: web.Request) -> web.Response:
+        """User.md, Get User: a user object for a given user ID (10013 Unknown User otherwise)."""
+        self._auth(request)
+        user = self.world.users.get(int(request.match_info["user"]))
+        if user is None:
+            raise unknown("User", 10013)
+        return json_response(user.payload())
 
     async def create_dm(self, request: web.Request) -> web.Response:
         self._auth(request)

@@ -9,6 +9,7 @@ from aiohttp import web
 from .gateway import Gateway
 from .plumbing import error_middleware
 from .rest import RestApi
+from .threads import ThreadApi
 from .webhooks import WebhookApi
 from .world import World
 
@@ -25,6 +26,7 @@ class StandinServer:
         self.gateway = Gateway(world, "")
         self.rest = RestApi(world, "")
         self.webhooks = WebhookApi(world, self.rest)
+        self.threads = ThreadApi(world, self.rest)
         world.dispatch = self.gateway.dispatch
         self._runner: Optional[web.AppRunner] = None
 
@@ -32,6 +34,7 @@ class StandinServer:
         app = web.Application(middlewares=[error_middleware(self.world, API_PREFIX)], client_max_size=64 * 1024 * 1024)
         self.rest.add_routes(app, API_PREFIX)
         self.webhooks.add_routes(app, API_PREFIX)
+        self.threads.add_routes(app, API_PREFIX)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self.get_attachment)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)

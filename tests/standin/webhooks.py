@@ -111,11 +111,15 @@ class WebhookApi:
             {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Invalid callback type {kind} here"}]}})
 
     def _new_message(self, interaction: Interaction, *, ephemeral: bool) -> Message:
-        return Message(
+        message = Message(
             id=snowflake(), channel=interaction.channel, author=self.world.bot,
             flags=EPHEMERAL_FLAG if ephemeral else 0, ephemeral_to=interaction.user if ephemeral else None,
             interaction_id=interaction.id, webhook_id=self.world.application_id,
         )
+        if interaction.channel.is_thread and not ephemeral and not interaction.channel.check_archived():
+            # A message in a thread is activity: it restarts the auto-archive timer (Threads.md).
+            self.world.touch(interaction.channel, message.id)
+        return message
 
     # --- webhook ----------------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Optional, TypeVar
 
+import discord
+
 from .faults import Faults
 from .message import Message
 from .model import (
@@ -119,7 +121,38 @@ class World:
         if channel.guild is not None:
             channel.guild.channels.append(channel)
         self.channels[channel.id] = channel
+        channel.clock = self.now
+        if channel.is_thread:
+            channel.last_activity = channel.archive_changed_at = self.now()
         return channel
+
+    def remove_channel(self, channel: Channel) -> list[Channel]:
+        """Delete a channel and, for a non-thread, its threads; returns every channel removed."""
+        gone = [channel] + [c for c in self.channels.values() if c.parent is channel and c.is_thread]
+        for item in gone:
+            item.deleted = True
+            self.channels.pop(item.id, None)
+            if item.guild is not None and item in item.guild.channels:
+                item.guild.channels.remove(item)
+        self.notify()
+        return gone
+
+    def bot_permissions_in(self, channel: Channel) -> discord.Permissions:
+        """The bot's permissions in `channel`: its roles, minus the overwrites on the channel (a thread
+        has none of its own: docs/topics/Threads.md, "Threads generally inherit permissions from the
+        parent channel"). ADMINISTRATOR overrides every overwrite (docs/topics/Permissions.md)."""
+        base = self.bot_permissions
+        if channel.type == 1 or base.administrator:
+            return discord.Permissions.all() if base.administrator else base
+        source = channel.parent if channel.is_thread and channel.parent is not None else channel
+        return discord.Permissions(base.value & ~source.bot_deny)
+
+    def touch(self, thread: Channel, message_id: Optional[int] = None) -> None:
+        """Activity in a thread (a message): it restarts the thread's inactivity timer."""
+        thread.last_activity = self.now()
+        if message_id is not None:
+            thread.last_message_id = message_id
+            thread.message_count += 1
 
     def add_user(self, name: str, *, global_name: Optional[str] = None, locale: str = "en-US", bot: bool = False) -> User:
         user = User(id=snowflake(), name=name, global_name=global_name, locale=locale, bot=bot)
