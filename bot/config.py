@@ -18,10 +18,7 @@ from pydantic import (
 from data import sqlite_path
 
 from .health import heartbeat_path
-from bot.tables.table import CHOICE_SECONDS_RANGE, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
-
-#: The paces of a game: live, or turn-based with that many hours a turn.
-PACES = ("live", "1h", "8h", "24h")
+from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {

@@ -89,10 +89,13 @@ async def test_games_of_lists_the_players_tables_theirs_to_move_first(store, clo
     waiting = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
     moved = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
     elsewhere = await service.open_lobby(2, 20, 100, "alice", options)
+    await service.join(moved.id, 200, "bob")
+    await service.begin(moved.id, 100)  # its deadline comes first
+    clock.advance(1)
     await service.begin(waiting.id, 100)
-    await service.begin(moved.id, 100)
     seat = moved.seat_of(100)
-    await service.pick(moved.id, 100, moved.game.hands[seat][0], moved.step)  # an AI seat still to pick?
+    await service.pick(moved.id, 100, moved.game.hands[seat][0], moved.step)  # bob has yet to pick
+    assert service.games_of(1, 200)[0].id == moved.id
     games = service.games_of(1, 100)
     assert [t.id for t in games][0] == waiting.id
     assert {t.id for t in games} == {waiting.id, moved.id}

@@ -30,6 +30,10 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_NONCE_TRUST=<seconds>``
     how long the presenter trusts Discord to remember a post's nonce (0: every post re-sent
     is first looked for in the channel, as after an outage longer than Discord's window).
+``THREADS``
+    unless set, ``false``: the tests that run this process play in the channel itself (a game in
+    a thread of its own is tested in-process, ``tests/e2e/test_threads.py``); the load benchmark
+    sets it to compare.
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -64,6 +68,7 @@ for _name in filter(None, os.environ.get("SIXNIMMT_WITHOUT", "").split(",")):
     sys.modules[_name.strip()] = None  # type: ignore[assignment]  # "import x" now raises ImportError
 
 
+os.environ.setdefault("THREADS", "false")
 CRASH_AT = os.environ.get("SIXNIMMT_CRASH_AT", "")
 TIMED = bool(os.environ.get("SIXNIMMT_LOOP_LAG"))
 
@@ -229,7 +234,7 @@ async def main() -> None:
         if os.environ.get("SHARD_COUNT") else {}
     settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
                         database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING",
-                        health_file=os.environ.get("HEALTH_FILE") or None, **shards)
+                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **shards)
     store = CrashingStore(await open_store(settings.database))
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):

@@ -29,9 +29,13 @@ class World:
         self.carol = standin.add_member(self.guild, "carol", locale=locale)
         self.clock = FakeClock()
         self.bot: SixNimmtBot | None = None
+        # Most tests play in the channel itself (a server may turn threads off); test_threads.py
+        # plays each game in a thread of its own, the bot's default.
+        self.threads = False
 
     def settings(self) -> Settings:
-        return Settings(discord_token=self.standin.token, database_path=self.tmp_path / "bot.sqlite3")
+        return Settings(discord_token=self.standin.token, database_path=self.tmp_path / "bot.sqlite3",
+                        threads=self.threads)
 
     @contextlib.asynccontextmanager
     async def running_bot(self):

@@ -69,7 +69,7 @@ async def postgres_outage(request, world) -> PostgresDown:
     cluster = request.getfixturevalue("postgres_cluster")
     url = await cluster.fresh_database()
     world.settings = lambda: Settings(discord_token=world.standin.token, database_url=url,
-                                      health_file=world.tmp_path / "bot.health")
+                                      health_file=world.tmp_path / "bot.health", threads=False)
     down = await PostgresDown.of(cluster)
     down.url = url
     return down

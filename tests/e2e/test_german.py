@@ -27,7 +27,7 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
                                    permissions=discord.Permissions(administrator=True))
         admin = standin.add_member(english_guild, "admin", permissions=discord.Permissions(administrator=True))
         settings = Settings(discord_token=standin.token, database_path=tmp_path / "bot.sqlite3",
-                            owner_ids=[owner.id])
+                            owner_ids=[owner.id], threads=False)
         async with standin.running(SixNimmtBot(settings)) as bot:
             await bot.tree.sync()
             commands = await standin.wait_for_commands("6nimmt", "leaderboard", "6nimmt-admin")

@@ -29,7 +29,7 @@ async def pick(world, user) -> str:
 
 async def test_clicks_after_the_server_dropped_every_connection_are_saved(world, postgres_cluster, postgres_url):
     world.settings = lambda: Settings(discord_token=world.standin.token, database_url=postgres_url,
-                                      health_file=world.tmp_path / "bot.health")
+                                      health_file=world.tmp_path / "bot.health", threads=False)
     async with world.running_bot() as bot:
         lobby = await open_table(world, rounds=1, ai_players=1, ai_level="easy")
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])

@@ -25,7 +25,7 @@ async def test_each_shard_serves_and_restores_only_its_guilds(tmp_path):
         @contextlib.asynccontextmanager
         async def shard_process(shard: int):
             settings = Settings(discord_token=standin.token, database_path=tmp_path / "shared.sqlite3",
-                                shard_count=2, shard_ids=[shard])
+                                shard_count=2, shard_ids=[shard], threads=False)
             bot = make_bot(settings, clock=clock)
             assert isinstance(bot, ShardedSixNimmtBot)
             async with standin.running(bot):
