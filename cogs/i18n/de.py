@@ -78,7 +78,6 @@ MESSAGES: dict[str, str] = {
     "Ask when it saves me bullheads": "Fragen, wenn es mir Hornochsen spart",
     "Ask only for big savings (over 10🐮)": "Nur bei großer Ersparnis fragen (über 10🐮)",
     "Never ask me": "Nie fragen",
-    "Seconds per turn (default 60)": "Sekunden pro Zug (Standard 60)",
     # Games in threads, turn-based games (#25)
     "Seconds per turn in a live game (default 60)": "Sekunden pro Zug in einer Live-Partie (Standard 60)",
     "Live, or turn-based with hours for each move (the server's default otherwise)":

@@ -68,6 +68,7 @@ async def test_only_members_who_manage_the_server_change_its_settings(world):
 
 
 async def test_a_manager_sets_sees_and_resets_and_it_survives_a_restart(world, backend):
+    world.threads = True  # the bot's own default, which the server then turns off
     dora = manager(world)
     async with world.running_bot():
         shown = await settings(world, dora)
@@ -112,6 +113,7 @@ async def test_a_manager_sets_sees_and_resets_and_it_survives_a_restart(world, b
 
 
 async def test_an_unreachable_database_is_told_and_changes_nothing(world):
+    world.threads = True  # the bot's own default
     dora = manager(world)
     locked = SQLiteLocked(world.tmp_path / "bot.sqlite3")
     async with world.running_bot():

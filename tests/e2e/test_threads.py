@@ -26,7 +26,8 @@ def table_in(world, thread):
 
 
 async def play_in(world, thread, players):
-    """Everyone plays their lowest card from the thread's table message; low cards take row 1."""
+    """Everyone plays their lowest card from the table message in ``thread`` (or a channel); low
+    cards take row 1."""
     for _ in range(400):
         await world.settle()
         table = table_in(world, thread)
@@ -143,13 +144,13 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
     async with world.running_bot():
         start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
         lobby = await start.reply()
-        await world.settle()
-        [why] = [m for m in world.standin.ephemerals(world.alice) if "Create Public Threads" in (m.content or "")]
+        [why] = await world.standin.world.wait_until(
+            lambda: [m for m in world.standin.ephemerals(world.alice) if "Create Public Threads" in (m.content or "")]
+            or None, 3, "the host to be told why")
         assert why.content.count("\n") == 0  # one line
         assert not [c for c in world.standin.world.channels.values() if c.is_thread]
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        from tests.e2e.test_table_play import play_until_over
-        await play_until_over(world, [world.alice], world.carol)
+        await play_in(world, world.channel, [world.alice])
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
