@@ -320,8 +320,12 @@ class Presenter:
             await self._seat_players(table)
         if newest and table.is_open:
             return await self._post_live(table, post, text, notices)
-        # Older news behind a newer post: its words only; the newest post carries the table.
-        text = "\n".join(t for t in (text, *notices) if t)
+        # Older news behind a newer post: its words only; the newest post carries the table. Whoever
+        # owes the move it opened is still told, if the game still waits on that move.
+        call = ""
+        if post.remind and self._current(table.id, post):
+            call = await self._call_players(table, post, locale)
+        text = "\n".join(t for t in (text, *notices, call) if t)
         if text:
             await self._retry(self._send, table, post, content=clip(text))
         return None
@@ -455,10 +459,14 @@ class Presenter:
             return False
         return True
 
+    def _current(self, table_id: int, post: Post) -> bool:
+        """Whether the newest commit known still waits on the decision ``post`` opened."""
+        latest = self._latest.get(table_id)
+        return latest is not None and latest.is_open and latest.meta.get("step") == post.step
+
     async def _remind(self, table: Table, post: Post, locale) -> None:
         """A turn-based reminder, once: only while the game still waits on that decision."""
-        latest = self._latest.get(table.id)
-        if latest is None or not latest.is_open or latest.meta.get("step") != post.step:
+        if not self._current(table.id, post):
             return  # the game moved on (or ended) before it could be shown: nobody owes that move now
         line = await self._call_players(table, post, locale)
         if line:
@@ -482,20 +490,20 @@ class Presenter:
                 if request == self._edit:
                     return None
                 raise
-            except discord.HTTPException as exc:
-                table = args[0] if args and isinstance(args[0], Table) else None
-                if exc.code != ARCHIVED_THREAD or table is None or table.thread_id is None or unarchived:
-                    raise
-                # Someone (or Discord's inactivity timer) archived the game's thread: it takes
-                # messages again once unarchived, which Send Messages in Threads allows.
-                unarchived = True
-                await self.client.http.edit_channel(table.thread_id, archived=False)
             except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
                 if self._closing:
                     raise
                 log.warning("Discord failed (%s); trying again in %.1f s", exc, delay)
                 await asyncio.sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, RETRY_MOST)
+            except discord.HTTPException as exc:
+                table = args[0] if args and isinstance(args[0], Table) else None
+                if exc.code != ARCHIVED_THREAD or table is None or table.thread_id is None or unarchived:
+                    raise
+                # Someone (or Discord's inactivity timer) archived the game's thread: a new message
+                # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
+                unarchived = True
+                await self.client.http.edit_channel(table.thread_id, archived=False)
 
     def _channel(self, table: Table, message_id: int | None = None):
         """Where ``message_id`` is (by default, where the game's messages go): a game's thread, except

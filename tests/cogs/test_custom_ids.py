@@ -14,7 +14,7 @@ from cogs import stats
 from cogs.ui import ITEMS
 from cogs.ui.base import ReclaimButton
 from cogs.ui.draft import DraftSelect
-from cogs.ui.hand import HandButton, HintButton, PickButton, TrackerButton
+from cogs.ui.hand import HandButton, HintButton, PickButton, RemindButton, TrackerButton
 from cogs.ui.lobby import LOBBY_LABELS, LobbyButton, RematchButton
 from cogs.ui.specials import (
     PREFERENCES, ChoiceButton, ChoiceSelect, DecideButton, DeclineButton, PreferenceButton, SwapButton,
@@ -33,6 +33,7 @@ EXAMPLES: dict[type, list[tuple[object, tuple[str, ...]]]] = {
     HandButton: [(lambda: HandButton(BIG_TABLE), ("table_id",))],
     TrackerButton: [(lambda: TrackerButton(BIG_TABLE), ("table_id",))],
     HintButton: [(lambda: HintButton(BIG_TABLE), ("table_id",))],
+    RemindButton: [(lambda dm=dm: RemindButton(BIG_TABLE, dm), ("table_id", "dm")) for dm in (True, False)],
     PickButton: [(lambda c=c: PickButton(BIG_TABLE, BIG_STEP, c), ("table_id", "step", "card")) for c in (1, 104)],
     RowButton: [(lambda r=r: RowButton(BIG_TABLE, BIG_STEP, r, 27), ("table_id", "step", "row")) for r in range(4)],
     DraftSelect: [(lambda: DraftSelect(BIG_TABLE, BIG_STEP, 3, list(range(80, 105))), ("table_id", "step"))],

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-from bot.tables.table import Seat, TableOptions, TableStatus
+from bot.tables.table import Seat, Table, TableOptions, TableStatus
 from cogs.games import games_text
 
 
 def test_the_games_list_says_how_many_did_not_fit():
-    class Options:
-        variant = TableOptions().variant
-        max_players = 10
-        turn_based = False
+    def table(table_id):
+        return Table(id=table_id, guild_id=1, channel_id=2, host_id=0, options=TableOptions(),
+                     seats=[Seat(n, f"player-{n}-" + "y" * 20) for n in range(10)], status=TableStatus.LOBBY,
+                     deadline=1_800_000_000.0, message_id=3)
 
-    class FakeTable:
-        status = TableStatus.LOBBY
-        options = Options()
-        deadline = 1_800_000_000.0
-        guild_id, home_id, message_id = 1, 2, 3
-
-        def __init__(self, table_id):
-            self.id = table_id
-            self.seats = [Seat(n, f"player-{n}-" + "y" * 20) for n in range(10)]
-
-        def owing(self):
-            return []
-
-    tables = [FakeTable(n) for n in range(40)]
+    tables = [table(n) for n in range(40)]
     text = games_text(tables, 0, "en-US")
     assert len(text) <= 2000
     shown = text.count("**#")

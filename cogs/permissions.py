@@ -1,0 +1,16 @@
+"""The permissions the bot asks for in its invite link (the README lists each with its reason)."""
+
+from __future__ import annotations
+
+import discord
+
+#: Everything the bot uses, and nothing more: no administrator, no moderation.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,  # to see a table's channel
+    send_messages=True,  # the lobby; a game's messages where it runs in the channel itself
+    embed_links=True,  # tables and leaderboards are embeds
+    attach_files=True,  # the table picture, exported game logs
+    read_message_history=True,  # after a crash or a long outage: a post that may be there already
+    create_public_threads=True,  # each game's thread, started on its lobby
+    send_messages_in_threads=True,  # everything a game in a thread posts; adding its players
+)
