@@ -262,9 +262,6 @@ class Presenter:
             message_id = await self._show_post(table, post, newest)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
-            if exc.code == UNKNOWN_CHANNEL and snapshot.is_open:
-                # Deleted while this process did not listen (the gateway tells us otherwise).
-                self._background(self.service.channel_gone(table.home_id), f"table {table.id}: its end")
         self._since.pop(key, None)
         # Shown: never again from this process, whatever the store says next.
         self._pending[table.id].pop(post.seq, None)
@@ -486,7 +483,11 @@ class Presenter:
         while True:
             try:
                 return await request(*args, **kwargs)
-            except discord.NotFound:
+            except discord.NotFound as exc:
+                table = args[0] if args and isinstance(args[0], Table) else None
+                if exc.code == UNKNOWN_CHANNEL and table is not None and table.is_open:
+                    # Deleted while this process did not listen (the gateway tells us otherwise).
+                    self._background(self.service.channel_gone(table.home_id), f"table {table.id}: its end")
                 if request == self._edit:
                     return None
                 raise

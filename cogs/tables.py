@@ -244,9 +244,12 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
         else:
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    await interaction.followup.send(tr(locale, "Here is the table; it is posted again at the bottom of the "
-                                               "channel, with its buttons."), embed=embed, files=files,
-                                    ephemeral=True)
+    if shown.thread_id is not None and shown.thread_id != interaction.channel_id:
+        said = tr(locale, "Here is the table; it is posted again at the bottom of its thread {thread}, with its "
+                          "buttons.", thread=f"<#{shown.thread_id}>")
+    else:
+        said = tr(locale, "Here is the table; it is posted again at the bottom of the channel, with its buttons.")
+    await interaction.followup.send(said, embed=embed, files=files, ephemeral=True)
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")

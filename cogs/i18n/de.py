@@ -761,6 +761,8 @@ MESSAGES: dict[str, str] = {
     "Open a new table with /6nimmt start.": "Eröffne einen neuen Tisch mit /6nimmt eröffnen.",
     "Here is the table; it is posted again at the bottom of the channel, with its buttons.":
         "Hier ist der Tisch; er wird auch unten im Kanal neu gepostet, mit seinen Schaltflächen.",
+    "Here is the table; it is posted again at the bottom of its thread {thread}, with its buttons.":
+        "Hier ist der Tisch; er wird auch unten in seinem Thread {thread} neu gepostet, mit seinen Schaltflächen.",
     "📝 **Cards seen this round** (only what everyone saw; only you get this list)":
         "📝 **In dieser Runde gesehene Karten** (nur, was alle gesehen haben; nur du bekommst diese Liste)",
     "In the rows: {cards}": "In den Reihen: {cards}",

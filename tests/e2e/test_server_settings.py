@@ -131,3 +131,21 @@ async def test_an_unreachable_database_is_told_and_changes_nothing(world):
         shown = await settings(world, dora)
         assert "**AI level:** easy ✱" in shown.content and "**Threads:** each game in a thread" in shown.content
     world.standin.assert_no_errors()
+
+
+async def test_a_servers_own_defaults_shape_its_new_games_and_show_in_the_lobby(world):
+    world.threads = True
+    dora = manager(world)
+    async with world.running_bot():
+        await settings(world, dora, ai_level="hard", turn_based=False, threads=False)
+        lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", ai_players=1)).reply()
+        shown = {field["name"]: field["value"] for field in lobby.embed["fields"]}
+        assert "AI level hard" in shown["Server settings"] and "threads off" in shown["Server settings"]
+        table = world.bot.service.table_in(world.channel.id)
+        assert table.options.ai_level == "hard" and table.seats[1].ai_level == "hard"
+        assert not table.threaded and not [c for c in world.standin.world.channels.values() if c.is_thread]
+        # Turn-based games are off here: asking for one is refused and opens nothing.
+        refused = await (await world.standin.slash(world.bob, world.standin.add_text_channel(world.guild, "slow"),
+                                                   "6nimmt start", pace="24h")).reply()
+        assert "turned off on this server" in refused.content
+        assert len(world.bot.service.tables) == 1

@@ -159,3 +159,36 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
+
+
+async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next_start(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table_id = world.bot.service.table_in(thread.id).id
+    await world.standin.delete_channel(thread)  # nobody listening
+    async with world.running_bot():
+        await world.standin.world.wait_until(
+            lambda: world.bot.service.registry.find(table_id) is None or None, 5, "the table to end")
+        await world.settle()
+        assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
+        assert "thread was deleted" in str(world.standin.message(lobby.id).embed)
+
+
+async def test_a_game_started_inside_a_thread_runs_there_and_the_host_is_told_why(world):
+    world.threads = True
+    chat = world.standin.add_thread(world.channel, "chat")
+    async with world.running_bot():
+        lobby = await (await world.standin.slash(world.alice, chat, "6nimmt start", rounds=1, ai_players=1)).reply()
+        [why] = await world.standin.world.wait_until(
+            lambda: [m for m in world.standin.ephemerals(world.alice) if "a thread" in (m.content or "")] or None,
+            3, "the host to be told why")
+        assert "runs right here" in why.content
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await play_in(world, chat, [world.alice])
+        await world.settle()
+        assert "Game over" in world.standin.channel_messages(chat)[-1].content
+        assert [c for c in world.standin.world.channels.values() if c.is_thread] == [chat]
+        world.standin.assert_no_errors()
