@@ -4,7 +4,7 @@ import pytest
 
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
-from engine import Phase
+from tests.bot.conftest import play_out
 
 
 def first_legal(game, seat, level, rng):
@@ -19,18 +19,8 @@ async def test_two_humans_play_a_round(store, clock):
     table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1))
     await service.join(table.id, 200, "bob")
     await service.begin(table.id, 100)
-    game = table.game
-    seats = {table.seat_of(user): user for user in (100, 200)}
     assert table.seats[1].is_ai  # AI seats sit down with the host, before later joiners
-    for _ in range(200):
-        if game.is_over:
-            break
-        if game.phase is Phase.PICK:
-            for seat, user in seats.items():
-                if not game.picks[seat] and game.phase is Phase.PICK:
-                    await service.pick(table.id, user, game.hands[seat][0], table.step)
-        else:
-            await service.choose_row(table.id, seats[game.chooser], 0, table.step)
+    await play_out(service, table, (100, 200))
     assert table.status.value == "finished"
     assert [u.kind for u in updates][-1] == "finished"
     await service.close()

@@ -8,27 +8,11 @@ import pytest
 from bot.tables.errors import TableExists
 from bot.tables.service import TableService
 from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
-from engine import Phase
+from tests.bot.conftest import play_out
 
 
 def first_legal(game, seat, level, rng):
     return game.legal_actions(seat)[0]
-
-
-async def play_out(service, table, users):
-    """Every human picks (or chooses a row) until the game is over."""
-    game = table.game
-    seats = {table.seat_of(user): user for user in users}
-    for _ in range(500):
-        if game.is_over:
-            return
-        if game.phase is Phase.PICK:
-            for seat, user in seats.items():
-                if not game.picks[seat] and game.phase is Phase.PICK:
-                    await service.pick(table.id, user, game.hands[seat][0], table.step)
-        else:
-            await service.choose_row(table.id, seats[game.chooser], 0, table.step)
-    raise AssertionError("the game did not end")
 
 
 async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock):

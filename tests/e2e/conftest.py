@@ -53,12 +53,13 @@ class World:
         cog = self.bot.get_cog("Tables")
         await cog.presenter.idle()
 
-    def public(self):
-        return self.standin.channel_messages(self.channel)
+    def public(self, channel=None):
+        return self.standin.channel_messages(channel or self.channel)
 
-    def table_message(self):
-        """The live table message: the newest public message with table buttons."""
-        for message in reversed(self.public()):
+    def table_message(self, channel=None):
+        """The live table message: the newest public message with table buttons (in the games
+        channel, or in ``channel``: a game's thread)."""
+        for message in reversed(self.public(channel)):
             if any(cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:")) for cid in message.custom_ids):
                 return message
         return None

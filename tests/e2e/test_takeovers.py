@@ -23,11 +23,12 @@ async def start_three(world):
     return world.bot.service.table_in(world.channel.id)
 
 
-async def play_to_the_end(world, players, max_steps=200):
-    """``players`` play their first card each turn and choose row 1 when asked, until the standings."""
+async def play_to_the_end(world, players, max_steps=200, channel=None):
+    """``players`` play their first card each turn and choose row 1 when asked, until the standings
+    (in the games channel, or in ``channel``: a game's thread)."""
     for _ in range(max_steps):
         await world.settle()
-        table = world.table_message()
+        table = world.table_message(channel)
         if table is None:
             return
         if any(cid.startswith("6n:r:") for cid in table.custom_ids):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from tests.e2e.test_table_play import click_ok
+from tests.e2e.test_takeovers import play_to_the_end
 
 
 async def start_in_thread(world, user, **options):
@@ -19,32 +20,20 @@ async def start_in_thread(world, user, **options):
 
 
 def table_in(world, thread):
-    for message in reversed(world.standin.channel_messages(thread)):
-        if any(cid.startswith(("6n:h:", "6n:r:")) for cid in message.custom_ids):
-            return message
-    return None
+    return world.table_message(thread)
 
 
-async def play_in(world, thread, players):
-    """Everyone plays their lowest card from the table message in ``thread`` (or a channel); low
-    cards take row 1."""
-    for _ in range(400):
-        await world.settle()
-        table = table_in(world, thread)
-        if table is None:
-            return
-        if any(cid.startswith("6n:r:") for cid in table.custom_ids):
-            for user in players:
-                if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:
-                    break
-            continue
-        play = table.button("Play a card")["custom_id"]
-        for user in players:
-            hand = await (await world.standin.click(user, table, play)).reply()
-            cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
-            if cards:
-                await (await world.standin.click(user, hand, cards[0])).reply()
-    raise AssertionError("the game did not end")
+async def play_in(world, channel, players):
+    """``players`` play the game in ``channel`` (its thread) to its standings."""
+    await play_to_the_end(world, players, channel=channel)
+
+
+async def begun_in_thread(world):
+    """alice opens a table with an AI seat and starts it in its thread: (lobby, thread, table id)."""
+    lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
+    await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+    await world.settle()
+    return lobby, thread, world.bot.service.table_in(thread.id).id
 
 
 async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summary(world):
@@ -125,10 +114,7 @@ async def test_two_games_at_once_in_one_channel(world):
 async def test_a_deleted_thread_ends_its_game_cleanly(world):
     world.threads = True
     async with world.running_bot():
-        lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
-        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await world.settle()
-        table_id = world.bot.service.table_in(thread.id).id
+        lobby, thread, table_id = await begun_in_thread(world)
         await world.standin.delete_channel(thread)
         await world.standin.world.wait_until(
             lambda: world.bot.service.registry.find(table_id) is None or None, 3, "the table to end")
@@ -164,10 +150,7 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
 async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next_start(world):
     world.threads = True
     async with world.running_bot():
-        lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
-        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await world.settle()
-        table_id = world.bot.service.table_in(thread.id).id
+        lobby, thread, table_id = await begun_in_thread(world)
     await world.standin.delete_channel(thread)  # nobody listening
     async with world.running_bot():
         await world.standin.world.wait_until(

@@ -190,6 +190,12 @@ def build_command_data(world: World, command: Command, path: list[str], options:
     if missing:
         raise InteractionRejected(f"/{' '.join([command.name, *path])} is missing required option(s) {missing}")
 
+    return _command_data(command, chain, values, resolved)
+
+
+def _command_data(command: Command, chain: list[dict[str, Any]], values: list[dict[str, Any]],
+                  resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """An interaction's ``data`` for ``command``: ``values`` nested in its subcommand ``chain``."""
     nested: list[dict[str, Any]] = values
     for sub in reversed(chain):
         nested = [{"type": sub["type"], "name": sub["name"], "options": nested}]
@@ -274,11 +280,4 @@ def build_autocomplete_data(world: World, command: Command, path: list[str], opt
     resolved: dict[str, dict[str, Any]] = {}
     values = [_option_value(specs[name], options, resolved, actor) for name in options if name != focused]
     values.append({"name": focused, "type": spec["type"], "value": value, "focused": True})
-    for sub in reversed(chain):
-        values = [{"type": sub["type"], "name": sub["name"], "options": values}]
-    data: dict[str, Any] = {"id": str(command.id), "name": command.name, "type": 1, "options": values}
-    if command.guild_id:
-        data["guild_id"] = str(command.guild_id)
-    if resolved:
-        data["resolved"] = resolved
-    return data
+    return _command_data(command, chain, values, resolved)
