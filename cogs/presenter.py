@@ -286,7 +286,8 @@ class Presenter:
         if post.kind == "cancelled":
             await self._retry(self._edit, table, live, **(
                 {"embed": lobby_embed(table, locale)} if table.game is None else {}), view=None)
-            await self._summary(table)
+            if live != table.thread_id:  # the lobby, just edited, is the summary until the game starts
+                await self._summary(table)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
             await self._retry(self._send, table, post, content=text)
             self._retire_thread(table)

@@ -175,3 +175,17 @@ async def test_a_game_started_inside_a_thread_runs_there_and_the_host_is_told_wh
         assert "Game over" in world.standin.channel_messages(chat)[-1].content
         assert [c for c in world.standin.world.channels.values() if c.is_thread] == [chat]
         world.standin.assert_no_errors()
+
+
+async def test_a_deleted_channel_ends_the_games_in_its_threads(world):
+    world.threads = True
+    async with world.running_bot():
+        _, _, playing = await begun_in_thread(world)
+        await start_in_thread(world, world.bob, rounds=1)
+        waiting_id = next(t.id for t in world.bot.service.tables.values() if t.id != playing)
+        await world.standin.delete_channel(world.channel)
+        await world.standin.world.wait_until(lambda: not world.bot.service.tables or None, 3, "the tables to end")
+        await world.settle()
+        for table_id in (playing, waiting_id):
+            assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
+        assert not world.bot.get_cog("Tables").presenter.busy_tables
