@@ -107,10 +107,6 @@ class ServerSettingsBook:
         """The guild's defaults as known now, without waiting: the bot's if not loaded yet."""
         return effective(self._chosen.get(guild_id, ServerSettings()), self.bot_defaults)
 
-    def chosen(self, guild_id: int) -> ServerSettings:
-        """What the guild chose itself (loaded ones; nothing for the others)."""
-        return self._chosen.get(guild_id, ServerSettings())
-
     async def update(self, guild_id: int, **changes: Any) -> ServerDefaults:
         """Set the named fields (None: back to the bot's default), save, and return the new
         defaults. InvalidSettings for a value or a combination a server may not have; a save
@@ -135,10 +131,6 @@ class ServerSettingsBook:
             await self._store.save_server_settings(guild_id, chosen)
             self._chosen[guild_id] = chosen
         return effective(chosen, self.bot_defaults)
-
-    async def reset(self, guild_id: int) -> ServerDefaults:
-        """Back to the bot's defaults, every field."""
-        return await self.update(guild_id, **dict.fromkeys(FIELDS))
 
     def differences(self, guild_id: int) -> list[tuple[str, object]]:
         """(field, value) of each field whose effective value is not the bot's, in field order

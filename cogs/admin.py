@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SixNimmtBot
-from bot.server_settings import InvalidSettings
+from bot.server_settings import FIELDS, InvalidSettings
 from bot.sync import sync_commands
 from cogs.errors import answer_error
 from cogs.i18n import N_, store_down_text, tr, user_locale
@@ -68,7 +68,7 @@ class Admin(commands.Cog):
             return
         changes: dict[str, object] = {}
         if reset:
-            changes = {"threads": None, "pace": None, "turn_seconds": None, "ai_level": None, "turn_based": None}
+            changes = dict.fromkeys(FIELDS)  # every field back to the bot's default
         given = {"threads": threads, "pace": pace, "turn_seconds": timer, "ai_level": ai_level,
                  "turn_based": turn_based}
         changes.update({name: value for name, value in given.items() if value is not None})

@@ -325,7 +325,6 @@ MESSAGES: dict[str, str] = {
     "AI level {level}": "KI-Stärke {level}",
     "turn-based games allowed": "rundenbasierte Partien erlaubt",
     "turn-based games off": "rundenbasierte Partien aus",
-    "Server settings: {settings}": "Servereinstellungen: {settings}",
     "Threads": "Threads",
     "Pace of a new game": "Tempo einer neuen Partie",
     "Turn timer (live games)": "Zugzeit (Live-Partien)",

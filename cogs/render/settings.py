@@ -36,14 +36,6 @@ def settings_lines(locale, differences: list[tuple[str, object]]) -> list[str]:
     return [setting_line(locale, name, value) for name, value in differences]
 
 
-def settings_summary(locale, differences: list[tuple[str, object]]) -> str | None:
-    """One line for the lobby: "Server settings: turn-based games off; AI level hard"; None if
-    the server differs in nothing."""
-    if not differences:
-        return None
-    return tr(locale, "Server settings: {settings}", settings="; ".join(settings_lines(locale, differences)))
-
-
 _LABELS = {
     "threads": N_("Threads"),
     "pace": N_("Pace of a new game"),

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from bot.server_settings import InvalidSettings, ServerDefaults, ServerSettingsBook
+from bot.server_settings import FIELDS, InvalidSettings, ServerDefaults, ServerSettingsBook
 from data import StoreUnavailable, open_store
 from data.models import ServerSettings
 
@@ -73,7 +73,7 @@ async def test_update_saves_and_differences_are_in_field_order():
     assert book.differences(GUILD) == [("threads", False), ("ai_level", "hard"), ("turn_based", False)]
     await book.update(GUILD, ai_level="medium")  # chosen, but the same as the bot's: no difference
     assert book.differences(GUILD) == [("threads", False), ("turn_based", False)]
-    assert await book.reset(GUILD) == BOT and store.rows[GUILD] == ServerSettings()
+    assert await book.update(GUILD, **dict.fromkeys(FIELDS)) == BOT and store.rows[GUILD] == ServerSettings()
 
 
 async def test_a_failed_save_raises_and_changes_nothing():

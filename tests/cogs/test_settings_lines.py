@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.server_settings import ServerDefaults
-from cogs.render.settings import settings_lines, settings_overview, settings_summary
+from cogs.render.settings import settings_lines, settings_overview
 
 DIFFERENCES = [("threads", False), ("pace", "24h"), ("turn_seconds", 90), ("ai_level", "hard"),
                ("turn_based", False)]
@@ -14,15 +14,12 @@ DIFFERENCES = [("threads", False), ("pace", "24h"), ("turn_seconds", 90), ("ai_l
 def test_each_differing_setting_is_a_short_line_in_field_order():
     assert settings_lines("en-US", DIFFERENCES) == [
         "threads off", "pace: turn-based, 24 h a turn", "turn timer 90 s", "AI level hard", "turn-based games off"]
-    assert settings_summary("en-US", [("turn_based", False), ("ai_level", "hard")]) == \
-        "Server settings: turn-based games off; AI level hard"
-    assert settings_summary("en-US", []) is None and settings_lines("en-US", []) == []
+    assert settings_lines("en-US", []) == []
 
 
 def test_german():
     german = discord.Locale.german
-    assert settings_summary(german, [("pace", "live"), ("ai_level", "easy")]) == \
-        "Servereinstellungen: Tempo: live; KI-Stärke leicht"
+    assert settings_lines(german, [("pace", "live"), ("ai_level", "easy")]) == ["Tempo: live", "KI-Stärke leicht"]
     assert settings_lines(german, [("threads", True), ("turn_based", True)]) == [
         "Threads an", "rundenbasierte Partien erlaubt"]
 
