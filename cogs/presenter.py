@@ -148,9 +148,9 @@ class Presenter:
         return len(self._workers)
 
     async def idle(self) -> None:
-        """Wait until everything is shown (tests)."""
-        while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+        """Wait until everything is shown and done (tests)."""
+        while self._workers or self._chores:
+            await asyncio.gather(*self._workers.values(), *self._chores, return_exceptions=True)
 
     async def close(self) -> None:
         """Show what is queued, for at most ``drain_seconds``; the rest waits in the store."""
@@ -165,6 +165,9 @@ class Presenter:
             await asyncio.gather(*pending, return_exceptions=True)
             if pending:
                 log.warning("%d table(s) still had news to show; the next start shows it", len(pending))
+        for chore in list(self._chores):  # best effort only: nothing committed waits for them
+            chore.cancel()
+        await asyncio.gather(*self._chores, return_exceptions=True)
         self._images.close()
 
     # -- one table's worker ---------------------------------------------------------
@@ -315,7 +318,7 @@ class Presenter:
         if post.kind == "started" and live is not None:
             # The lobby says the game began; the table is posted below it (or in its thread).
             await self._retry(self._edit, table, live, embed=lobby_embed(table, locale), view=None)
-            await self._seat_players(table)
+            self._background(self._seat_players(table), f"table {table.id}: adding its players to its thread")
         if newest and table.is_open:
             return await self._post_live(table, post, text, notices)
         # Older news behind a newer post: its words only; the newest post carries the table. Whoever
@@ -399,7 +402,8 @@ class Presenter:
 
     async def _seat_players(self, table: Table) -> None:
         """A game in a thread: its players are added to it, so it shows in their sidebar. Anyone
-        can open it from the channel anyway, so a refusal is only logged."""
+        can open it from the channel anyway, so this runs beside the game's first post, and a
+        refusal is only logged."""
         if table.thread_id is None:
             return
         for seat in table.humans:
@@ -445,8 +449,7 @@ class Presenter:
     async def _dm(self, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
         messaged (the channel mentions them instead)."""
-        where = (f"https://discord.com/channels/{table.guild_id}/{table.home_id}"
-                 + (f"/{self._live[table.id]}" if self._live.get(table.id) else ""))
+        where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"  # its newest message is the table
         text = tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
                   table=table.id, when=f"<t:{int(table.deadline)}:R>", link=where)
         try:
