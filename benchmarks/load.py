@@ -33,10 +33,20 @@ Modes (each prints its figures and how long it ran):
     the same workload twice, the bot with and without discord.py[speed]'s orjson and zstandard
     (the second run blocks their import): the bot's CPU milliseconds per interaction each way.
 
+``--threads`` (any mode; measured for human)
+    the bot runs with THREADS=true: each table's ``/6nimmt start`` posts its lobby in the channel
+    and starts a public thread on it (the thread's id is the lobby message's), and the players
+    find their table and play in that thread. Several games share a channel, as the feature
+    allows: ``--per-channel`` (10) tables to a channel, so 300 tables are played in threads of
+    30 channels. Acknowledgement and turn resolution are measured exactly as in channels (the
+    outcome's message version is now the one received in the thread).
+
     python benchmarks/load.py [--mode human|soak|max-rate|speed] [--tables N] [--think MIN MAX]
+                              [--threads [--per-channel N]]
 
 Targets (issue 15): ack p99 < 50 ms and turn resolution p99 < 150 ms at 300 tables at a
 human pace; after 2,000 games no more live tasks than at the start and RSS growth < 10 MB.
+Issue 25: the same ack and turn resolution figures with 300 tables in threads (``--threads``).
 """
 
 from __future__ import annotations
@@ -81,18 +91,27 @@ async def freeze_periodically(every: float = 2.0) -> None:
 
 
 class Setup:
-    """A stand-in with `tables` channels, two members each, and the bot process on it."""
+    """A stand-in with `tables` channels (`tables / per_channel` with threads), two members a
+    table, and the bot process on it."""
 
-    def __init__(self, standin, tables: int, shards: int = 1) -> None:
+    def __init__(self, standin, tables: int, shards: int = 1, threads: bool = False, per_channel: int = 10) -> None:
         guilds: dict[int, object] = {}
         while len(guilds) < shards:  # a server on each shard (a table belongs to its server's shard)
             guild = standin.add_guild(f"Load {len(guilds)}")
             guilds.setdefault((guild.id >> 22) % shards, guild)
         self.standin = standin
         self.seats = []
+        self.threads = threads
+        # In threads, `per_channel` games share a channel: table i in channel i % channels, so the
+        # tables opening over the ramp take the channels in turn.
+        channels = max(1, -(-tables // per_channel)) if threads else tables
+        shared: dict[int, object] = {}
         for i in range(tables):
             guild = guilds[i % shards]
-            self.seats.append((standin.add_text_channel(guild, f"table-{i}"), standin.add_member(guild, f"host{i}"),
+            key = i % channels
+            if key not in shared or not threads:
+                shared[key] = standin.add_text_channel(guild, f"table-{key}" if threads else f"table-{i}")
+            self.seats.append((shared[key], standin.add_member(guild, f"host{i}"),
                                standin.add_member(guild, f"guest{i}")))
         self.driver_lag = LoopLag()
         self.driver_gc = GCPauses()
@@ -148,7 +167,7 @@ def one_game_each(standin, setup: Setup, args, tally: Tally, pace: Pace, rng: ra
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         hard = (i * args.hard_tables) % len(setup.seats) < args.hard_tables  # spread over the ramp
         await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace,
-                        "hard" if hard else None)
+                        "hard" if hard else None, threads=setup.threads)
 
     return asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
 
@@ -165,7 +184,9 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     end_probe = await bot.probe()
     acks = acks_between(standin, started)
     where = (os.environ.get("DATABASE_URL", "sqlite").split(":")[0] + f", {args.processes} bot process"
-             + ("es (one shard each)" if args.processes > 1 else ""))
+             + ("es (one shard each)" if args.processes > 1 else "")
+             + (f", a thread per game, {len({c.id for c, _, _ in setup.seats})} channels" if setup.threads
+                else ", in the channels, one table each"))
     level = f" ({args.hard_tables} of them hard, the rest the default level)" if args.hard_tables else ""
     print(f"load benchmark (human, {where}): {args.tables} concurrent tables, 2 players + 3 AI each{level}, one round; "
           f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
@@ -215,7 +236,7 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
         while remaining[0] > 0:
             remaining[0] -= 1
             try:
-                await play_game(standin, channel, host, guest, tally, table_rng, pace)
+                await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads)
             except Exception:
                 remaining[0] += 1  # another table plays it; this one stops (its table may still be open)
                 raise
@@ -271,7 +292,7 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         table_rng = random.Random(rng.random())
         while not stop.is_set():
-            await play_game(standin, channel, host, guest, tally, table_rng, pace)
+            await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads)
 
     setup.start_measuring()
     started = time.monotonic()
@@ -316,7 +337,8 @@ async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, 
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     before = cpu_seconds(bot.pid)
     started = time.monotonic()
-    results = await asyncio.gather(*(play_game(standin, c, h, g, tally, random.Random(rng.random()), pace)
+    results = await asyncio.gather(*(play_game(standin, c, h, g, tally, random.Random(rng.random()), pace,
+                                               threads=setup.threads)
                                      for c, h, g in setup.seats), return_exceptions=True)
     failures_of(results)
     cpu = cpu_seconds(bot.pid) - before
@@ -329,7 +351,7 @@ async def run_mode(args, without: str = "") -> object:
     # The soak is about memory and tasks: a click answered late on an overloaded machine must
     # not end a table's games there (its acknowledgement times are printed all the same).
     async with DiscordStandin(ack_deadline=10.0 if args.mode == "soak" else 3.0) as standin:
-        setup = Setup(standin, args.tables, args.processes)
+        setup = Setup(standin, args.tables, args.processes, args.threads, args.per_channel)
         with tempfile.TemporaryDirectory() as tmp:
             if args.processes == 1:
                 bot = BotProcess(standin, tmp, without=without, profile=args.profile, timed=args.mode != "soak")
@@ -364,7 +386,12 @@ def main() -> None:
                         help="human: this many of the tables seat hard AI players (their decisions are timed)")
     parser.add_argument("--processes", type=int, default=1,
                         help="human: bot processes, one shard each, sharing the database DATABASE_URL names")
+    parser.add_argument("--threads", action="store_true",
+                        help="the bot runs each game in a thread of its own (THREADS=true), several to a channel")
+    parser.add_argument("--per-channel", type=int, default=10, help="--threads: tables sharing one channel")
     args = parser.parse_args()
+    # The bot process inherits it (tests/e2e/bot_process.py plays in the channel unless it is set).
+    os.environ["THREADS"] = "true" if args.threads else "false"
     if args.processes > 1 and (args.mode != "human" or not os.environ.get("DATABASE_URL", "").startswith("postgres")):
         parser.error("--processes needs --mode human and DATABASE_URL=postgresql://… (one database for all)")
     defaults = {"human": (300, (5.0, 20.0), 60.0), "soak": (100, (0.2, 1.0), 20.0),

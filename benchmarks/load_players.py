@@ -248,20 +248,29 @@ def channel_story(standin, channel) -> str:
     return "\n".join(lines)
 
 
-async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None) -> None:
+async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None,
+                    threads: bool = False) -> None:
+    """``threads``: the bot runs each game in a thread of its own (THREADS=true); the lobby is
+    posted in ``channel`` and the game played in the thread started on it."""
+    where = [channel]  # the channel the game is played in: the thread, once it is known
     try:
-        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level)
+        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None)
     except Exception as exc:
-        raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, channel)}") from exc
+        raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, where[-1])}") from exc
 
 
-async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None) -> None:
+async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None,
+                     thread_out: list | None = None) -> None:
     """One one-round game: two players and three AI seats (at ``ai_level``, else the server's
-    default); the chooser of a low card takes row 1."""
+    default); the chooser of a low card takes row 1. With ``thread_out``, the game is looked for
+    in the thread started on the lobby (its id is the lobby message's), appended to the list."""
     opened = time.monotonic()
     level = {"ai_level": ai_level} if ai_level else {}
     lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600,
                                        **level)).reply(timeout=30)
+    if thread_out is not None:
+        channel = await wait_until(lambda: standin.world.channels.get(lobby.id), 30)
+        thread_out.append(channel)
     for user, label in ((guest, "Join"), (host, "Start")):
         click = await standin.click(user, lobby, lobby.button(label)["custom_id"])
         if await click.ack(30) != 6:  # a lobby button that worked defers; a refusal explains itself

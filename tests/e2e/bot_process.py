@@ -34,6 +34,12 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     unless set, ``false``: the tests that run this process play in the channel itself (a game in
     a thread of its own is tested in-process, ``tests/e2e/test_threads.py``); the load benchmark
     sets it to compare.
+``SIXNIMMT_TIMING=<path>``
+    once the tables are restored at start-up, one JSON line is appended to ``<path>``: how long
+    ``TableService.start()`` took (``start_s``, timed around the bot's own call) and the wall-clock
+    times (``time.time()``) at which ``main`` began (the interpreter is up), the bot's setup hook
+    began (imports done, store open, logged in) and the ``RESTORED`` line was printed; what a
+    restart costs, for ``benchmarks/turn_based.py``.
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -210,7 +216,24 @@ def _task_kind(task: asyncio.Task) -> str:
     return getattr(coro, "__qualname__", type(coro).__name__)
 
 
+def time_service_start(timing: dict) -> None:
+    """``SIXNIMMT_TIMING``: ``TableService.start`` records how long it took in ``timing``."""
+    from bot.tables.service import TableService
+
+    original = TableService.start
+
+    async def start(self, *args, **kwargs):
+        began = time.perf_counter()
+        try:
+            return await original(self, *args, **kwargs)
+        finally:
+            timing["start_s"] = time.perf_counter() - began
+
+    TableService.start = start
+
+
 async def main() -> None:
+    timing = {"main_at": time.time()}
     from bot.app import ShardedSixNimmtBot, SixNimmtBot, serve
     from bot.config import Settings
     from bot.tables.lobby import Lobby
@@ -230,6 +253,8 @@ async def main() -> None:
         Lobby.new_seed = staticmethod(lambda: int(seed))
     if CRASH_AT == "results":
         install_results_crash()
+    if os.environ.get("SIXNIMMT_TIMING"):
+        time_service_start(timing)
     shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
         if os.environ.get("SHARD_COUNT") else {}
     settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
@@ -239,8 +264,15 @@ async def main() -> None:
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):
         async def setup_hook(self) -> None:
+            timing["setup_hook_at"] = time.time()
             await super().setup_hook()
             print(f"RESTORED {sorted(self.service.tables)}", file=sys.stderr, flush=True)
+            if os.environ.get("SIXNIMMT_TIMING"):
+                import json
+
+                with open(os.environ["SIXNIMMT_TIMING"], "a") as out:
+                    out.write(json.dumps({**timing, "restored_at": time.time(),
+                                          "restored": len(self.service.tables)}) + "\n")
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
