@@ -206,6 +206,7 @@ class Presenter:
                     self._forget(table_id)
                 else:  # all shown: the next commit brings its own snapshot (and the game drawn from it)
                     del self._latest[table_id]
+                    snapshot.release()
 
     def _forget(self, table_id: int) -> None:
         """A closed table whose news is all shown: nothing of it stays."""

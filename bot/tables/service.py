@@ -119,6 +119,7 @@ class TableService:
         """
         corrupt: list[CorruptTable] = []
         restored: set[int] = set()
+        to_show: list[Table] = []  # told to the listeners once every table is back, not one by one
         for entry in await self.store.load_unfinished():
             if not isinstance(entry, CorruptTable) and not owns_guild(entry.game.guild_id):
                 continue
@@ -142,7 +143,7 @@ class TableService:
             self.play.schedule(table)
             await self.play.prepare_outlook(table)  # a special-card pause: its prompt is ready
             table.committed = table.snapshot()
-            self.tx.notify(table.committed, "restored")
+            to_show.append(table)
             self.play.think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():
             # Ended just before the crash or stop, with news its channel has not seen yet.
@@ -155,7 +156,11 @@ class TableService:
                 log.error("table %s: its last news could not be restored: %s", entry.game.game_id, exc)
                 continue
             if table is not None and table.outbox:
-                self.tx.notify(table.committed, "restored")
+                to_show.append(table)
+        # Every table takes clicks before the first of them is drawn: showing a thousand restored
+        # tables must not hold up restoring them.
+        for table in to_show:
+            self.tx.notify(table.committed, "restored")
         self.scheduler.start()
         return corrupt
 

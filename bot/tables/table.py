@@ -414,6 +414,11 @@ class TableSnapshot:
         table.outlook = self.outlook  # keyed by its decision: a stale one is never used
         return table
 
+    def release(self) -> None:
+        """Let go of the copy ``table`` built (a reader that needs it again builds it anew): a
+        table that waits hours for its next move need not hold its game twice."""
+        self.__dict__.pop("table", None)
+
     @property
     def status(self) -> TableStatus:
         return TableStatus(self.meta["status"])
