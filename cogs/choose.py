@@ -50,6 +50,16 @@ class ChooseTable(TableError):
                          count=count)
 
 
+def table_option(choices=None):
+    """The optional ``table`` option (its parameter ``table_id``) with its help and autocomplete
+    (``choices``: ``table_choices`` by default, ``lobby_choices`` for join)."""
+    def decorate(command):
+        command = app_commands.autocomplete(table_id=choices or table_choices)(command)
+        command = app_commands.describe(table_id=TABLE_HELP)(command)
+        return app_commands.rename(table_id="table")(command)
+    return decorate
+
+
 def table_for(interaction: discord.Interaction, table_id: int | None,
               mine: Callable[[Table, int], bool] | None = None) -> Table:
     """The table the command means: ``table_id`` if it is open where the command was used, else

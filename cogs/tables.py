@@ -30,7 +30,7 @@ from .threads import Threads, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
-from .choose import TABLE_HELP, ChooseTable, hosted, joinable, lobby_choices, seated, table_choices, table_for
+from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_for, table_option
 from .games import games_command
 from bot.app import SixNimmtBot
 
@@ -143,9 +143,7 @@ async def start_command(
         await interaction.followup.send(why, ephemeral=True)
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=lobby_choices)
+@table_option(lobby_choices)
 async def join_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, joinable)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
@@ -153,9 +151,7 @@ async def join_command(interaction: discord.Interaction, table_id: int | None = 
         await reply.send(tr(user_locale(interaction), "You joined the table."))
 
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
@@ -163,9 +159,7 @@ async def leave_command(interaction: discord.Interaction, table_id: int | None =
         await reply.send(tr(user_locale(interaction), "You left the table."))
 
 @app_commands.command(name="begin", description="Start the game (host only)")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def begin_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
@@ -173,9 +167,7 @@ async def begin_command(interaction: discord.Interaction, table_id: int | None =
         await reply.send(tr(user_locale(interaction), "The game is on!"))
 
 @app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def cancel_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, hosted)
     can_manage = bool(interaction.permissions.manage_messages)
@@ -184,9 +176,8 @@ async def cancel_command(interaction: discord.Interaction, table_id: int | None 
         await reply.send(tr(user_locale(interaction), "The table is closed."))
 
 @app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
-@app_commands.rename(table_id="table")
-@app_commands.describe(member="The player to remove", table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@app_commands.describe(member="The player to remove")
+@table_option()
 async def kick_command(interaction: discord.Interaction, member: discord.Member,
                        table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, hosted)
@@ -195,9 +186,7 @@ async def kick_command(interaction: discord.Interaction, member: discord.Member,
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def hand_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
     try:
@@ -206,10 +195,8 @@ async def hand_command(interaction: discord.Interaction, table_id: int | None = 
         await refuse(interaction, exc)
 
 @app_commands.command(name="prompts", description="Anniversary: when to ask you about your special cards")
-@app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never",
-                       table_id=TABLE_HELP)
-@app_commands.rename(table_id="table")
-@app_commands.autocomplete(table_id=table_choices)
+@app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
+@table_option()
 @app_commands.choices(when=[app_commands.Choice(name=label, value=value)
                             for value, (label, _) in PREFERENCES.items()])
 async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str],
@@ -220,9 +207,7 @@ async def prompts_command(interaction: discord.Interaction, when: app_commands.C
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 @app_commands.command(name="status", description="Show this channel's table again")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
     if table.status is TableStatus.LOBBY:
@@ -253,9 +238,7 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")
-@app_commands.rename(table_id="table")
-@app_commands.describe(table_id=TABLE_HELP)
-@app_commands.autocomplete(table_id=table_choices)
+@table_option()
 async def rules_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     locale = user_locale(interaction)
     here = service_of(interaction).tables_in(interaction.channel_id)
