@@ -47,6 +47,7 @@ from bot.tables.workers import WorkerPool
 from engine import CardPlaced, GameEnded
 
 from cogs.render.chart import CHART_WORDS, render_score_chart
+from cogs.threads import add_to_thread
 from cogs.ui.lobby import lobby_view, rematch_view, server_lines
 from cogs.ui.table import table_view
 from cogs.render.images import WORDS, render_table
@@ -324,12 +325,12 @@ class Presenter:
             return await self._post_live(table, post, text, notices)
         # Older news behind a newer post: its words only; the newest post carries the table. Whoever
         # owes the move it opened is still told, if the game still waits on that move.
-        call = ""
-        if post.remind and self._current(table.id, post):
-            call = await self._call_players(table, post, locale)
-        text = "\n".join(t for t in (text, *notices, call) if t)
+        calls = bool(post.remind) and self._current(table.id, post)
+        text = "\n".join(t for t in (text, *notices, self._mentions(table, post, locale) if calls else "") if t)
         if text:
             await self._retry(self._send, table, post, content=clip(text))
+        if calls:
+            await self._message_players(table, post, locale)
         return None
 
     async def _post_live(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
@@ -347,7 +348,7 @@ class Presenter:
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
         own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
         if post is not None and post.remind:  # a turn-based decision opens: whoever owes it is told
-            nudge = "\n".join(t for t in (nudge, await self._call_players(table, post, locale)) if t)
+            nudge = "\n".join(t for t in (nudge, self._mentions(table, post, locale)) if t)
         text = "\n".join(t for t in (text, nudge) if t)
         self._news[table.id] = list(notices)
         embed = table_embed(table, locale, list(notices))
@@ -375,6 +376,8 @@ class Presenter:
             retired = self._decide.retired(table, post, locale) if post else {}
             await self._retry(self._edit, table, previous, view=None, **retired)
         self._decide.posted(table.id, clip(text) if text else None, nudge)
+        if post is not None and post.remind:
+            await self._message_players(table, post, locale)
         if message is None:
             return None
         if post is None:  # a repost: no post to mark, only the message to remember
@@ -402,18 +405,11 @@ class Presenter:
     # -- games in threads, turn-based reminders ------------------------------------------
 
     async def _seat_players(self, table: Table) -> None:
-        """A game in a thread: its players are added to it, so it shows in their sidebar. Anyone
-        can open it from the channel anyway, so this runs beside the game's first post, and a
-        refusal is only logged."""
-        if table.thread_id is None:
-            return
+        """A game in a thread: every player is in it once the game starts (those who joined the
+        lobby were added then; a rematch's seats were not), beside the game's first post."""
         for seat in table.humans:
-            if seat.user_id is None:
-                continue
-            try:
-                await self._retry(self.client.http.add_user_to_thread, table.thread_id, seat.user_id)
-            except discord.HTTPException as exc:
-                log.warning("table %s: could not add a player to its thread (%s)", table.id, exc)
+            if seat.user_id is not None:
+                await add_to_thread(self.client, table, seat.user_id)
 
     def _retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:
@@ -433,19 +429,25 @@ class Presenter:
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
 
-    async def _call_players(self, table: Table, post: Post, locale) -> str:
-        """Direct messages to the players of ``post.remind`` who asked for them; the mention line
-        for the others (and for anyone whose direct messages are closed)."""
-        mention = []
-        for index, user_id in enumerate(post.remind):
-            seat = table.seat_of(user_id)
-            if seat is not None and table.seats[seat].remind_by_dm and await self._dm(table, post, index, locale):
-                continue
-            mention.append(f"<@{user_id}>")
-        if not mention:
+    def _mentions(self, table: Table, post: Post, locale) -> str:
+        """The line mentioning the players of ``post.remind`` who did not ask for direct messages."""
+        return self._call_line(table, [user_id for user_id in post.remind if not _wants_dm(table, user_id)], locale)
+
+    @staticmethod
+    def _call_line(table: Table, user_ids: list[int], locale) -> str:
+        if not user_ids:
             return ""
-        return tr(locale, "⏰ {players}: your move — time runs out {when}.", players=" ".join(mention),
-                  when=f"<t:{int(table.deadline)}:R>")
+        return tr(locale, "⏰ {players}: your move — time runs out {when}.",
+                  players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=f"<t:{int(table.deadline)}:R>")
+
+    async def _message_players(self, table: Table, post: Post, locale) -> None:
+        """After ``post`` is shown (never before it: a reveal does not wait for them), the direct
+        messages to its players who asked for them; whoever cannot be messaged (closed direct
+        messages) is mentioned in the game's channel instead, once (its own nonce)."""
+        closed = [user_id for index, user_id in enumerate(post.remind)
+                  if _wants_dm(table, user_id) and not await self._dm(table, post, index, locale)]
+        if closed:
+            await self._retry(self._send, table, post, content=self._call_line(table, closed, locale), nonce_tag="m")
 
     async def _dm(self, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
@@ -470,9 +472,10 @@ class Presenter:
         """A turn-based reminder, once: only while the game still waits on that decision."""
         if not self._current(table.id, post):
             return  # the game moved on (or ended) before it could be shown: nobody owes that move now
-        line = await self._call_players(table, post, locale)
+        line = self._mentions(table, post, locale)
         if line:
             await self._retry(self._send, table, post, content=line)
+        await self._message_players(table, post, locale)
 
     # -- Discord, patiently ---------------------------------------------------------
 
@@ -517,11 +520,13 @@ class Presenter:
         where = table.channel_id if message_id is not None and message_id == table.thread_id else table.home_id
         return self.client.get_partial_messageable(where, guild_id=table.guild_id)
 
-    async def _send(self, table: Table, post: Post | None, words: str | None = None, **fields):
+    async def _send(self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "",
+                    **fields):
         """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
-        channel does not show it yet (``words``: what the post says; the content by default)."""
+        channel does not show it yet (``words``: what the post says; the content by default).
+        ``nonce_tag`` marks a second message of the same post (its nonce differs by it)."""
         if post is not None:
-            fields["nonce"] = post_nonce(table.id, post)
+            fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
             since = self._since.get((table.id, post.seq))
             words = fields.get("content") if words is None else words
             if since is not None and words and self.service.clock() - since > NONCE_TRUST:
@@ -594,3 +599,9 @@ def _says(content: str, words: str) -> bool:
         return True
     words = words[:CUT] if len(words) > CUT else words + "\n"  # a long text may have been clipped
     return content.startswith(words)
+
+
+def _wants_dm(table: Table, user_id: int) -> bool:
+    """Whether a turn-based player asked for their reminders as direct messages."""
+    seat = table.seat_of(user_id)
+    return seat is not None and table.seats[seat].remind_by_dm

@@ -71,6 +71,17 @@ async def start_thread(client: discord.Client, service: TableService, table: Tab
     return None
 
 
+async def add_to_thread(client: discord.Client, table: Table, user_id: int) -> None:
+    """Add a player to the game's thread, so it shows in their sidebar. Anyone can open it from
+    the channel anyway, so a refusal is only logged."""
+    if table.thread_id is None:
+        return
+    try:
+        await client.http.add_user_to_thread(table.thread_id, user_id)
+    except (discord.HTTPException, OSError) as exc:
+        log.info("table %s: a player could not be added to its thread (%s)", table.id, exc)
+
+
 class Threads(commands.Cog):
     """A game's thread or channel deleted: its table ends cleanly (recorded as abandoned)."""
 

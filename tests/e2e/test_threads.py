@@ -41,6 +41,9 @@ async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summ
     async with world.running_bot():
         lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        # Joining adds bob to the game's thread at once (it shows in his sidebar).
+        await world.standin.world.wait_until(
+            lambda: world.bob.id in world.standin.thread_members(thread) or None, 3, "bob in the thread")
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
         await world.settle()
         # The players are in the thread (it shows in their sidebar); the table is posted there.
