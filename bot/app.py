@@ -18,6 +18,7 @@ from data import StoreError, open_store
 from data.store import Store
 
 from .config import Settings
+from .invite import invite_url
 from .health import Heartbeat, bot_status
 from .logs import setup_logging
 from .server_settings import ServerDefaults, ServerSettingsBook
@@ -67,6 +68,8 @@ class SixNimmtBot(commands.Bot):
                                      replacement_ai_level=self.settings.default_ai_level),
         )
         self._server_settings = ServerSettingsBook(store, ServerDefaults.from_settings(self.settings))
+        if self.application_id is not None:
+            log.info("invite link: %s", invite_url(self.application_id))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if not self.start_tables:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import discord
 
-from cogs.permissions import INVITE_PERMISSIONS
+from bot.invite import INVITE_PERMISSIONS, invite_url
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
@@ -15,6 +15,10 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 def test_the_invite_link_asks_for_exactly_the_bots_permissions():
     [asked] = set(re.findall(r"oauth2/authorize\?[^`\s]*permissions=(\d+)", README))
     assert int(asked) == INVITE_PERMISSIONS.value
+    # The link the bot logs as it starts asks for the same, with both scopes.
+    url = invite_url(1234)
+    assert "client_id=1234" in url and f"permissions={INVITE_PERMISSIONS.value}" in url
+    assert "scope=bot+applications.commands" in url
 
 
 #: Discord's names for the permissions, as its client and the README show them.

@@ -1,4 +1,4 @@
-"""The permissions the bot asks for in its invite link (the README lists each with its reason)."""
+"""The bot's invite link: the scopes and the permissions it asks for (the README gives each reason)."""
 
 from __future__ import annotations
 
@@ -14,3 +14,9 @@ INVITE_PERMISSIONS = discord.Permissions(
     create_public_threads=True,  # each game's thread, started on its lobby
     send_messages_in_threads=True,  # everything a game in a thread posts; adding its players
 )
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with its slash commands and exactly its permissions."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
