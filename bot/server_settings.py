@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 #: The fields of ServerDefaults, in the order they are shown.
 FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based")
-AI_LEVELS = ("easy", "medium", "hard")
 
 
 class InvalidSettings(ValueError):
@@ -85,15 +84,11 @@ class ServerSettingsBook:
     async def get(self, guild_id: int) -> ServerDefaults:
         """The guild's defaults; read from the store the first time. A store that fails is
         logged and answered with the bot's defaults (read again next time)."""
-        chosen = self._chosen.get(guild_id)
-        if chosen is None:
-            try:
-                chosen = await self._load(guild_id)
-            except Exception:
-                log.warning("settings of guild %s cannot be read; using the bot's defaults", guild_id,
-                            exc_info=True)
-                return self.bot_defaults
-        return effective(chosen, self.bot_defaults)
+        try:
+            return await self.fetch(guild_id)
+        except Exception:
+            log.warning("settings of guild %s cannot be read; using the bot's defaults", guild_id, exc_info=True)
+            return self.bot_defaults
 
     async def fetch(self, guild_id: int) -> ServerDefaults:
         """As ``get``, but a store that fails raises (StoreUnavailable…): for showing a
@@ -147,4 +142,4 @@ class ServerSettingsBook:
         return chosen
 
 
-__all__ = ["AI_LEVELS", "FIELDS", "PACES", "InvalidSettings", "ServerDefaults", "ServerSettingsBook", "effective"]
+__all__ = ["FIELDS", "PACES", "InvalidSettings", "ServerDefaults", "ServerSettingsBook", "effective"]

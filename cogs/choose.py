@@ -142,19 +142,16 @@ def choices(interaction: discord.Interaction, typed, *, lobbies_first: bool = Fa
     return found
 
 
-async def table_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    """The ``table`` option's autocomplete; never raises (an empty list at worst)."""
-    try:
-        return choices(interaction, current)
-    except Exception:
-        log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
-        return []
+def _never_raising(lobbies_first: bool):
+    async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        try:
+            return choices(interaction, current, lobbies_first=lobbies_first)
+        except Exception:  # an autocomplete that raises shows the user nothing at all
+            log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
+            return []
+    return autocomplete
 
 
-async def lobby_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    """As ``table_choices``, the lobbies first (for ``join``)."""
-    try:
-        return choices(interaction, current, lobbies_first=True)
-    except Exception:
-        log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
-        return []
+#: The ``table`` option's autocomplete (never raises: an empty list at worst), and join's, lobbies first.
+table_choices = _never_raising(lobbies_first=False)
+lobby_choices = _never_raising(lobbies_first=True)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from bot.server_settings import FIELDS, ServerDefaults
+from bot.tables.table import TURN_BASED_SECONDS
 from cogs.i18n import N_, tr
+from cogs.render.text import AI_LEVELS
 
-LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-HOURS = {"1h": 1, "8h": 8, "24h": 24}
 
 
 def pace_text(locale, pace: str) -> str:
     if pace == "live":
         return tr(locale, "live")
-    return tr(locale, "turn-based, {hours} h a turn", hours=HOURS[pace])
+    return tr(locale, "turn-based, {hours} h a turn", hours=TURN_BASED_SECONDS[pace] // 3600)
 
 
 def setting_line(locale, name: str, value: object) -> str:
@@ -24,7 +24,7 @@ def setting_line(locale, name: str, value: object) -> str:
     if name == "turn_seconds":
         return tr(locale, "turn timer {seconds} s", seconds=value)
     if name == "ai_level":
-        return tr(locale, "AI level {level}", level=tr(locale, LEVELS[str(value)]))
+        return tr(locale, "AI level {level}", level=tr(locale, AI_LEVELS[str(value)]))
     if name == "turn_based":
         return tr(locale, "turn-based games allowed") if value else tr(locale, "turn-based games off")
     raise ValueError(f"no such setting: {name}")
@@ -53,7 +53,7 @@ def _value(locale, name: str, value: object) -> str:
     if name == "turn_seconds":
         return tr(locale, "{seconds} s", seconds=value)
     if name == "ai_level":
-        return tr(locale, LEVELS[str(value)])
+        return tr(locale, AI_LEVELS[str(value)])
     return tr(locale, "allowed") if value else tr(locale, "not allowed")
 
 
