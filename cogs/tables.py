@@ -224,7 +224,7 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
     files = []
     if shown.game.view(None).rows:  # none during a Pro draft
         try:
-            image = await presenter_of(interaction)._image(shown, [], locale)
+            image = await presenter_of(interaction).pictures.table(shown, [], locale)
         except Exception:  # the text says the same: answer without the picture
             log.exception("table %s: the status picture could not be drawn", table.id)
         else:

@@ -245,9 +245,9 @@ async def main() -> None:
 
     apply_env_overrides()
     if os.environ.get("SIXNIMMT_NONCE_TRUST"):
-        import cogs.presenter
+        import cogs.presenting.outbox
 
-        cogs.presenter.NONCE_TRUST = float(os.environ["SIXNIMMT_NONCE_TRUST"])
+        cogs.presenting.outbox.NONCE_TRUST = float(os.environ["SIXNIMMT_NONCE_TRUST"])
     seed = os.environ.get("SIXNIMMT_TEST_SEED")
     if seed:
         Lobby.new_seed = staticmethod(lambda: int(seed))

@@ -43,7 +43,7 @@ class World:
         async with self.standin.running(bot):
             await bot.tree.sync()
             await self.standin.wait_for_commands("6nimmt", "leaderboard")
-            bot.get_cog("Tables").presenter.edit_interval = 0  # tests wait for every edit anyway
+            bot.get_cog("Tables").presenter.live.edit_interval = 0  # tests wait for every edit anyway
             self.bot = bot
             yield bot
         self.bot = None

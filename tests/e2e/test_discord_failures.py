@@ -11,7 +11,7 @@ MESSAGES = ["/channels/{channel}/messages", "/channels/{channel}/messages/{messa
 
 async def test_a_game_through_failing_requests_shows_everything_once(world):
     async with world.running_bot():
-        world.bot.get_cog("Tables").presenter.retry_first = 0.01  # the backoff's shape, faster
+        world.bot.get_cog("Tables").presenter.channels.retry_first = 0.01  # the backoff's shape, faster
         lobby = await open_table(world, rounds=2, ai_players=1, ai_level="easy")
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
         # One post or edit in ten is refused (503: discord.py passes it on at once), and one post in

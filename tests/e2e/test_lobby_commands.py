@@ -173,7 +173,7 @@ async def test_a_table_whose_picture_cannot_be_drawn_is_posted_without_it(world)
         async def broken(*args):
             raise RuntimeError("the renderer is gone")
 
-        presenter._images.run = broken
+        presenter.pictures.pool.run = broken
         opened = await reply(world, world.alice, "6nimmt start", rounds=1)
         await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
         await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
@@ -205,7 +205,7 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
         opened = await reply(world, world.alice, "6nimmt start", rounds=1)
         await world.settle()
         gate = asyncio.Event()
-        deliver, edit_live = presenter._deliver, presenter._edit_live
+        deliver, edit_live = presenter.outbox.deliver, presenter.live.edit
 
         async def lagging_deliver(*args, **kwargs):
             await gate.wait()
@@ -215,7 +215,7 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
             await gate.wait()
             await edit_live(*args, **kwargs)
 
-        presenter._deliver, presenter._edit_live = lagging_deliver, lagging_edit
+        presenter.outbox.deliver, presenter.live.edit = lagging_deliver, lagging_edit
         await click_ok(world, world.bob, opened, opened.button("Join")["custom_id"])
         await click_ok(world, world.alice, opened, opened.button("Start")["custom_id"])
         gate.set()

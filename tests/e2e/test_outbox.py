@@ -21,13 +21,13 @@ async def pick_both(world):
 
 def hold_posts(presenter, release: asyncio.Event):
     """Let the presenter's posts wait for ``release``, as on a slow Discord."""
-    send = presenter._send
+    send = presenter.outbox.send
 
     async def slow_send(*args, **kwargs):
         await release.wait()
         return await send(*args, **kwargs)
 
-    presenter._send = slow_send
+    presenter.outbox.send = slow_send
 
 
 async def test_a_clean_stop_shows_the_news_it_has_queued(world):
@@ -91,23 +91,24 @@ async def test_a_finished_table_leaves_nothing_behind(world):
             await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
             await play_to_the_end(world, [world.alice])
         edited = []
-        edit_live = presenter._edit_live
+        edit_live = presenter.live.edit
 
         async def counted_edit(table):
             edited.append(table.message_id)
             await edit_live(table)
 
-        presenter._edit_live = counted_edit
+        presenter.live.edit = counted_edit
         await start_game(world, rounds=1)  # two players: each turn's first pick edits the live message
         await play_to_the_end(world, [world.alice, world.bob])
         await world.settle()
         assert len(set(edited)) > 1, "the live messages of several turns were edited"
-        assert presenter.busy_tables == 0 and not presenter._latest and not presenter._news
-        assert not (presenter._pending or presenter._shown or presenter._unmarked or presenter._live)
-        assert not (presenter._stale or presenter._repost or presenter._wake or presenter._without_picture)
-        assert not presenter._decide._asking
-        assert presenter._last_edit == {}, "no edit times of messages that will never be edited again"
-        assert presenter._since == {}, "no first-try times of posts that were shown"
+        live, outbox = presenter.live, presenter.outbox
+        assert presenter.busy_tables == 0 and not presenter._latest and not live._news
+        assert not (outbox._pending or outbox._shown or outbox._unmarked or live._live)
+        assert not (live._behind or live._repost or presenter._wake or live._without_picture)
+        assert not live._decide._asking
+        assert live._last_edit == {}, "no edit times of messages that will never be edited again"
+        assert outbox._since == {}, "no first-try times of posts that were shown"
         service = world.bot.service
         registry = service.registry
         assert registry.tables == {} and registry.by_channel == {} and not registry.opening
@@ -180,7 +181,7 @@ async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_on
 
     async with world.running_bot():
         presenter = world.bot.get_cog("Tables").presenter
-        presenter.retry_first = 0.01  # the test's pauses between tries
+        presenter.channels.retry_first = 0.01  # the test's pauses between tries
         await start_game(world, rounds=1)
         store = world.bot.service.store
         table_id = world.bot.service.table_in(world.channel.id).id

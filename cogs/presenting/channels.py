@@ -1,0 +1,116 @@
+"""A table's channel and thread on Discord, reached patiently.
+
+Every request the presenter makes goes through ``TableChannels.retry``: a 5xx or a
+lost connection is tried again with a growing pause, an archived thread is
+reopened, a deleted channel ends its tables. What Discord refuses for good
+propagates to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.tables.service import TableService
+from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Waits between attempts when Discord fails (5xx) or cannot be reached: doubling, then capped.
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
+#: Discord's error codes: an archived thread refuses messages until it is unarchived; a deleted channel.
+ARCHIVED_THREAD, UNKNOWN_CHANNEL = 50083, 10003
+
+
+class TableChannels:
+    """Where a table's messages go, and the requests that reach them.
+
+    ``closing``: a stop is under way, so a request that fails is not tried again
+    (what it was for waits in the store for the next start).
+    """
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+        self.retry_first = RETRY_FIRST
+        self.closing = False
+        self._chores: set[asyncio.Task[None]] = set()  # best-effort requests nobody waits for
+
+    def channel(self, table: Table, message_id: int | None = None) -> discord.PartialMessageable:
+        """Where ``message_id`` is (by default, where the game's messages go): a game's thread, except
+        for the lobby message in its channel that the thread was started on (they share an id)."""
+        where = table.channel_id if message_id is not None and message_id == table.thread_id else table.home_id
+        return self.client.get_partial_messageable(where, guild_id=table.guild_id)
+
+    def locale(self, table: Table) -> discord.Locale | None:
+        """Public table messages speak the server's language (English when unknown)."""
+        guild = self.client.get_guild(table.guild_id)
+        return guild.preferred_locale if guild is not None else None
+
+    async def edit(self, table: Table, message_id: int | None, **fields: Any) -> None:
+        if message_id is not None:
+            await self.channel(table, message_id).get_partial_message(message_id).edit(**fields)
+
+    async def retry(self, request: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T | None:
+        """``request`` until Discord accepts it; a 5xx or a lost connection is tried again, later.
+
+        discord.py waits out rate limits itself. A 4xx other than those is final
+        (``discord.HTTPException`` propagates); an edit of a message that is gone
+        (404) is no news and returns None.
+        """
+        delay = self.retry_first
+        unarchived = False
+        while True:
+            try:
+                return await request(*args, **kwargs)
+            except discord.NotFound as exc:
+                table = args[0] if args and isinstance(args[0], Table) else None
+                if exc.code == UNKNOWN_CHANNEL and table is not None and table.is_open:
+                    # Deleted while this process did not listen (the gateway tells us otherwise).
+                    self.background(self.service.channel_gone(table.home_id), f"table {table.id}: its end")
+                if request == self.edit:
+                    return None
+                raise
+            except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                if self.closing:
+                    raise
+                log.warning("Discord failed (%s); trying again in %.1f s", exc, delay)
+                await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+                delay = min(delay * 2, RETRY_MOST)
+            except discord.HTTPException as exc:
+                table = args[0] if args and isinstance(args[0], Table) else None
+                if exc.code != ARCHIVED_THREAD or table is None or table.thread_id is None or unarchived:
+                    raise
+                # Someone (or Discord's inactivity timer) archived the game's thread: a new message
+                # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
+                unarchived = True
+                await self.client.http.edit_channel(table.thread_id, archived=False)
+
+    def background(self, work: Awaitable[Any], what: str) -> None:
+        """Run ``work`` on its own, best effort: nothing committed depends on it."""
+        async def run() -> None:
+            try:
+                await work
+            except Exception as exc:
+                log.warning("%s failed (%s)", what, exc)
+        task = asyncio.create_task(run())
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    @property
+    def chores(self) -> set[asyncio.Task[None]]:
+        return self._chores
+
+    async def drop_chores(self) -> None:
+        """A stop: the best-effort requests still running are given up."""
+        for chore in list(self._chores):
+            chore.cancel()
+        await asyncio.gather(*self._chores, return_exceptions=True)

@@ -1,0 +1,210 @@
+"""The live message: the one public message that shows a table now, with its buttons.
+
+A lobby's live message is the lobby itself; a game's is the newest table message,
+posted with the news that moved it on (the previous one is retired). Between posts
+it is edited to the newest state, at most once per ``edit_interval``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.tables.service import TableService
+from bot.tables.table import Post, Table, TableSnapshot, TableStatus
+from cogs.i18n import tr
+from cogs.render.specials import waiting_line
+from cogs.render.text import clip, lobby_embed, seat_name, table_embed
+from cogs.ui.lobby import lobby_view, server_lines
+from cogs.ui.specials import DecideMessages
+from cogs.ui.table import table_view
+
+from .channels import TableChannels
+from .outbox import OutboxDelivery
+from .pictures import IMAGE_NAME, Pictures
+from .reminders import Reminders
+
+log = logging.getLogger(__name__)
+
+#: The least time between two edits of a table's live message; posts never wait for it.
+EDIT_INTERVAL = 1.0
+#: Minutes without a message after which a finished game's thread archives itself (Discord's least).
+THREAD_ARCHIVE_AFTER_GAME = 60
+
+
+class LiveMessages:
+    """``learn`` which message is live; ``post`` a new one (with a post's news above the table);
+    ``edit`` it to the newest state; ``retire`` it, ``summary`` and ``retire_thread`` at the end."""
+
+    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels,
+                 outbox: OutboxDelivery, pictures: Pictures, reminders: Reminders) -> None:
+        self.client = client
+        self.service = service
+        self.channels = channels
+        self.outbox = outbox
+        self.pictures = pictures
+        self.reminders = reminders
+        self.edit_interval = EDIT_INTERVAL
+        self._live: dict[int, int] = {}  # the table's live message id, as this process knows it
+        # message id -> monotonic time of its last edit; a live message's entry goes when it is retired
+        self._last_edit: dict[int, float] = {}
+        self._without_picture: set[int] = set()  # tables whose live message was posted without one
+        self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
+        self._decide = DecideMessages()  # a retired Decide nudge says what was decided
+        self._behind: set[int] = set()  # tables whose live message is behind their state
+        self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
+
+    def learn(self, snapshot: TableSnapshot) -> None:
+        """A restored table's live message, or the lobby's answer."""
+        if snapshot.message_id is not None and (snapshot.id not in self._live
+                                                or snapshot.status is TableStatus.LOBBY):
+            self._live[snapshot.id] = snapshot.message_id
+
+    def message_id(self, table_id: int) -> int | None:
+        return self._live.get(table_id)
+
+    def wait_before_edit(self, table_id: int) -> float:
+        """Seconds until the live message may be edited again (0 or less: now)."""
+        return self._last_edit.get(self._live.get(table_id), -1e9) + self.edit_interval - time.monotonic()
+
+    def fall_behind(self, table_id: int) -> None:
+        """A commit changed what the live message shows."""
+        self._behind.add(table_id)
+
+    def ask_repost(self, table_id: int) -> None:
+        """Post the live message anew at the bottom of its channel (``/6nimmt status``)."""
+        self._repost.add(table_id)
+
+    def owes_change(self, table_id: int) -> bool:
+        return table_id in self._behind or table_id in self._repost
+
+    def settle(self, table_id: int) -> None:
+        """The table's worker ended: the next commit says again what is behind."""
+        self._behind.discard(table_id)
+        self._repost.discard(table_id)
+
+    async def catch_up(self, snapshot: TableSnapshot, pause: Callable[[float], Awaitable[None]]) -> None:
+        """The live message's next change: posted anew, or edited to ``snapshot`` (after ``pause``
+        until ``edit_interval`` has passed since its last edit, so a burst of changes is one edit)."""
+        table_id = snapshot.id
+        if table_id in self._repost:
+            self._repost.discard(table_id)
+            self._behind.discard(table_id)
+            if snapshot.is_open:
+                await self.post(snapshot.table, None)
+            return
+        wait = self.wait_before_edit(table_id)
+        if wait > 0 and not self.channels.closing:
+            await pause(wait)  # a post arriving meanwhile goes first
+            return
+        self._behind.discard(table_id)
+        await self.edit(snapshot.table)
+
+    def forget(self, table_id: int) -> None:
+        self._without_picture.discard(table_id)
+        self._decide.posted(table_id, None, None)
+        self._news.pop(table_id, None)
+        self._last_edit.pop(self._live.pop(table_id, None), None)
+
+    # -- posting and editing -------------------------------------------------------------
+
+    async def post(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
+        """Post the live table (with ``post``'s news above it) and retire the previous live message;
+        the new message's id."""
+        locale = self.channels.locale(table)
+        self._behind.discard(table.id)  # the new message shows the newest state
+        if post is not None:
+            late = self.service.clock() - post.at
+            if late > 0:
+                try:
+                    await self.service.post_seen_late(table.id, post, late)
+                except Exception as exc:  # its timer is only less generous: show the news
+                    log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
+        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
+        own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
+        if post is not None and post.remind:  # a turn-based decision opens: whoever owes it is told
+            nudge = "\n".join(t for t in (nudge, self.reminders.mention_line(table, post, locale)) if t)
+        text = "\n".join(t for t in (text, nudge) if t)
+        self._news[table.id] = list(notices)
+        embed = table_embed(table, locale, list(notices))
+        files = []
+        image = None
+        if table.game.view(None).rows:  # none during a Pro draft
+            try:
+                image = await self.pictures.table(table, post.events if post else [], locale)
+            except Exception:  # the picture only repeats the rows in the text: post the table without it
+                log.exception("table %s: the table picture could not be drawn", table.id)
+        if image is None:
+            self._without_picture.add(table.id)
+        else:
+            self._without_picture.discard(table.id)
+            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
+                                      description=tr(locale, "The rows; the text above says the same")))
+            embed.set_image(url=f"attachment://{IMAGE_NAME}")
+        previous = self._live.get(table.id)
+        message = await self.channels.retry(self.outbox.send, table, post, content=clip(text) if text else None,
+                                            words=own, embed=embed, view=table_view(table, locale), files=files)
+        self._last_edit.pop(previous, None)  # retired: only its buttons go, whenever they may
+        if message is not None:
+            self._live[table.id] = message.id
+        if previous is not None and (post is None or post.kind != "started"):
+            retired = self._decide.retired(table, post, locale) if post else {}
+            await self.channels.retry(self.channels.edit, table, previous, view=None, **retired)
+        self._decide.posted(table.id, clip(text) if text else None, nudge)
+        if post is not None and post.remind:
+            await self.reminders.message_players(table, post, locale)
+        if message is None:
+            return None
+        if post is None:  # a repost: no post to mark, only the message to remember
+            self.outbox.live_message_posted(table.id, message.id)
+        return message.id
+
+    async def edit(self, table: Table) -> None:
+        """Bring the live message up to the table's state (who has picked, the lobby's players)."""
+        live = self._live.get(table.id)
+        if live is None or not table.is_open:
+            return
+        locale = self.channels.locale(table)
+        fields: dict[str, Any]
+        if table.status is TableStatus.LOBBY:
+            fields = {"embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
+                      "view": lobby_view(table, locale)}
+        else:
+            embed = table_embed(table, locale, self._news.get(table.id))
+            if table.game.view(None).rows and table.id not in self._without_picture:
+                embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
+            fields = {"embed": embed, "view": table_view(table, locale)}
+        self._last_edit[live] = time.monotonic()
+        await self.channels.retry(self.channels.edit, table, live, **fields)
+
+    async def retire(self, table: Table, post: Post | None = None, **fields: Any) -> None:
+        """The live message keeps what it shows but loses its buttons (``fields``: more to change);
+        a Decide nudge on it says what ``post`` decided."""
+        locale = self.channels.locale(table)
+        retired = self._decide.retired(table, post, locale) if post is not None else {}
+        await self.channels.retry(self.channels.edit, table, self._live.get(table.id), view=None,
+                                  **{**fields, **retired})
+
+    # -- a game in a thread ----------------------------------------------------------------
+
+    async def summary(self, table: Table, standings: int | None = None) -> None:
+        """A game in a thread: the lobby message in the channel says where it is played, who plays
+        and, at the end, who won (``standings``: the message to jump to)."""
+        if table.thread_id is not None:
+            locale = self.channels.locale(table)
+            await self.channels.retry(self.channels.edit, table, table.thread_id, view=None,
+                                      embed=lobby_embed(table, locale, standings=standings))
+
+    def retire_thread(self, table: Table) -> None:
+        """After the game its thread archives itself once an hour has passed without a message:
+        the Rematch button's hour, Discord's shortest inactivity timer (no task of ours waits for it)."""
+        if table.thread_id is not None:
+            self.channels.background(
+                self.channels.retry(self.client.http.edit_channel, table.thread_id,
+                                    auto_archive_duration=THREAD_ARCHIVE_AFTER_GAME),
+                f"table {table.id}: its thread's archive timer")

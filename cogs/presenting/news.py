@@ -1,0 +1,96 @@
+"""What one post shows, by its kind: the table moving on, the standings, a closing, a reminder."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.tables.table import Post, Table
+from cogs.i18n import render, tr
+from cogs.render.text import clip, final_standings, lobby_embed, reveal_text
+from cogs.threads import add_to_thread
+from cogs.ui.lobby import rematch_view
+from engine import GameEnded
+
+from .channels import TableChannels
+from .live import LiveMessages
+from .outbox import OutboxDelivery
+from .pictures import CHART_NAME, Pictures
+from .reminders import Reminders
+
+
+class News:
+    """``show`` draws a post from the table as its commit left it and sends it (an ``outbox.ShowPost``)."""
+
+    def __init__(self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery,
+                 live: LiveMessages, reminders: Reminders, pictures: Pictures) -> None:
+        self.client = client
+        self.channels = channels
+        self.outbox = outbox
+        self.live = live
+        self.reminders = reminders
+        self.pictures = pictures
+
+    async def show(self, table: Table, post: Post, newest: bool) -> int | None:
+        """Send ``post``; the id of the live message it posted, if it posted one."""
+        locale = self.channels.locale(table)
+        notices = [render(locale, notice) for notice in post.notices]
+        live = self.live.message_id(table.id)
+
+        if post.kind == "cancelled":
+            await self.live.retire(table, **({"embed": lobby_embed(table, locale)} if table.game is None else {}))
+            if live != table.thread_id:  # the lobby, just edited, is the summary until the game starts
+                await self.live.summary(table)
+            text = "\n".join(notices) or tr(locale, "The table was closed.")
+            await self.channels.retry(self.outbox.send, table, post, content=text)
+            self.live.retire_thread(table)
+            return None
+        if post.kind == "reminder":
+            await self.reminders.remind(table, post, locale)
+            return None
+        text = reveal_text(table, post.events, locale)
+        if post.kind == "finished":
+            await self._standings(table, post, text, notices, locale)
+            return None
+        if post.kind == "started" and live is not None:
+            # The lobby says the game began; the table is posted below it (or in its thread).
+            await self.channels.retry(self.channels.edit, table, live, embed=lobby_embed(table, locale), view=None)
+            self.channels.background(self._seat_players(table), f"table {table.id}: adding its players to its thread")
+        if newest and table.is_open:
+            return await self.live.post(table, post, text, notices)
+        # Older news behind a newer post: its words only; the newest post carries the table. Whoever
+        # owes the move it opened is still told, if the game still waits on that move.
+        calls = bool(post.remind) and self.reminders.waits_on(table.id, post)
+        text = "\n".join(t for t in (text, *notices, self.reminders.mention_line(table, post, locale)
+                                     if calls else "") if t)
+        if text:
+            await self.channels.retry(self.outbox.send, table, post, content=clip(text))
+        if calls:
+            await self.reminders.message_players(table, post, locale)
+        return None
+
+    async def _standings(self, table: Table, post: Post, text: str, notices: list[str], locale) -> None:
+        """The final standings (with the score chart and Rematch), then the end of the live message,
+        the channel's summary and the thread's timer."""
+        outcome = table.game.view(None).outcome if table.game is not None else None
+        if outcome is not None and not any(isinstance(e, GameEnded) for e in post.events):
+            # Ended before a crash with its last events unsaved: the outcome still says it all.
+            text = "\n".join(t for t in (text, final_standings(table, GameEnded(outcome), locale)) if t)
+        text = "\n".join(t for t in (text, *notices) if t)
+        chart = await self.pictures.chart(table, locale)
+        files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
+            locale, "Bullheads after each round"))]
+        standings = await self.channels.retry(self.outbox.send, table, post,
+                                              content=clip(text or tr(locale, "The game is over.")),
+                                              view=rematch_view(table.id, locale), files=files)
+        await self.live.retire(table, post)
+        await self.live.summary(table, standings.id if standings is not None else None)
+        self.live.retire_thread(table)
+
+    async def _seat_players(self, table: Table) -> None:
+        """A game in a thread: every player is in it once the game starts (those who joined the
+        lobby were added then; a rematch's seats were not), beside the game's first post."""
+        for seat in table.humans:
+            if seat.user_id is not None:
+                await add_to_thread(self.client, table, seat.user_id)

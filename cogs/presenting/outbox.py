@@ -1,0 +1,159 @@
+"""The posts a table owes its channel, each shown once and then marked shown in the store.
+
+A post leaves the outbox only once Discord has accepted it, so a crash, a
+clean stop or a refused request loses nothing: the next start shows what is
+left. Posts carry a nonce made of the table and the post's number, so a post
+re-sent after a crash is not shown twice; Discord remembers a nonce for a few
+minutes only, so a post first tried longer ago (a long outage) is looked for in
+the channel before it is sent again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import discord
+
+from bot.tables.service import TableService
+from bot.tables.table import Post, Table, TableSnapshot
+
+from .channels import TableChannels
+
+log = logging.getLogger(__name__)
+
+#: How long Discord is trusted to remember a post's nonce (it checks "the past few minutes").
+NONCE_TRUST = 60.0
+#: How many of the channel's messages since a post's first try are read to find it there.
+LOOK_BACK = 100
+CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
+
+#: Shows one post; the id of the live message it posted, if it posted one.
+ShowPost = Callable[[Table, Post, bool], Awaitable["int | None"]]
+
+
+def post_nonce(table_id: int, post: Post) -> str:
+    """The same for every attempt at one post, so Discord creates its message once; a post's
+    number is never given twice (see ``Post``), so a nonce always carries one content."""
+    return f"6n{table_id}.{post.seq}"[:25]  # Discord's limit for a nonce
+
+
+class OutboxDelivery:
+    """Which posts each table still owes, their delivery in order, and the store's record of it.
+
+    ``take`` learns a commit's posts; ``next_post`` is the oldest still owed;
+    ``deliver`` shows it (through the ``ShowPost`` it is given) and marks it shown;
+    ``send`` sends one message of a post, at most once.
+    """
+
+    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels) -> None:
+        self.client = client
+        self.service = service
+        self.channels = channels
+        self._pending: dict[int, dict[int, tuple[Post, TableSnapshot]]] = {}  # posts to show, by seq
+        self._shown: dict[int, int] = {}  # the highest post seq shown, per table
+        self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
+        self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
+
+    # -- what is owed ---------------------------------------------------------------
+
+    def take(self, snapshot: TableSnapshot) -> None:
+        """The posts of a commit, each to be drawn as the commit that made it left the table."""
+        shown = self._shown.get(snapshot.id, 0)
+        pending = self._pending.setdefault(snapshot.id, {})
+        for post in snapshot.posts:
+            if post.seq > shown and post.seq not in pending:
+                pending[post.seq] = (post, snapshot)
+
+    def next_post(self, table_id: int) -> tuple[Post, TableSnapshot, bool] | None:
+        """The oldest post still owed, the snapshot to draw it from, and whether it is the newest."""
+        pending = self._pending.get(table_id)
+        if not pending:
+            return None
+        seq = min(pending)
+        post, snapshot = pending[seq]
+        return post, snapshot, seq == max(pending)
+
+    def unmarked(self, table_id: int) -> bool:
+        """Whether the store has yet to be told what the channel shows."""
+        return table_id in self._unmarked
+
+    def owes(self, table_id: int) -> bool:
+        return bool(self._pending.get(table_id)) or table_id in self._unmarked
+
+    def forget(self, table_id: int) -> None:
+        self._pending.pop(table_id, None)
+        self._shown.pop(table_id, None)
+
+    # -- delivering -----------------------------------------------------------------
+
+    async def deliver(self, snapshot: TableSnapshot, post: Post, newest: bool, show: ShowPost) -> None:
+        """Show ``post`` and record that it was shown; what Discord refuses for good is skipped."""
+        table = snapshot.table
+        key = (table.id, post.seq)
+        # Its commit time, read before showing it moves a late post's clock: no earlier try exists.
+        self._since.setdefault(key, post.at)
+        message_id = None
+        try:
+            message_id = await show(table, post, newest)
+        except discord.HTTPException as exc:  # a 4xx: this request will never succeed
+            log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
+        self._since.pop(key, None)
+        # Shown: never again from this process, whatever the store says next.
+        self._pending[table.id].pop(post.seq, None)
+        self._shown[table.id] = max(self._shown.get(table.id, 0), post.seq)
+        _, message = self._unmarked.get(table.id, (None, None))
+        self._unmarked[table.id] = (post.seq, message_id or message)
+        await self.mark(table.id)
+
+    def live_message_posted(self, table_id: int, message_id: int) -> None:
+        """A live message posted without a post (a repost): the store is told its id."""
+        self._unmarked[table_id] = (self._unmarked.get(table_id, (None, None))[0], message_id)
+
+    async def mark(self, table_id: int) -> None:
+        """Tell the store what the channel has seen (raises if it cannot: the worker tries again)."""
+        upto, message_id = self._unmarked[table_id]
+        await self.service.mark_shown(table_id, upto=upto, message_id=message_id)
+        if self._unmarked.get(table_id) == (upto, message_id):
+            del self._unmarked[table_id]
+
+    async def send(self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "",
+                   **fields: Any) -> discord.Message | None:
+        """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
+        channel does not show it yet (``words``: what the post says; the content by default).
+        ``nonce_tag`` marks a second message of the same post (its nonce differs by it)."""
+        if post is not None:
+            fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
+            since = self._since.get((table.id, post.seq))
+            words = fields.get("content") if words is None else words
+            if since is not None and words and self.service.clock() - since > NONCE_TRUST:
+                sent = await self._sent_before(table, since, words)
+                if sent is not None:
+                    return sent
+        for file in fields.get("files", ()):
+            file.reset()  # a retried upload sends the picture from its start again
+        return await self.channels.channel(table).send(**fields)
+
+    async def _sent_before(self, table: Table, since: float, words: str) -> discord.Message | None:
+        """Our message saying ``words`` (then perhaps more) among the channel's messages since
+        ``since``: an earlier try that Discord took, too long ago for the nonce to tell; or None."""
+        me = self.client.user
+        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, timezone.utc)))
+        try:
+            async for message in self.channels.channel(table).history(limit=LOOK_BACK, after=after):
+                if me is not None and message.author.id == me.id and says(message.content, words):
+                    log.info("table %s: a post was already in the channel (message %s)", table.id, message.id)
+                    return message
+        except discord.HTTPException as exc:  # cannot read the channel: sending is all that is left
+            log.warning("table %s: could not look for an earlier post (%s)", table.id, exc)
+        return None
+
+
+def says(content: str, words: str) -> bool:
+    """Whether a message's ``content`` is ``words``, or begins with them and goes on on a new line."""
+    if content == words:
+        return True
+    words = words[:CUT] if len(words) > CUT else words + "\n"  # a long text may have been clipped
+    return content.startswith(words)

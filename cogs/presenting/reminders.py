@@ -1,0 +1,83 @@
+"""Turn-based reminders: whoever owes a move is mentioned in the game's channel, or sent a
+direct message if they asked for one (and mentioned after all if their direct messages are closed)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot.tables.table import Post, Table
+from cogs.i18n import tr
+
+from .channels import TableChannels
+from .outbox import OutboxDelivery, post_nonce
+
+log = logging.getLogger(__name__)
+
+#: Whether the newest commit known of a table still waits on the decision a post opened.
+WaitsOn = Callable[[int, Post], bool]
+
+
+class Reminders:
+    """``mention_line`` for a post that opens a decision; ``message_players`` after it is shown;
+    ``remind`` for a reminder post of its own (75 % of a move's time gone)."""
+
+    def __init__(self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery,
+                 waits_on: WaitsOn) -> None:
+        self.client = client
+        self.channels = channels
+        self.outbox = outbox
+        self.waits_on = waits_on
+
+    def mention_line(self, table: Table, post: Post, locale) -> str:
+        """The line mentioning the players of ``post.remind`` who did not ask for direct messages."""
+        return call_line(table, [user_id for user_id in post.remind if not wants_dm(table, user_id)], locale)
+
+    async def remind(self, table: Table, post: Post, locale) -> None:
+        """A turn-based reminder, once: only while the game still waits on that decision."""
+        if not self.waits_on(table.id, post):
+            return  # the game moved on (or ended) before it could be shown: nobody owes that move now
+        line = self.mention_line(table, post, locale)
+        if line:
+            await self.channels.retry(self.outbox.send, table, post, content=line)
+        await self.message_players(table, post, locale)
+
+    async def message_players(self, table: Table, post: Post, locale) -> None:
+        """After ``post`` is shown (never before it: a reveal does not wait for them), the direct
+        messages to its players who asked for them; whoever cannot be messaged (closed direct
+        messages) is mentioned in the game's channel instead, once (its own nonce)."""
+        closed = [user_id for index, user_id in enumerate(post.remind)
+                  if wants_dm(table, user_id) and not await self._direct_message(table, post, index, locale)]
+        if closed:
+            await self.channels.retry(self.outbox.send, table, post, content=call_line(table, closed, locale),
+                                      nonce_tag="m")
+
+    async def _direct_message(self, table: Table, post: Post, index: int, locale) -> bool:
+        """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
+        messaged (the channel mentions them instead)."""
+        where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"  # its newest message is the table
+        text = tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
+                  table=table.id, when=f"<t:{int(table.deadline)}:R>", link=where)
+        try:
+            channel = await self.channels.retry(self.client.create_dm, discord.Object(post.remind[index]))
+            await self.channels.retry(channel.send, text, nonce=f"{post_nonce(table.id, post)}d{index}"[:25])
+        except discord.HTTPException as exc:  # closed direct messages: 403
+            log.info("table %s: a reminder could not be sent privately (%s)", table.id, exc)
+            return False
+        return True
+
+
+def call_line(table: Table, user_ids: list[int], locale) -> str:
+    """"⏰ <players>: your move — time runs out <when>." for ``user_ids``; empty for nobody."""
+    if not user_ids:
+        return ""
+    return tr(locale, "⏰ {players}: your move — time runs out {when}.",
+              players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=f"<t:{int(table.deadline)}:R>")
+
+
+def wants_dm(table: Table, user_id: int) -> bool:
+    """Whether a turn-based player asked for their reminders as direct messages."""
+    seat = table.seat_of(user_id)
+    return seat is not None and table.seats[seat].remind_by_dm
