@@ -41,6 +41,8 @@ ENV_NAMES = {
     "OWNER_IDS": "owner_ids",
     "SHARD_COUNT": "shard_count",
     "SHARD_IDS": "shard_ids",
+    "REQUESTS_PER_SECOND": "requests_per_second",
+    "PROCESS_REQUESTS_PER_SECOND": "process_requests_per_second",
 }
 FIELD_TO_ENV = {field: env for env, field in ENV_NAMES.items()}
 
@@ -81,6 +83,9 @@ class Settings(BaseModel):
     owner_ids: list[PositiveInt] = []
     shard_count: int | None = Field(None, ge=1)
     shard_ids: list[int] | None = None
+    # Discord allows a bot token 50 requests a second in all; a margin below it (large bots get more).
+    requests_per_second: float = Field(45.0, gt=0, le=100_000)
+    process_requests_per_second: float | None = Field(None, gt=0, le=100_000)  # None: its shards' share
 
     _split_ids = field_validator("dev_guild_ids", "owner_ids", "shard_ids", mode="before")(
         lambda cls, v: _id_list(v)
@@ -157,6 +162,16 @@ class Settings(BaseModel):
         if self.shard_ids is None or self.shard_count is None or guild_id is None:
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def request_budget(self) -> float:
+        """The requests a second this process may make with the token: PROCESS_REQUESTS_PER_SECOND, else
+        REQUESTS_PER_SECOND shared among the shards (the token's limit holds for all processes together)."""
+        if self.process_requests_per_second is not None:
+            return self.process_requests_per_second
+        if self.shard_ids is None or self.shard_count is None:
+            return self.requests_per_second
+        return self.requests_per_second * len(self.shard_ids) / self.shard_count
 
     @property
     def heartbeat_path(self) -> Path:

@@ -32,6 +32,7 @@ from bot.tables.service import TableService
 from bot.tables.table import Post, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
+from cogs.presenting.budget import Priority, RequestBudget, install, requests_for
 from cogs.presenting.channels import RETRY_MOST, TableChannels
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
@@ -45,20 +46,30 @@ log = logging.getLogger(__name__)
 
 #: How long a clean stop waits for queued news before leaving the rest to the next start.
 DRAIN_SECONDS = 10.0
+#: The bot token's requests a second when the settings do not say (Discord allows 50).
+REQUESTS_PER_SECOND = 45.0
 
 
 class Presenter:
-    """Listens to the table service (``__call__``) and runs one worker per table with news to show."""
+    """Listens to the table service (``__call__``) and runs one worker per table with news to show.
 
-    def __init__(self, client: discord.Client, service: TableService) -> None:
+    Every request the process makes with the bot token waits for its ``budget``
+    (``requests_per_second``), which the presenter installs on the client's HTTP client.
+    """
+
+    def __init__(self, client: discord.Client, service: TableService,
+                 requests_per_second: float = REQUESTS_PER_SECOND) -> None:
         self.client = client
         self.service = service
         self.drain_seconds = DRAIN_SECONDS
+        self.budget = RequestBudget(requests_per_second)
+        self._uninstall = install(client.http, self.budget)
         self.channels = TableChannels(client, service)
         self.pictures = Pictures()
         self.outbox = OutboxDelivery(client, service, self.channels)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
-        self.live = LiveMessages(client, service, self.channels, self.outbox, self.pictures, self.reminders)
+        self.live = LiveMessages(client, service, self.channels, self.outbox, self.pictures, self.reminders,
+                                 self.budget)
         self.news = News(client, self.channels, self.outbox, self.live, self.reminders, self.pictures)
         self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -121,6 +132,8 @@ class Presenter:
                 log.warning("%d table(s) still had news to show; the next start shows it", len(pending))
         await self.channels.drop_chores()  # best effort only: nothing committed waits for them
         self.pictures.close()
+        self._uninstall()
+        self.budget.close()
 
     # -- one table's worker ---------------------------------------------------------
 
@@ -180,7 +193,8 @@ class Presenter:
         owed = self.outbox.next_post(table_id)
         if owed is not None:
             post, made_by, newest = owed
-            await self.outbox.deliver(made_by, post, newest, self.news.show)
+            with requests_for(Priority.PLAYERS):
+                await self.outbox.deliver(made_by, post, newest, self.news.show)
             return True
         if self.outbox.unmarked(table_id):
             await self.outbox.mark(table_id)

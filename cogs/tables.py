@@ -262,7 +262,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
         self.service = bot.service
-        self.presenter = Presenter(bot, bot.service)
+        self.presenter = Presenter(bot, bot.service, bot.settings.request_budget)
         bot.service.add_listener(self.presenter)
 
     async def cog_load(self) -> None:

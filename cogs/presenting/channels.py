@@ -30,6 +30,14 @@ RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 ARCHIVED_THREAD, UNKNOWN_CHANNEL = 50083, 10003
 
 
+def transient(exc: BaseException) -> bool:
+    """Whether a failed request may succeed later: a 5xx, a lost connection, a 429 (too many
+    requests, which discord.py gave up waiting out). Anything else Discord refused for good."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError))
+
+
 class TableChannels:
     """Where a table's messages go, and the requests that reach them.
 
@@ -62,9 +70,9 @@ class TableChannels:
     async def retry(self, request: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T | None:
         """``request`` until Discord accepts it; a 5xx or a lost connection is tried again, later.
 
-        discord.py waits out rate limits itself. A 4xx other than those is final
-        (``discord.HTTPException`` propagates); an edit of a message that is gone
-        (404) is no news and returns None.
+        discord.py waits out rate limits itself, and a 429 it gave up on is tried again here too. A
+        4xx other than those is final (``discord.HTTPException`` propagates); an edit of a message
+        that is gone (404) is no news and returns None. While ``closing`` nothing is tried again.
         """
         delay = self.retry_first
         unarchived = False
@@ -79,20 +87,22 @@ class TableChannels:
                 if request == self.edit:
                     return None
                 raise
-            except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                if not transient(exc):
+                    table = args[0] if args and isinstance(args[0], Table) else None
+                    if not isinstance(exc, discord.HTTPException) or exc.code != ARCHIVED_THREAD \
+                            or table is None or table.thread_id is None or unarchived:
+                        raise
+                    # Someone (or Discord's inactivity timer) archived the game's thread: a new message
+                    # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
+                    unarchived = True
+                    await self.client.http.edit_channel(table.thread_id, archived=False)
+                    continue
                 if self.closing:
                     raise
                 log.warning("Discord failed (%s); trying again in %.1f s", exc, delay)
                 await asyncio.sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, RETRY_MOST)
-            except discord.HTTPException as exc:
-                table = args[0] if args and isinstance(args[0], Table) else None
-                if exc.code != ARCHIVED_THREAD or table is None or table.thread_id is None or unarchived:
-                    raise
-                # Someone (or Discord's inactivity timer) archived the game's thread: a new message
-                # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
-                unarchived = True
-                await self.client.http.edit_channel(table.thread_id, archived=False)
 
     def background(self, work: Awaitable[Any], what: str) -> None:
         """Run ``work`` on its own, best effort: nothing committed depends on it."""

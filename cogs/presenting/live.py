@@ -24,6 +24,9 @@ from cogs.ui.lobby import lobby_view, server_lines
 from cogs.ui.specials import DecideMessages
 from cogs.ui.table import table_view
 
+from engine import Phase
+
+from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
@@ -42,10 +45,11 @@ class LiveMessages:
     ``edit`` it to the newest state; ``retire`` it, ``summary`` and ``retire_thread`` at the end."""
 
     def __init__(self, client: discord.Client, service: TableService, channels: TableChannels,
-                 outbox: OutboxDelivery, pictures: Pictures, reminders: Reminders) -> None:
+                 outbox: OutboxDelivery, pictures: Pictures, reminders: Reminders, budget: RequestBudget) -> None:
         self.client = client
         self.service = service
         self.channels = channels
+        self.budget = budget
         self.outbox = outbox
         self.pictures = pictures
         self.reminders = reminders
@@ -102,8 +106,14 @@ class LiveMessages:
         if wait > 0 and not self.channels.closing:
             await pause(wait)  # a post arriving meanwhile goes first
             return
+        priority = edit_priority(snapshot.table)
+        if not self.budget.room_for(priority) and not self.channels.closing:
+            # The budget is short: players' requests first; this edit then draws the newest state.
+            await pause(self.budget.seconds_to_room())
+            return
         self._behind.discard(table_id)
-        await self.edit(snapshot.table)
+        with requests_for(priority):
+            await self.edit(snapshot.table)
 
     def forget(self, table_id: int) -> None:
         self._without_picture.discard(table_id)
@@ -154,7 +164,8 @@ class LiveMessages:
             self._live[table.id] = message.id
         if previous is not None and (post is None or post.kind != "started"):
             retired = self._decide.retired(table, post, locale) if post else {}
-            await self.channels.retry(self.channels.edit, table, previous, view=None, **retired)
+            with requests_for(Priority.COSMETIC):
+                await self.channels.retry(self.channels.edit, table, previous, view=None, **retired)
         self._decide.posted(table.id, clip(text) if text else None, nudge)
         if post is not None and post.remind:
             await self.reminders.message_players(table, post, locale)
@@ -187,8 +198,9 @@ class LiveMessages:
         a Decide nudge on it says what ``post`` decided."""
         locale = self.channels.locale(table)
         retired = self._decide.retired(table, post, locale) if post is not None else {}
-        await self.channels.retry(self.channels.edit, table, self._live.get(table.id), view=None,
-                                  **{**fields, **retired})
+        with requests_for(Priority.COSMETIC):
+            await self.channels.retry(self.channels.edit, table, self._live.get(table.id), view=None,
+                                      **{**fields, **retired})
 
     # -- a game in a thread ----------------------------------------------------------------
 
@@ -197,14 +209,26 @@ class LiveMessages:
         and, at the end, who won (``standings``: the message to jump to)."""
         if table.thread_id is not None:
             locale = self.channels.locale(table)
-            await self.channels.retry(self.channels.edit, table, table.thread_id, view=None,
-                                      embed=lobby_embed(table, locale, standings=standings))
+            with requests_for(Priority.COSMETIC):
+                await self.channels.retry(self.channels.edit, table, table.thread_id, view=None,
+                                          embed=lobby_embed(table, locale, standings=standings))
 
     def retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:
         the Rematch button's hour, Discord's shortest inactivity timer (no task of ours waits for it)."""
-        if table.thread_id is not None:
+        if table.thread_id is None:
+            return
+        with requests_for(Priority.COSMETIC):  # the chore's task inherits it
             self.channels.background(
                 self.channels.retry(self.client.http.edit_channel, table.thread_id,
                                     auto_archive_duration=THREAD_ARCHIVE_AFTER_GAME),
                 f"table {table.id}: its thread's archive timer")
+
+
+def edit_priority(table: Table) -> Priority:
+    """A draft's edit shows whose pick it is; any other edit (a lobby's players, who has picked)
+    only repeats what each player's own answer said."""
+    game = table.game
+    if table.status is TableStatus.PLAYING and game is not None and game.phase is Phase.DRAFT:
+        return Priority.PLAYERS
+    return Priority.COSMETIC

@@ -13,6 +13,7 @@ from cogs.threads import add_to_thread
 from cogs.ui.lobby import rematch_view
 from engine import GameEnded
 
+from .budget import Priority, requests_for
 from .channels import TableChannels
 from .live import LiveMessages
 from .outbox import OutboxDelivery
@@ -39,6 +40,7 @@ class News:
         live = self.live.message_id(table.id)
 
         if post.kind == "cancelled":
+            # The summary first: the closing words may find the game's thread deleted.
             await self.live.retire(table, **({"embed": lobby_embed(table, locale)} if table.game is None else {}))
             if live != table.thread_id:  # the lobby, just edited, is the summary until the game starts
                 await self.live.summary(table)
@@ -53,12 +55,20 @@ class News:
         if post.kind == "finished":
             await self._standings(table, post, text, notices, locale)
             return None
-        if post.kind == "started" and live is not None:
-            # The lobby says the game began; the table is posted below it (or in its thread).
-            await self.channels.retry(self.channels.edit, table, live, embed=lobby_embed(table, locale), view=None)
-            self.channels.background(self._seat_players(table), f"table {table.id}: adding its players to its thread")
         if newest and table.is_open:
-            return await self.live.post(table, post, text, notices)
+            posted = await self.live.post(table, post, text, notices)
+        else:
+            posted = None
+            await self._older_news(table, post, text, notices, locale)
+        if post.kind == "started" and live is not None:
+            # The lobby says the game began, the table posted below it (or in its thread).
+            with requests_for(Priority.COSMETIC):
+                await self.channels.retry(self.channels.edit, table, live, embed=lobby_embed(table, locale),
+                                          view=None)
+            self.channels.background(self._seat_players(table), f"table {table.id}: adding its players to its thread")
+        return posted
+
+    async def _older_news(self, table: Table, post: Post, text: str, notices: list[str], locale) -> None:
         # Older news behind a newer post: its words only; the newest post carries the table. Whoever
         # owes the move it opened is still told, if the game still waits on that move.
         calls = bool(post.remind) and self.reminders.waits_on(table.id, post)
@@ -68,7 +78,6 @@ class News:
             await self.channels.retry(self.outbox.send, table, post, content=clip(text))
         if calls:
             await self.reminders.message_players(table, post, locale)
-        return None
 
     async def _standings(self, table: Table, post: Post, text: str, notices: list[str], locale) -> None:
         """The final standings (with the score chart and Rematch), then the end of the live message,

@@ -20,7 +20,7 @@ import discord
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot
 
-from .channels import TableChannels
+from .channels import TableChannels, transient
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,9 @@ class OutboxDelivery:
         message_id = None
         try:
             message_id = await show(table, post, newest)
-        except discord.HTTPException as exc:  # a 4xx: this request will never succeed
+        except discord.HTTPException as exc:
+            if not self.refused_for_good(exc):
+                raise  # not shown: it stays owed, and is tried again later (or by the next start)
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         self._since.pop(key, None)
         # Shown: never again from this process, whatever the store says next.
@@ -107,6 +109,11 @@ class OutboxDelivery:
         _, message = self._unmarked.get(table.id, (None, None))
         self._unmarked[table.id] = (post.seq, message_id or message)
         await self.mark(table.id)
+
+    def refused_for_good(self, exc: discord.HTTPException) -> bool:
+        """Whether Discord will never take the post ``exc`` refused, so it is skipped: a 4xx, but never
+        a 5xx or a 429 (those are tried again, even after a stop: the next start shows the post)."""
+        return not transient(exc)
 
     def live_message_posted(self, table_id: int, message_id: int) -> None:
         """A live message posted without a post (a repost): the store is told its id."""

@@ -130,3 +130,12 @@ def test_server_defaults_settings_are_read_and_checked():
         "DEFAULT_PACE: must be live, 1h, 8h or 24h (hours a turn of a turn-based game) (got '2h')"]
     [line] = problems(DEFAULT_PACE="24h", TURN_BASED="false")
     assert "DEFAULT_PACE=24h" in line and "TURN_BASED=false" in line and "\n" not in line
+
+
+def test_the_request_budget_is_the_tokens_shared_among_the_shards_of_each_process():
+    assert load().request_budget == 45
+    assert load(SHARD_COUNT="4").request_budget == 45, "one process runs every shard"
+    assert load(SHARD_COUNT="4", SHARD_IDS="0,1").request_budget == 22.5
+    assert load(SHARD_COUNT="4", SHARD_IDS="3", REQUESTS_PER_SECOND="400").request_budget == 100
+    assert load(SHARD_COUNT="4", SHARD_IDS="3", PROCESS_REQUESTS_PER_SECOND="20").request_budget == 20
+    assert problems(REQUESTS_PER_SECOND="0") == ["REQUESTS_PER_SECOND: Input should be greater than 0 (got '0')"]

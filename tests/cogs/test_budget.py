@@ -1,0 +1,135 @@
+"""The process's request budget on a fake clock: never more starts in a second than its rate, the
+most urgent first when it is short, and every request of the bot token through it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.presenting.budget import Priority, RequestBudget, install, requests_for
+
+
+class FakeTime:
+    """A clock that moves only when the budget sleeps (instantly)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        for _ in range(3):  # what was let through runs first, at the time it was let through
+            await asyncio.sleep(0)
+        self.now += max(seconds, 0.0)
+
+
+def budget_on(time: FakeTime, rate: float) -> RequestBudget:
+    return RequestBudget(rate, clock=time.clock, sleep=time.sleep)
+
+
+async def granted_times(budget: RequestBudget, time: FakeTime, priorities: list[Priority]) -> list[tuple[float, int]]:
+    """Start one request per priority, at once and in order; (grant time, index) as each is let through."""
+    grants: list[tuple[float, int]] = []
+
+    async def one(index: int, priority: Priority) -> None:
+        await budget.acquire(priority)
+        grants.append((time.now, index))
+
+    await asyncio.gather(*(one(index, priority) for index, priority in enumerate(priorities)))
+    return grants
+
+
+def most_in_any_second(times: list[float]) -> int:
+    return max(sum(1 for other in times if start - 1.0 < other <= start) for start in times)
+
+
+async def test_no_second_holds_more_starts_than_the_rate():
+    time = FakeTime()
+    budget = budget_on(time, 5)
+    grants = await granted_times(budget, time, [Priority.PLAYERS] * 23)
+    times = [at for at, _ in grants]
+    assert len(times) == 23, "every request went, in the end"
+    assert most_in_any_second(times) == 5
+    assert times[:5] == [0.0] * 5, "what fits the budget goes at once"
+    assert max(times) == pytest.approx(4.0), "the rest as soon as the window frees a start"
+    assert [index for _, index in grants] == list(range(23)), "the same priority in the order it came"
+    assert budget.granted == 23 and budget.waited == 18
+
+
+async def test_a_short_budget_lets_players_requests_go_first():
+    time = FakeTime()
+    budget = budget_on(time, 2)
+    order = [Priority.NORMAL, Priority.NORMAL,  # these two use the first second
+             Priority.COSMETIC, Priority.COSMETIC, Priority.NORMAL, Priority.PLAYERS, Priority.COSMETIC,
+             Priority.PLAYERS, Priority.NORMAL]
+    grants = await granted_times(budget, time, order)
+    served = [order[index] for _, index in grants]
+    assert served == [Priority.NORMAL, Priority.NORMAL, Priority.PLAYERS, Priority.PLAYERS, Priority.NORMAL,
+                      Priority.NORMAL, Priority.COSMETIC, Priority.COSMETIC, Priority.COSMETIC]
+    assert most_in_any_second([at for at, _ in grants]) == 2
+
+
+async def test_room_for_a_cosmetic_edit_only_when_nothing_waits():
+    time = FakeTime()
+    budget = budget_on(time, 2)
+    assert budget.room_for(Priority.COSMETIC) and budget.seconds_to_room() == 0.0
+    await budget.acquire(Priority.PLAYERS)
+    time.now = 0.25
+    await budget.acquire(Priority.PLAYERS)
+    assert not budget.room_for(Priority.COSMETIC) and not budget.room_for(Priority.PLAYERS)
+    assert budget.seconds_to_room() == pytest.approx(0.75), "until the first start leaves the window"
+    time.now = 1.0
+    assert budget.room_for(Priority.COSMETIC)
+    waiting = asyncio.create_task(budget.acquire(Priority.NORMAL))
+    await budget.acquire(Priority.PLAYERS)  # takes the free start
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    assert not budget.room_for(Priority.COSMETIC), "a request is waiting: a cosmetic edit waits too"
+    assert not budget.room_for(Priority.NORMAL)
+    await waiting
+    assert time.now == pytest.approx(1.25)
+
+
+async def test_a_request_given_up_while_waiting_takes_no_start():
+    time = FakeTime()
+    budget = budget_on(time, 1)
+    await budget.acquire()
+    given_up = asyncio.create_task(budget.acquire(Priority.PLAYERS))
+    kept = asyncio.create_task(budget.acquire(Priority.NORMAL))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    await kept
+    assert time.now == pytest.approx(1.0), "the next start went to the request still waiting"
+    assert given_up.cancelled()
+
+
+async def test_every_request_of_the_http_client_waits_for_the_budget_with_its_priority():
+    time = FakeTime()
+    budget = budget_on(time, 1)
+    sent: list[tuple[str, float]] = []
+
+    class FakeHTTP:
+        async def request(self, route, **kwargs):
+            sent.append((route, time.now))
+            return route
+
+    http = FakeHTTP()
+    undo = install(http, budget)
+    assert await http.request("first") == "first"
+    with requests_for(Priority.COSMETIC):
+        cosmetic = asyncio.create_task(http.request("summary"))  # the task inherits the priority
+    await asyncio.sleep(0)
+    with requests_for(Priority.PLAYERS):
+        reveal = asyncio.create_task(http.request("reveal"))
+    await asyncio.gather(cosmetic, reveal)
+    assert sent == [("first", 0.0), ("reveal", 1.0), ("summary", 2.0)]
+    undo()
+    await http.request("after")
+    assert sent[-1] == ("after", 2.0) and budget.granted == 3, "undone: the client's own request again"
+
+
+def test_a_budget_needs_a_rate():
+    with pytest.raises(ValueError):
+        RequestBudget(0)
