@@ -84,8 +84,7 @@ class Presenter:
         if known is None or snapshot.version >= known.version or not snapshot.is_open:
             self._latest[tid] = snapshot
         self.live.learn(snapshot)
-        self.outbox.take(snapshot)
-        if update.kind != "finished" and update.kind != "cancelled":
+        if not self.outbox.take(snapshot) and self.live.needs_edit(update):
             self.live.fall_behind(tid)
         self._kick(tid)
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import add_items, answer_error, remove_items
+from cogs.errors import add_items, remove_items
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
 from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
@@ -26,7 +26,7 @@ from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
 from .group import add_subcommands, remove_subcommands
-from .threads import Threads, add_to_thread, start_thread, why_not_in_thread
+from .threads import Threads, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
@@ -149,7 +149,6 @@ async def join_command(interaction: discord.Interaction, table_id: int | None = 
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
         await reply.send(tr(user_locale(interaction), "You joined the table."))
-    await add_to_thread(interaction.client, table, interaction.user.id)  # after the answer: only a nicety
 
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
 @table_option()

@@ -19,9 +19,11 @@ from cogs.i18n import N_, tr
 
 log = logging.getLogger(__name__)
 
-#: Minutes without a message before Discord archives a game's thread: a day for a live game (a
-#: lobby can wait that long), a week for a turn-based one, whose moves may each take a day.
-LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 1440, 10080
+#: Minutes without a message before Discord archives a game's thread: an hour for a live game (its
+#: turns post far more often; a lobby that waits longer is reopened by the game's first post, and
+#: after the game the Rematch button's hour needs no edit of the thread), a week for a turn-based
+#: one, whose moves may each take a day.
+LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 60, 10080
 
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
@@ -69,17 +71,6 @@ async def start_thread(client: discord.Client, service: TableService, table: Tab
         return why
     await service.set_thread(table.id, int(data["id"]))
     return None
-
-
-async def add_to_thread(client: discord.Client, table: Table, user_id: int) -> None:
-    """Add a player to the game's thread, so it shows in their sidebar. Anyone can open it from
-    the channel anyway, so a refusal is only logged."""
-    if table.thread_id is None:
-        return
-    try:
-        await client.http.add_user_to_thread(table.thread_id, user_id)
-    except (discord.HTTPException, OSError) as exc:
-        log.info("table %s: a player could not be added to its thread (%s)", table.id, exc)
 
 
 class Threads(commands.Cog):

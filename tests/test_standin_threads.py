@@ -254,3 +254,19 @@ async def test_direct_messages_nonces_and_blocked_users(world: Any) -> None:
         await _raises((await bot.fetch_user(bob.id)).send("Your turn"), 403, 50007)
         assert standin.dm_messages(bob) == []
 
+
+
+async def test_a_message_that_pings_a_member_in_a_thread_adds_them(world: Any) -> None:
+    standin, guild, channel, alice, bob = world
+    async with standin.running(ThreadBot()) as bot:
+        _, thread = await _lobby_thread(bot, channel.id)
+        stored = standin.channel(thread.id)
+        # A mention the message may not ping adds nobody (here: no user may be pinged at all).
+        await thread.send(f"<@{alice.id}> <@{bob.id}>", allowed_mentions=discord.AllowedMentions.none())
+        assert standin.thread_members(stored) == {standin.bot_user.id}
+        await thread.send(f"Your move, <@{alice.id}> and <@{bob.id}>",
+                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                   users=[discord.Object(alice.id)]))
+        assert standin.thread_members(stored) == {standin.bot_user.id, alice.id}
+        await thread.send(f"<@{bob.id}>")  # no allowed_mentions: every mention is parsed
+        assert standin.thread_members(stored) == {standin.bot_user.id, alice.id, bob.id}

@@ -382,6 +382,9 @@ MESSAGES: dict[str, str] = {
         "Gerade gibt es keinen Tipp: Du bist nicht dran, eine Karte oder eine Reihe zu wählen.",
     "The coach could not think just now; nothing was changed. Please try again.":
         "Der Coach konnte gerade nicht nachdenken; es wurde nichts geändert. Bitte versuche es noch einmal.",
+    "The table has moved on: {link}": "Der Tisch ist weitergezogen: {link}",
+    "Still to pick: {players}": "Noch nicht gewählt: {players}",
+    "🎲 The game begins: {players}": "🎲 Das Spiel beginnt: {players}",
     "That button is from an earlier turn. Use the newest table message.":
         "Diese Schaltfläche stammt aus einem früheren Zug. Verwende die neueste Tisch-Nachricht.",
     "That table has ended. Start a new one with `/6nimmt start`.":
@@ -697,14 +700,6 @@ MESSAGES: dict[str, str] = {
     "you choose a row to take — {bull} {points} at best": "du wählst eine Reihe — bestenfalls {bull} {points}",
     "take row {row} — {bull} {points}": "nimmt Reihe {row} — {bull} {points}",
     "{card} in row {row} — no take": "{card} in Reihe {row} — nimmt nichts",
-    "✨ {name} played **{card}**.": "✨ {name} hat **{card}** gespielt.",
-    "🔄 {name} swapped a **{card}**.": "🔄 {name} hat eine **{card}** getauscht.",
-    "✨ {name} played no special card on their {card}.": "✨ {name} hat auf die {card} keine Sonderkarte gespielt.",
-    "🔄 {name} kept their special cards.": "🔄 {name} hat die Sonderkarten behalten.",
-    "⌛ Time ran out: no special card was played on {name}'s {card}.":
-        "⌛ Die Zeit ist abgelaufen: auf die {card} von {name} wurde keine Sonderkarte gespielt.",
-    "⌛ Time ran out: {name} keeps their special cards.":
-        "⌛ Die Zeit ist abgelaufen: {name} behält die Sonderkarten.",
     "⌛ {player} did not decide in time: no special card was played on their {card}.":
         "⌛ {player} hat nicht rechtzeitig entschieden: auf die {card} wurde keine Sonderkarte gespielt.",
     "⌛ {player} did not decide in time and keeps their special cards.":

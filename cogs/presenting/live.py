@@ -1,8 +1,11 @@
 """The live message: the one public message that shows a table now, with its buttons.
 
 A lobby's live message is the lobby itself; a game's is the newest table message,
-posted with the news that moved it on (the previous one is retired). Between posts
-it is edited to the newest state, at most once per ``edit_interval``.
+posted with the news that moved it on. A message the next post supersedes is never
+edited again: a click on its buttons is answered, privately, that the table has
+moved on. Between posts only what players need is edited in: a lobby's players, a
+Pro draft's next pick (never who has picked: each player's own answer says that),
+at most once per ``edit_interval``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ import discord
 
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
+from bot.tables.updates import TableUpdate
 from cogs.i18n import tr
 from cogs.render.specials import waiting_line
 from cogs.render.text import clip, lobby_embed, seat_name, table_embed
 from cogs.ui.lobby import lobby_view, server_lines
-from cogs.ui.specials import DecideMessages
 from cogs.ui.table import table_view
 
 from engine import Phase
@@ -30,7 +33,7 @@ from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
-from .reminders import Reminders
+from .reminders import Reminders, wants_dm
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +62,8 @@ class LiveMessages:
         self._last_edit: dict[int, float] = {}
         self._without_picture: set[int] = set()  # tables whose live message was posted without one
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
-        self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         self._behind: set[int] = set()  # tables whose live message is behind their state
+        self._lobby_drawn: dict[int, tuple[object, ...]] = {}  # the players each lobby message shows
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
 
     def learn(self, snapshot: TableSnapshot) -> None:
@@ -75,6 +78,23 @@ class LiveMessages:
     def wait_before_edit(self, table_id: int) -> float:
         """Seconds until the live message may be edited again (0 or less: now)."""
         return self._last_edit.get(self._live.get(table_id), -1e9) + self.edit_interval - time.monotonic()
+
+    def needs_edit(self, update: TableUpdate) -> bool:
+        """Whether ``update``, bringing no post (which would draw the table anew), changed what the
+        live message shows: a lobby's players, a Pro draft's pick. Who has picked is no reason:
+        each player's own answer says it, and the next post shows the whole turn; nor is a lobby's
+        new thread (Discord shows it under the lobby message)."""
+        if update.kind in ("finished", "cancelled", "picked"):
+            return False
+        snapshot = update.snapshot
+        if update.kind == "restored":
+            return True
+        if snapshot.status is TableStatus.LOBBY:
+            players = lobby_players(snapshot.table)
+            # A new lobby's first commit is what its message (the command's answer) was drawn from.
+            drawn = self._lobby_drawn.setdefault(snapshot.id, players)
+            return drawn != players
+        return snapshot.state.get("phase") == Phase.DRAFT.value
 
     def fall_behind(self, table_id: int) -> None:
         """A commit changed what the live message shows."""
@@ -117,15 +137,15 @@ class LiveMessages:
 
     def forget(self, table_id: int) -> None:
         self._without_picture.discard(table_id)
-        self._decide.posted(table_id, None, None)
         self._news.pop(table_id, None)
+        self._lobby_drawn.pop(table_id, None)
         self._last_edit.pop(self._live.pop(table_id, None), None)
 
     # -- posting and editing -------------------------------------------------------------
 
     async def post(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
-        """Post the live table (with ``post``'s news above it) and retire the previous live message;
-        the new message's id."""
+        """Post the live table with ``post``'s news above it (the message before it is left as it
+        is: the new one supersedes it); the new message's id."""
         locale = self.channels.locale(table)
         self._behind.discard(table.id)  # the new message shows the newest state
         if post is not None:
@@ -135,11 +155,9 @@ class LiveMessages:
                     await self.service.post_seen_late(table.id, post, late)
                 except Exception as exc:  # its timer is only less generous: show the news
                     log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
-        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)  # pings a decider
-        own = text  # the post's own words: the nudge and the buttons follow the state, which moves on
-        if post is not None and post.remind:  # a turn-based decision opens: whoever owes it is told
-            nudge = "\n".join(t for t in (nudge, self.reminders.mention_line(table, post, locale)) if t)
-        text = "\n".join(t for t in (text, nudge) if t)
+        own = text  # the post's own words: the calls and the buttons follow the state, which moves on
+        calls, pinged = self._calls(table, post, locale)
+        text = "\n".join(t for t in (text, *calls) if t)
         self._news[table.id] = list(notices)
         embed = table_embed(table, locale, list(notices))
         files = []
@@ -157,16 +175,13 @@ class LiveMessages:
                                       description=tr(locale, "The rows; the text above says the same")))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
         previous = self._live.get(table.id)
-        message = await self.channels.retry(self.outbox.send, table, post, content=clip(text) if text else None,
-                                            words=own, embed=embed, view=table_view(table, locale), files=files)
-        self._last_edit.pop(previous, None)  # retired: only its buttons go, whenever they may
+        message = await self.channels.retry(
+            self.outbox.send, table, post, content=clip(text) if text else None, words=own, embed=embed,
+            view=table_view(table, locale), files=files,
+            allowed_mentions=self.reminders.pinging(table, post, pinged))
+        self._last_edit.pop(previous, None)  # superseded: never edited again
         if message is not None:
             self._live[table.id] = message.id
-        if previous is not None and (post is None or post.kind != "started"):
-            retired = self._decide.retired(table, post, locale) if post else {}
-            with requests_for(Priority.COSMETIC):
-                await self.channels.retry(self.channels.edit, table, previous, view=None, **retired)
-        self._decide.posted(table.id, clip(text) if text else None, nudge)
         if post is not None and post.remind:
             await self.reminders.message_players(table, post, locale)
         if message is None:
@@ -174,6 +189,30 @@ class LiveMessages:
         if post is None:  # a repost: no post to mark, only the message to remember
             self.outbox.live_message_posted(table.id, message.id)
         return message.id
+
+    def _calls(self, table: Table, post: Post | None, locale) -> tuple[list[str], list[int]]:
+        """The lines of a new live message that call players, and the users they ping: a game that
+        begins in its thread calls its players there (Discord adds whoever a message mentions to
+        its thread, so no request adds them); a special card's decider is nudged; in a turn-based
+        game whoever owes the move it opens is told (unless they asked for a direct message)."""
+        lines: list[str] = []
+        pinged: list[int] = []
+        if post is not None and post.kind == "started" and table.thread_id is not None:
+            players = [seat.user_id for seat in table.humans if seat.user_id is not None]
+            if players:
+                lines.append(tr(locale, "🎲 The game begins: {players}",
+                                players=" ".join(f"<@{user_id}>" for user_id in players)))
+                pinged += players
+        nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)
+        if nudge:
+            decider = table.seats[table.game.view(None).decider]
+            lines.append(nudge)
+            if decider.user_id is not None and not decider.is_ai:
+                pinged.append(decider.user_id)
+        if post is not None and post.remind:  # a turn-based decision opens
+            lines.append(self.reminders.mention_line(table, post, locale))
+            pinged += [user_id for user_id in post.remind if not wants_dm(table, user_id)]
+        return lines, list(dict.fromkeys(pinged))
 
     async def edit(self, table: Table) -> None:
         """Bring the live message up to the table's state (who has picked, the lobby's players)."""
@@ -185,6 +224,7 @@ class LiveMessages:
         if table.status is TableStatus.LOBBY:
             fields = {"embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
                       "view": lobby_view(table, locale)}
+            self._lobby_drawn[table.id] = lobby_players(table)
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
             if table.game.view(None).rows and table.id not in self._without_picture:
@@ -193,14 +233,13 @@ class LiveMessages:
         self._last_edit[live] = time.monotonic()
         await self.channels.retry(self.channels.edit, table, live, **fields)
 
-    async def retire(self, table: Table, post: Post | None = None, **fields: Any) -> None:
-        """The live message keeps what it shows but loses its buttons (``fields``: more to change);
-        a Decide nudge on it says what ``post`` decided."""
+    async def close_lobby(self, table: Table) -> None:
+        """A lobby that closed before its game began says so, without its buttons (it stays in the
+        channel as the table's summary)."""
         locale = self.channels.locale(table)
-        retired = self._decide.retired(table, post, locale) if post is not None else {}
         with requests_for(Priority.COSMETIC):
             await self.channels.retry(self.channels.edit, table, self._live.get(table.id), view=None,
-                                      **{**fields, **retired})
+                                      embed=lobby_embed(table, locale))
 
     # -- a game in a thread ----------------------------------------------------------------
 
@@ -215,8 +254,9 @@ class LiveMessages:
 
     def retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:
-        the Rematch button's hour, Discord's shortest inactivity timer (no task of ours waits for it)."""
-        if table.thread_id is None:
+        the Rematch button's hour, Discord's shortest inactivity timer (no task of ours waits for it).
+        A live game's thread was started with that timer already (cogs.threads)."""
+        if table.thread_id is None or not table.options.turn_based:
             return
         with requests_for(Priority.COSMETIC):  # the chore's task inherits it
             self.channels.background(
@@ -232,3 +272,8 @@ def edit_priority(table: Table) -> Priority:
     if table.status is TableStatus.PLAYING and game is not None and game.phase is Phase.DRAFT:
         return Priority.PLAYERS
     return Priority.COSMETIC
+
+
+def lobby_players(table: Table) -> tuple[object, ...]:
+    """What a lobby message shows that its commits change: the seats and who hosts."""
+    return tuple((seat.user_id, seat.name, seat.ai_level) for seat in table.seats), table.host_id

@@ -9,7 +9,6 @@ import discord
 from bot.tables.table import Post, Table
 from cogs.i18n import render, tr
 from cogs.render.text import clip, final_standings, lobby_embed, reveal_text
-from cogs.threads import add_to_thread
 from cogs.ui.lobby import rematch_view
 from engine import GameEnded
 
@@ -40,9 +39,11 @@ class News:
         live = self.live.message_id(table.id)
 
         if post.kind == "cancelled":
-            # The summary first: the closing words may find the game's thread deleted.
-            await self.live.retire(table, **({"embed": lobby_embed(table, locale)} if table.game is None else {}))
-            if live != table.thread_id:  # the lobby, just edited, is the summary until the game starts
+            # The summary first: the closing words may find the game's thread deleted. A game's table
+            # message is left as it is (a click on it is told the game is over).
+            if table.game is None:
+                await self.live.close_lobby(table)
+            if live != table.thread_id:  # a closed lobby is its own summary
                 await self.live.summary(table)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
             await self.channels.retry(self.outbox.send, table, post, content=text)
@@ -65,7 +66,6 @@ class News:
             with requests_for(Priority.COSMETIC):
                 await self.channels.retry(self.channels.edit, table, live, embed=lobby_embed(table, locale),
                                           view=None)
-            self.channels.background(self._seat_players(table), f"table {table.id}: adding its players to its thread")
         return posted
 
     async def _older_news(self, table: Table, post: Post, text: str, notices: list[str], locale) -> None:
@@ -75,7 +75,8 @@ class News:
         text = "\n".join(t for t in (text, *notices, self.reminders.mention_line(table, post, locale)
                                      if calls else "") if t)
         if text:
-            await self.channels.retry(self.outbox.send, table, post, content=clip(text))
+            await self.channels.retry(self.outbox.send, table, post, content=clip(text),
+                                      allowed_mentions=self.reminders.pinging(table, post if calls else None))
         if calls:
             await self.reminders.message_players(table, post, locale)
 
@@ -93,13 +94,5 @@ class News:
         standings = await self.channels.retry(self.outbox.send, table, post,
                                               content=clip(text or tr(locale, "The game is over.")),
                                               view=rematch_view(table.id, locale), files=files)
-        await self.live.retire(table, post)
         await self.live.summary(table, standings.id if standings is not None else None)
         self.live.retire_thread(table)
-
-    async def _seat_players(self, table: Table) -> None:
-        """A game in a thread: every player is in it once the game starts (those who joined the
-        lobby were added then; a rematch's seats were not), beside the game's first post."""
-        for seat in table.humans:
-            if seat.user_id is not None:
-                await add_to_thread(self.client, table, seat.user_id)

@@ -59,13 +59,15 @@ class OutboxDelivery:
 
     # -- what is owed ---------------------------------------------------------------
 
-    def take(self, snapshot: TableSnapshot) -> None:
-        """The posts of a commit, each to be drawn as the commit that made it left the table."""
+    def take(self, snapshot: TableSnapshot) -> bool:
+        """The posts of a commit, each to be drawn as the commit that made it left the table; whether
+        it brought any not known before."""
         shown = self._shown.get(snapshot.id, 0)
         pending = self._pending.setdefault(snapshot.id, {})
-        for post in snapshot.posts:
-            if post.seq > shown and post.seq not in pending:
-                pending[post.seq] = (post, snapshot)
+        new = [post for post in snapshot.posts if post.seq > shown and post.seq not in pending]
+        for post in new:
+            pending[post.seq] = (post, snapshot)
+        return bool(new)
 
     def next_post(self, table_id: int) -> tuple[Post, TableSnapshot, bool] | None:
         """The oldest post still owed, the snapshot to draw it from, and whether it is the newest."""

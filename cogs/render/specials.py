@@ -11,8 +11,8 @@ from cogs.i18n import N_, tr
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialDeclined, SpecialPlayed,
-    SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved, SwapDeclined,
+    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialPlayed,
+    SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved,
 )
 
 BULL = "🐮"
@@ -262,26 +262,3 @@ def waiting_line(table, mention, locale) -> str | None:
                   name=who)
     return tr(locale, "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
               name=who, card=view.special_card)
-
-
-def decided_line(events: list, timed_out: bool, name, locale) -> str | None:
-    """What a retired Decide nudge says instead: the decision that ended its pause (``events``
-    start with it), and whether the timer made it. ``name(seat)`` gives a player's name."""
-    for event in events:
-        if isinstance(event, SpecialPlayed):
-            return tr(locale, "✨ {name} played **{card}**.", name=name(event.player),
-                      card=label(event.special, locale))
-        if isinstance(event, SpecialSwapped):
-            return tr(locale, "🔄 {name} swapped a **{card}**.", name=name(event.player),
-                      card=label(event.special, locale))
-        if isinstance(event, SpecialDeclined):
-            if timed_out:
-                return tr(locale, "⌛ Time ran out: no special card was played on {name}'s {card}.",
-                          name=name(event.player), card=event.card)
-            return tr(locale, "✨ {name} played no special card on their {card}.", name=name(event.player),
-                      card=event.card)
-        if isinstance(event, SwapDeclined):
-            if timed_out:
-                return tr(locale, "⌛ Time ran out: {name} keeps their special cards.", name=name(event.player))
-            return tr(locale, "🔄 {name} kept their special cards.", name=name(event.player))
-    return None

@@ -16,7 +16,8 @@ import discord
 from cogs.errors import answer_error, failure_message
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
-from bot.tables.errors import SeatTakenOver, TableError
+from bot.tables.errors import SeatTakenOver, StaleButton, TableError
+from bot.tables.table import Table, TableStatus
 from cogs.i18n import error_text, tr, user_locale
 from bot.tables.service import TableService
 from engine import IllegalAction
@@ -65,7 +66,7 @@ class TableItem:
             async with Reply(interaction, self.answer) as reply:
                 await self.act(interaction, service_of(interaction), reply)
         except (TableError, IllegalAction) as exc:
-            await refuse(interaction, exc)
+            await refuse(interaction, exc, getattr(self, "table_id", None))
         except Exception as exc:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
             if isinstance(exc, StoreUnavailable):
@@ -79,10 +80,27 @@ class TableItem:
         raise NotImplementedError
 
 
-async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction) -> None:
-    """Tell the user why not; a player an AI took over from may take the seat back from here."""
+def moved_on(interaction: discord.Interaction, table: Table | None) -> str | None:
+    """"The table has moved on: <link>" when the click was on a message that no longer shows
+    ``table`` (a newer one superseded it and is never edited back), else None."""
+    clicked = interaction.message
+    if table is None or not table.is_open or table.message_id is None or clicked is None \
+            or clicked.id == table.message_id:
+        return None
+    where = table.channel_id if table.status is TableStatus.LOBBY else table.home_id
+    return tr(user_locale(interaction), "The table has moved on: {link}",
+              link=f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}")
+
+
+async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction,
+                 table_id: int | None = None) -> None:
+    """Tell the user why not; a player an AI took over from may take the seat back from here; a
+    button of an earlier turn points at the table's newest message."""
     locale = user_locale(interaction)
     text = error_text(locale, exc)
+    if isinstance(exc, StaleButton) and table_id is not None:
+        link = moved_on(interaction, service_of(interaction).registry.find(table_id))
+        text = f"{text}\n{link}" if link else text
     if not (isinstance(exc, SeatTakenOver) and exc.can_reclaim):
         await answer_error(interaction, text)
         return

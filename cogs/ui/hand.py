@@ -11,13 +11,13 @@ import discord
 
 from cogs.i18n import N_, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
-from cogs.render.text import card_label
+from cogs.render.text import card_label, seat_name
 from cogs.render.tracker import tracker_text
 from engine import BULLHEADS, Phase
 
 from cogs.reply import Answer, Reply
 
-from .base import TableItem, item_view
+from .base import TableItem, item_view, moved_on
 from .specials import preference_view
 from .draft import draft_selects
 from bot.tables.service import TableService
@@ -53,11 +53,14 @@ async def send_hand(reply: Reply, service: TableService, table_id: int) -> None:
     if view.phase is Phase.DRAFT:
         await reply.send(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale))
         return
+    link = moved_on(interaction, service.registry.find(table_id))  # "Play a card" of an earlier turn
     if view.phase is not Phase.PICK:
-        await reply.error(tr(locale, "There is nothing to pick right now: {reason}",
-                             reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN))))
+        reason = tr(locale, "There is nothing to pick right now: {reason}",
+                    reason=tr(locale, WAITING_REASONS.get(view.phase, NEXT_TURN)))
+        await reply.error(f"{reason}\n{link}" if link else reason)
         return
-    await reply.send(hand_text(view, locale), view=hand_view(table, view, locale))
+    text = hand_text(table, view, locale)
+    await reply.send(f"{link}\n{text}" if link else text, view=hand_view(table, view, locale))
 
 
 NEXT_TURN = N_("wait for the next turn.")
@@ -68,13 +71,19 @@ WAITING_REASONS = {
 }
 
 
-def hand_text(view, locale) -> str:
-    """The ephemeral hand's words; an Anniversary hand lists its special cards too (only here)."""
+def hand_text(table, view, locale) -> str:
+    """The ephemeral hand's words, with who has still to pick (the public table does not show it: an
+    edit for each pick would cost a request against Discord's limit); an Anniversary hand lists
+    its special cards too (only here)."""
     if view.my_pick:
         text = tr(locale, "You play **{card}** face down — you can change it until everyone has picked.",
                   card=view.my_pick)
     else:
         text = tr(locale, "**Your hand** — pick a card to play face down. Only you can see this.")
+    waiting = [seat_name(table, seat, locale) for seat, picked in enumerate(view.picked)
+               if not picked and seat != view.player]
+    if waiting:
+        text += "\n" + tr(locale, "Still to pick: {players}", players=", ".join(waiting))
     specials = view.specials
     if not view.special_cards:
         return text
@@ -138,7 +147,7 @@ class RemindButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                 else tr(locale, "Your reminders come as a mention in the game's channel now."))
         table, seat, view = service.hand(self.table_id, interaction.user.id)
         if view.phase is Phase.PICK:
-            await reply.edit(content=f"{said}\n{hand_text(view, locale)}", view=hand_view(table, view, locale))
+            await reply.edit(content=f"{said}\n{hand_text(table, view, locale)}", view=hand_view(table, view, locale))
         else:
             await reply.edit(content=said, view=None)
 
@@ -230,4 +239,4 @@ class PickButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                 locale, "You played **{card}**. Everyone has picked: see the reveal in the channel.", card=self.card))
             return
         table, seat, view = service.hand(self.table_id, interaction.user.id)
-        await reply.edit(content=hand_text(view, locale), view=hand_view(table, view, locale))
+        await reply.edit(content=hand_text(table, view, locale), view=hand_view(table, view, locale))

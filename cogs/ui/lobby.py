@@ -8,7 +8,7 @@ import discord
 from bot.tables.table import Table
 from cogs.i18n import N_, public_locale, tr, user_locale
 from cogs.render.settings import settings_lines
-from cogs.threads import add_to_thread, start_thread
+from cogs.threads import start_thread
 from cogs.render.text import lobby_embed
 
 from cogs.reply import Answer, Reply
@@ -42,10 +42,7 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def act(self, interaction, service, reply):
         user = interaction.user
         if self.action == "join":
-            table = await service.join(self.table_id, user.id, user.display_name)
-            await reply.acknowledge()  # the lobby message is updated by the presenter
-            await add_to_thread(interaction.client, table, user.id)
-            return
+            await service.join(self.table_id, user.id, user.display_name)
         elif self.action == "leave":
             await service.leave(self.table_id, user.id)
         elif self.action == "ai":

@@ -25,9 +25,8 @@ from bot.tables.specials import SpecialPrompt
 from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
-from cogs.render.text import clip
 from cogs.render.specials import (
-    EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
+    EMOJI, counted, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
 )
 
@@ -203,30 +202,6 @@ class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 
 SPECIAL_ITEMS = (ChoiceButton, ChoiceSelect, DecideButton, DeclineButton, SwapButton, PreferenceButton)
-
-
-class DecideMessages:
-    """The public messages asking someone to **Decide**, so that once the decision is made (by
-    them or by the timer) the retired message says what was decided instead of asking."""
-
-    def __init__(self) -> None:
-        self._asking: dict[int, tuple[str, str]] = {}  # table id → (the message's text, its nudge line)
-
-    def posted(self, table_id: int, text: str | None, nudge: str | None) -> None:
-        if text and nudge:
-            self._asking[table_id] = (text, nudge)
-        else:
-            self._asking.pop(table_id, None)
-
-    def retired(self, table, post, locale) -> dict:
-        """The edit for the table's previous message once ``post`` says what was decided: its new
-        content, or nothing to change."""
-        asking = self._asking.pop(table.id, None)
-        if asking is None:
-            return {}
-        text, nudge = asking
-        line = decided_line(post.events, post.timed_out, lambda seat: table.seats[seat].name, locale)
-        return {} if line is None else {"content": clip(text.replace(nudge, line))}
 
 
 # -- what a click on a choice does ---------------------------------------------------------------

@@ -93,7 +93,7 @@ def check_state(table: Table, events: list, locale) -> list[str]:
         if view.phase is Phase.DRAFT:
             text, buttons = draft_hand_text(view, locale), draft_hand_view(table, view, locale)
         else:
-            text, buttons = hand_text(view, locale), hand_view(table, view, locale)
+            text, buttons = hand_text(table, view, locale), hand_view(table, view, locale)
         if len(text) > 2000:
             problems.append(f"hand of seat {seat}: {len(text)} characters")
         problems += view_problems(buttons)

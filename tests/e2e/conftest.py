@@ -57,11 +57,13 @@ class World:
         return self.standin.channel_messages(channel or self.channel)
 
     def table_message(self, channel=None):
-        """The live table message: the newest public message with table buttons (in the games
-        channel, or in ``channel``: a game's thread)."""
+        """The live table message: the newest public message with buttons, if they are a table's (in
+        the games channel, or in ``channel``: a game's thread). A table message a newer one superseded
+        keeps its buttons; after the game the standings' Rematch is the newest."""
         for message in reversed(self.public(channel)):
-            if any(cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:")) for cid in message.custom_ids):
-                return message
+            if message.custom_ids:
+                table_buttons = any(cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:")) for cid in message.custom_ids)
+                return message if table_buttons else None
         return None
 
 

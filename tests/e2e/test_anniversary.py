@@ -254,12 +254,17 @@ async def test_the_prompt_timer_plays_no_special_card(world):
         assert table.deadline == world.clock() + seconds, "the short special-card timer, not the turn's"
         await run_out_the_clock(world, seconds + 1)
         assert table.game.phase is Phase.PICK and table.game.rows[0] == [10, 20, 25]
-        # The public Decide message loses its button and says what was decided for alice.
-        retired = world.standin.message(decide.id)
-        assert not retired.buttons and "press **Decide**" not in retired.content
-        assert "⌛ Time ran out: no special card was played on alice's 25." in retired.content
-        assert "alice did not decide in time: no special card was played on their 25." in \
-            str(world.table_message().embed)
+        # The newest table message says what the timer decided for alice; the Decide message it
+        # superseded is never edited, and its button answers that the table moved on.
+        newest = world.table_message()
+        assert newest.id != decide.id
+        assert "alice did not decide in time: no special card was played on their 25." in str(newest.embed)
+        old = world.standin.message(decide.id)
+        assert old.content == decide.content and old.button("Decide")
+        moved = await (await world.standin.click(alice, old, old.button("Decide")["custom_id"])).reply()
+        assert moved.ephemeral_to.id == alice.id and "earlier turn" in moved.content
+        assert f"The table has moved on: https://discord.com/channels/{world.guild.id}/{world.channel.id}/" \
+               f"{newest.id}" in moved.content
         assert table.game.specials[table.seat_of(alice.id)] == [Special.STOP]
         assert table.seats[table.seat_of(alice.id)].missed_turns == 0, "declining is not missing a turn"
         late = await press(world, alice, prompt, "Stop")

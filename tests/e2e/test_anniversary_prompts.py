@@ -78,10 +78,13 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
             answer = await (await world.standin.click(user, prompt, target["custom_id"])).reply()
             assert "See the channel" in answer.content
             await world.settle()
-            # The retired Decide message keeps no button and says what was decided.
-            retired = world.standin.message(message.id)
-            assert not retired.buttons and "press **Decide**" not in retired.content
-            assert "played" in retired.content
+            # The Decide message is superseded, never edited back: the messages after it go on from
+            # the decision and tell what was played.
+            assert world.standin.message(message.id).content == message.content
+            later = [m for m in world.public() if m.id > message.id]
+            assert later, "a newer message goes on from the decision"
+            if "You played" in answer.content:
+                assert any(" plays **" in (m.content or "") for m in later)
 
         await play_to_the_end(world, table, users, pick_card, decide)
         turns = len(seen_turns)

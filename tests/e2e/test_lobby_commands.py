@@ -127,7 +127,10 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         assert "closed" in closed.content
         await world.settle()
         assert "cancelled" in (world.public()[-1].content or "")
-        assert world.table_message() is None or not world.table_message().custom_ids
+        # The table message is left as it was (the closing words supersede it); its button says so.
+        last = next(m for m in reversed(world.public()) if m.custom_ids)
+        over = await (await world.standin.click(world.bob, last, last.button("Play a card")["custom_id"])).reply()
+        assert over.ephemeral_to.id == world.bob.id and "That table has ended" in over.content
         # The channel is free again.
         reopened = await reply(world, world.carol, "6nimmt start")
         assert "table open" in reopened.embed["title"]
@@ -181,14 +184,15 @@ async def test_a_table_whose_picture_cannot_be_drawn_is_posted_without_it(world)
         table = world.table_message()
         assert table is not None and table.button("Play a card") and not table.attachments
         assert "Row 1 ·" in table.embed["description"] and "image" not in table.embed
-        # Alice's pick edits the same message (✅ for her): it must not point at a missing picture.
+        # Alice's pick is told to her alone, with who is still to pick; the table message stays as
+        # posted, pointing at no picture.
         hand = await (await world.standin.click(world.alice, table, table.button("Play a card")["custom_id"])).reply()
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-        await (await world.standin.click(world.alice, hand, card)).reply()
+        picked = await (await world.standin.click(world.alice, hand, card)).reply()
+        assert "face down" in picked.content and f"Still to pick: <@{world.bob.id}>" in picked.content
         await world.settle()
-        edited = world.standin.message(table.id)
-        assert edited.button("Play a card") and "✅" in str(edited.embed)
-        assert "image" not in edited.embed
+        shown = world.standin.message(table.id)
+        assert shown.button("Play a card") and shown.embed == table.embed and "image" not in shown.embed
         world.standin.assert_no_errors()
 
 

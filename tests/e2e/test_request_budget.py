@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
+from bot.tables.lobby import Lobby
+from tests.e2e.test_table_play import click_ok
+from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import start_game
 from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_outbox import reveals
@@ -35,3 +41,41 @@ async def test_a_game_keeps_to_the_process_budget_and_shows_everything(world):
         assert most_in(times, 0.9) <= 4, most_in(times, 0.9)
         assert world.bot.get_cog("Tables").presenter.budget.waited > 0, "the budget held some back"
         world.standin.assert_no_errors()
+
+
+#: A fixed deal, so the count is the same every run (the players play their lowest card each turn,
+#: so about one turn in three asks for a row: more requests than most games).
+SEED = 7
+
+
+async def play_counting_requests(world, monkeypatch, **options):
+    """alice, bob and an AI play a game in its thread, as a server plays by default: the requests
+    made with the bot token from ``/6nimmt start`` to the standings, and the turns revealed."""
+    monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
+    world.threads = True
+    async with world.running_bot():
+        first = len(world.standin.requests)
+        lobby, thread = await start_in_thread(world, world.alice, ai_players=1, ai_level="easy", **options)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.settle()
+        standings = world.standin.channel_messages(thread)[-1]
+        assert "Game over" in standings.content and world.bot.service.table_in(thread.id) is None
+        turns = sum((m.content or "").count("🃏 Revealed") for m in world.standin.channel_messages(thread))
+        made = bot_token_requests(world, first)
+        world.standin.assert_no_errors()
+    routes = Counter(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}" for r in made)
+    return len(made) / turns, turns, routes
+
+
+async def test_a_game_to_66_costs_at_most_one_and_a_half_requests_a_turn(world, monkeypatch):
+    per_turn, turns, routes = await play_counting_requests(world, monkeypatch)
+    assert turns > 20, "a game to 66 has rounds of ten turns"
+    assert per_turn <= 1.5, (per_turn, turns, routes)
+
+
+async def test_a_one_round_game_costs_at_most_two_requests_a_turn(world, monkeypatch):
+    per_turn, turns, routes = await play_counting_requests(world, monkeypatch, rounds=1)
+    assert turns == 10
+    assert per_turn <= 2, (per_turn, turns, routes)

@@ -41,14 +41,14 @@ async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summ
     async with world.running_bot():
         lobby, thread = await start_in_thread(world, world.alice, rounds=1, ai_players=1)
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
-        # Joining adds bob to the game's thread at once (it shows in his sidebar).
-        await world.standin.world.wait_until(
-            lambda: world.bob.id in world.standin.thread_members(thread) or None, 3, "bob in the thread")
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
         await world.settle()
-        # The players are in the thread (it shows in their sidebar); the table is posted there.
+        # The table is posted in the thread, calling its players: that adds them to it (it shows in
+        # their sidebar) with no request of its own, and pings nobody else.
+        first = table_in(world, thread)
+        assert first is not None and f"<@{world.alice.id}>" in first.content and f"<@{world.bob.id}>" in first.content
         assert {world.alice.id, world.bob.id} <= world.standin.thread_members(thread)
-        assert table_in(world, thread) is not None
+        assert not any("thread-members" in r.path for r in world.standin.requests)
         summary = world.standin.message(lobby.id)
         assert f"<#{thread.id}>" in str(summary.embed) and not summary.custom_ids
         # A command inside the thread acts on its game.

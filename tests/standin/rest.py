@@ -20,7 +20,9 @@ from .plumbing import (
 )
 from .message import Message
 from .model import Channel, snowflake
-from .threads import THREAD_LOCKED, apply_thread_change, dispatch_members_update, require_thread_open_for_edit
+from .threads import (
+    THREAD_LOCKED, add_pinged_members, apply_thread_change, dispatch_members_update, require_thread_open_for_edit,
+)
 from .world import ApiError, Command, World
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
@@ -226,6 +228,7 @@ class RestApi:
             self.world.remember_nonce(message)
         if channel.is_thread:
             self.world.touch(channel, message.id)
+            await add_pinged_members(self.world, channel, payload, message.content)
         else:
             channel.last_message_id = message.id
         await self.dispatch_message("MESSAGE_CREATE", message)

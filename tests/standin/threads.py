@@ -8,6 +8,7 @@ Where the docs name a refusal but not its HTTP status, the status chosen here is
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Optional
 
 from aiohttp import web
@@ -354,6 +355,35 @@ async def dispatch_members_update(world: "World", thread: Channel, *, added: lis
     if removed:
         data["removed_member_ids"] = [str(u) for u in removed]
     await world.dispatch("THREAD_MEMBERS_UPDATE", data)
+
+
+#: A user mention in message content: <@id> or the older <@!id> (Message_Formatting.md).
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_users(payload: dict[str, Any], content: str) -> list[int]:
+    """The users a new message's content pings, by its allowed_mentions (Message.md, Allowed Mentions
+    Object): without the field every mention in the content is parsed; with it, only the "users" of
+    its ``parse`` list, or else the ids in its ``users`` array."""
+    mentioned = [int(found) for found in _USER_MENTION.findall(content or "")]
+    allowed = payload.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return list(dict.fromkeys(mentioned))
+    listed = {int(user_id) for user_id in allowed.get("users") or []}
+    return list(dict.fromkeys(user_id for user_id in mentioned if user_id in listed))
+
+
+async def add_pinged_members(world: "World", thread: Channel, payload: dict[str, Any], content: str) -> None:
+    """A message in a thread adds the members it pings to the thread: Discord's help on threads says a
+    mentioned user is added to the thread, and its blog that private threads show for those "added
+    manually, or @mentioned within the Thread itself". Only members who can see the thread."""
+    added = [user_id for user_id in pinged_users(payload, content)
+             if user_id in thread.guild.members and user_id not in thread.members]
+    for user_id in added:
+        thread.members[user_id] = iso_at(world.now())
+    if added:
+        world.notify()
+        await dispatch_members_update(world, thread, added=added)
 
 
 def apply_thread_change(world: "World", thread: Channel, payload: dict[str, Any]) -> None:
