@@ -292,8 +292,8 @@ class Play:
 
     def schedule(self, table: Table) -> None:
         """Wake for the table's next timer: its reminder (turn-based), else its deadline."""
-        reminder = table.reminder_at()
-        wake = table.deadline if reminder is None else min(reminder, table.deadline)
+        reminder, due = table.reminder_at(), table.due()
+        wake = due if reminder is None or due is None else min(reminder, due)
         self.scheduler.set(table.id, wake)
 
     async def on_deadline(self, table_id: int) -> None:
@@ -303,11 +303,11 @@ class Play:
             return
         async with self.tx.acting(table):
             now = self.clock()
-            reminder = table.reminder_at()
-            if table.is_open and reminder is not None and reminder <= now < table.deadline:
+            reminder, due = table.reminder_at(), table.due()
+            if table.is_open and reminder is not None and due is not None and reminder <= now < due:
                 await self._remind(table)
                 return
-            if not table.is_open or table.deadline is None or table.deadline > now:
+            if not table.is_open or due is None or due > now:
                 if table.is_open:
                     self.schedule(table)  # acted on (or moved) while this timer was firing
                 return

@@ -40,6 +40,10 @@ from .updates import Listener
 
 log = logging.getLogger(__name__)
 
+#: Seconds a decision's post may take to reach the channel before its timer waits as long: a
+#: post shown within a second is on time for a player (and nearly every post is).
+LATE_ENOUGH = 1.0
+
 __all__ = ["TableService", "ServiceDefaults", "PickResult", "committed_change"]
 
 
@@ -277,20 +281,19 @@ class TableService:
 
     async def post_seen_late(self, table_id: int, post: Post, late: float) -> None:
         """``post`` reached the channel ``late`` seconds after its commit: if it opens the current
-        decision, that decision's timer waits as long (a slow or refused request to Discord must
-        not eat a player's thinking time), once per post. Under the table's lock, committed like
-        any change."""
+        decision and was late enough to be felt (over ``LATE_ENOUGH``), that decision's timer waits
+        as long (a slow or refused request to Discord must not eat a player's thinking time),
+        once per decision.
+
+        Neither takes the table's lock nor writes: a reveal never waits behind a click being
+        saved, nor a click behind the presenter. The extra time is this process's courtesy; a
+        restart keeps the committed deadline."""
         table = self.registry.find(table_id)
-        if table is None or late <= 0:
+        if table is None or late <= LATE_ENOUGH or not table.is_open or table.deadline is None \
+                or post.step != table.step or table.grace[0] == table.step:
             return
-        async with self.tx.acting(table):
-            if post.step != table.step or table.deadline is None or not table.is_open \
-                    or table.extended_for >= post.seq:
-                return
-            table.deadline += late
-            await self.tx.commit(table)
-            table.extended_for = post.seq
-            self.play.schedule(table)
+        table.grace = (table.step, late)
+        self.play.schedule(table)
 
     async def hint(self, table_id: int, user_id: int):
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a

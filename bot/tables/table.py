@@ -259,7 +259,9 @@ class Table:
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # (decision_id, outlook)
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
-    extended_for: int = field(default=0, repr=False, compare=False)  # see TableService.post_seen_late
+    # (step, seconds): the current decision's post reached the channel that late, and its timer waits
+    # as long (see TableService.post_seen_late); in memory only, never committed
+    grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
     version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
@@ -290,6 +292,14 @@ class Table:
             return []
         return [self.seats[p].user_id for p in self.game.waiting_for
                 if not self.seats[p].is_ai and self.seats[p].user_id is not None]
+
+    def due(self) -> float | None:
+        """When the current decision's timer runs out: its committed deadline, plus the time its
+        post took to reach the channel if that was long (``grace``)."""
+        if self.deadline is None:
+            return None
+        step, seconds = self.grace
+        return self.deadline + seconds if step == self.step else self.deadline
 
     def reminder_at(self) -> float | None:
         """When the players who still owe the current move are reminded (turn-based only), or None."""
