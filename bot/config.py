@@ -41,6 +41,8 @@ ENV_NAMES = {
     "OWNER_IDS": "owner_ids",
     "SHARD_COUNT": "shard_count",
     "SHARD_IDS": "shard_ids",
+    "METRICS_PORT": "metrics_port",
+    "METRICS_HOST": "metrics_host",
 }
 FIELD_TO_ENV = {field: env for env, field in ENV_NAMES.items()}
 
@@ -81,6 +83,8 @@ class Settings(BaseModel):
     owner_ids: list[PositiveInt] = []
     shard_count: int | None = Field(None, ge=1)
     shard_ids: list[int] | None = None
+    metrics_port: int | None = Field(None, ge=1, le=65535)  # None: no metrics endpoint
+    metrics_host: str = "0.0.0.0"  # every interface, as exporters listen; 127.0.0.1 keeps it on the machine
 
     _split_ids = field_validator("dev_guild_ids", "owner_ids", "shard_ids", mode="before")(
         lambda cls, v: _id_list(v)

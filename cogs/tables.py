@@ -263,6 +263,8 @@ class Tables(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.presenter = Presenter(bot, bot.service)
+        if bot.metrics is not None:
+            bot.metrics.presenter_queue = lambda: self.presenter.busy_tables
         bot.service.add_listener(self.presenter)
 
     async def cog_load(self) -> None:

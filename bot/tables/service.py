@@ -29,6 +29,7 @@ from .ai_seats import AIDecider, AISeats
 from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
+from .observer import Observer
 from .play import Play, PickResult, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
@@ -55,13 +56,14 @@ class TableService:
         defaults: ServiceDefaults | None = None,
         clock: Callable[[], float] = time.time,
         ai: AIDecider | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self.store = store
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
         self.ai = AISeats(ai)
         self.registry = TableRegistry()
-        self.tx = Transactions(store, clock)
+        self.tx = Transactions(store, clock, observer)
         self.scheduler = Scheduler(self._on_deadline, clock)
         self.play = Play(self.registry, self.tx, self.ai, self.scheduler, self.defaults, clock)
         self.lobby = Lobby(self.registry, self.tx, self.play, self.defaults, clock)
@@ -268,6 +270,10 @@ class TableService:
         table = self.registry.find(table_id)
         if table is not None:
             if upto is not None:
+                now = self.clock()
+                for post in table.outbox:
+                    if post.seq <= upto:
+                        self.tx.observer.post_shown(post.kind, now - post.at)
                 table.outbox = [p for p in table.outbox if p.seq > upto]
             if message_id is not None:
                 table.message_id = message_id

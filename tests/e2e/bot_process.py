@@ -255,11 +255,13 @@ async def main() -> None:
         install_results_crash()
     if os.environ.get("SIXNIMMT_TIMING"):
         time_service_start(timing)
-    shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
+    extra = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
         if os.environ.get("SHARD_COUNT") else {}
+    if os.environ.get("METRICS_PORT"):  # the operators' endpoint, as the bot reads it from the environment
+        extra.update(metrics_port=os.environ["METRICS_PORT"], metrics_host=os.environ.get("METRICS_HOST", "0.0.0.0"))
     settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
                         database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING",
-                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **shards)
+                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **extra)
     store = CrashingStore(await open_store(settings.database))
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):
