@@ -16,12 +16,16 @@ from discord.ext import commands
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from cogs.i18n import N_, tr
+from cogs.render.names import isolated
 
 log = logging.getLogger(__name__)
 
 #: Minutes without a message before Discord archives a game's thread: a day for a live game (a
 #: lobby can wait that long), a week for a turn-based one, whose moves may each take a day.
 LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 1440, 10080
+
+#: Discord's longest display name: the host's name never pushes the table's number out of the thread's name.
+MAX_HOST_NAME = 32
 
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
@@ -47,8 +51,10 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
 
 
 def thread_name(table: Table, host_name: str, locale) -> str:
-    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters)."""
-    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=host_name, table=table.id)[:100]
+    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters). A thread's name shows no
+    markdown and pings nobody, but a right-to-left override in the host's name would reverse it."""
+    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=isolated(host_name[:MAX_HOST_NAME]),
+              table=table.id)[:100]
 
 
 async def start_thread(client: discord.Client, service: TableService, table: Table, message_id: int,
