@@ -49,6 +49,9 @@ class SixNimmtBot(commands.Bot):
         if settings.sharded:
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)
+        # Nothing the bot sends pings anyone unless the message names whom it means to ping: a
+        # player's name such as "@everyone" or "<@&role>" is only ever text.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          owner_ids=set(settings.owner_ids), **options)
         self.settings = settings
