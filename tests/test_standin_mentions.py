@@ -89,7 +89,7 @@ async def test_what_a_message_pings_follows_allowed_mentions(server):
 
 
 async def test_a_client_default_applies_to_every_message_unless_one_passes_its_own(server):
-    standin, guild, channel, alice, bob, quiet, loud = server
+    standin, guild, channel, alice, bob, _, loud = server
     standin.set_bot_permissions(DEFAULT_BOT_PERMISSIONS | discord.Permissions(mention_everyone=True))
     client = discord.Client(intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none())
     async with standin.running(client):

@@ -35,7 +35,7 @@ class Name(str):
 
 
 #: How ``to_data`` tags each kind of typed field, so ``from_data`` gives the same type back.
-_TYPED_FIELDS: dict[str, type[int] | type[str]] = {"mention": Mention, "channel": ChannelMention, "name": Name}
+_TYPED_FIELDS: dict[str, type[int | str]] = {"mention": Mention, "channel": ChannelMention, "name": Name}
 
 
 def _field_to_data(value):

@@ -38,15 +38,12 @@ def contained(line: str) -> bool:
     """Whether every direction control in ``line`` is closed before the line ends, so nothing
     after a name is reordered by it."""
     opened: list[str] = []
+    closes = {PDF: EMBEDDINGS, PDI: ISOLATES}
     for char in line:
         if char in EMBEDDINGS or char in ISOLATES:
             opened.append(char)
-        elif char == PDF:
-            if not opened or opened.pop() not in EMBEDDINGS:
-                return False
-        elif char == PDI:
-            if not opened or opened.pop() not in ISOLATES:
-                return False
+        elif char in closes and (not opened or opened.pop() not in closes[char]):
+            return False
     return not opened
 
 
@@ -138,7 +135,7 @@ async def test_the_winners_line_pings_the_winners(world):
     """The standings call the winners by their mention: it pings them, and only them."""
     world.threads = True
     async with world.running_bot():
-        players, _, _, thread = await play_with_hostile_names(world)
+        _, _, _, thread = await play_with_hostile_names(world)
         standings = next(m for m in world.standin.channel_messages(thread) if "Game over" in m.content)
         winners = calls(next(line for line in standings.content.split("\n") if line.startswith("🏆")))
         assert winners and standings.pinged_users == winners

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
 ROLE_MENTION = re.compile(r"<@&(\d{1,20})>")
@@ -50,7 +50,7 @@ class Pings:
     everyone: bool = False
 
 
-def allowed_mentions_errors(allowed: Any) -> Optional[dict[str, Any]]:
+def allowed_mentions_errors(allowed: Any) -> dict[str, Any] | None:
     """The "Invalid Form Body" errors of an ``allowed_mentions`` object, or None if Discord takes it."""
     if allowed is None:
         return None
@@ -74,8 +74,8 @@ def allowed_mentions_errors(allowed: Any) -> Optional[dict[str, Any]]:
     return {"allowed_mentions": errors} if errors else None
 
 
-def pings_of(content: str, allowed: Optional[dict[str, Any]], *, known_users: set[int], guild_roles: dict[int, bool],
-             may_mention_everyone: bool, replied_author: Optional[int]) -> Pings:
+def pings_of(content: str, allowed: dict[str, Any] | None, *, known_users: set[int], guild_roles: dict[int, bool],
+             may_mention_everyone: bool, replied_author: int | None) -> Pings:
     """Who ``content`` pings under ``allowed`` (None: the key was absent).
 
     ``known_users``: the users that exist (a mention of any other id pings nobody);

@@ -160,7 +160,7 @@ def apply_payload(world: World, base_url: str, message: Message, payload: dict[s
     return message
 
 
-def _record_pings(world: World, message: Message, allowed: Optional[dict[str, Any]]) -> None:
+def _record_pings(world: World, message: Message, allowed: dict[str, Any] | None) -> None:
     """Who the message pings now (mentions.py): its content's mentions under `allowed_mentions`,
     the bot's permissions in the channel and the guild's roles."""
     guild = message.channel.guild
