@@ -24,9 +24,6 @@ log = logging.getLogger(__name__)
 #: lobby can wait that long), a week for a turn-based one, whose moves may each take a day.
 LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 1440, 10080
 
-#: Discord's longest display name: the host's name never pushes the table's number out of the thread's name.
-MAX_HOST_NAME = 32
-
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
 
@@ -48,6 +45,10 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
         return tr(locale, "I lack the {permissions} permission here, so the game runs in this channel.",
                   permissions=tr(locale, " and ").join(missing))
     return None
+
+
+#: Discord's longest display name: the host's name never pushes the table's number out of the thread's name.
+MAX_HOST_NAME = 32
 
 
 def thread_name(table: Table, host_name: str, locale) -> str:
