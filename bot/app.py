@@ -48,6 +48,9 @@ class SixNimmtBot(commands.Bot):
                  clock: Callable[[], float] = time.time, ai=None, start_tables: bool = True, **options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
+        # Nothing the bot sends pings anyone unless the message names whom it means to ping: a
+        # player's name such as "@everyone" or "<@&role>" is only ever text.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         if settings.sharded:
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)

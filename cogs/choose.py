@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.tables.errors import NoTable, TableError
 from bot.tables.table import Table, TableStatus
 from cogs.i18n import N_, tr, user_locale
+from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant
 
@@ -96,10 +97,11 @@ def joinable(table: Table, user_id: int) -> bool:
 
 
 def host_name(table: Table) -> str:
+    """The host's name for a choice's plain text (no markdown there): only its direction is contained."""
     for seat in table.seats:
         if seat.user_id == table.host_id:
-            return seat.name
-    return table.seats[0].name if table.seats else "?"
+            return isolated(seat.name)
+    return isolated(table.seats[0].name) if table.seats else "?"
 
 
 def choice_name(table: Table, locale) -> str:

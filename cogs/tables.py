@@ -28,6 +28,7 @@ from cogs.ui.base import service_of
 from .group import add_subcommands, remove_subcommands
 from .threads import Threads, add_to_thread, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
+from cogs.render.names import shown_name
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
 from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_for, table_option
@@ -184,7 +185,7 @@ async def kick_command(interaction: discord.Interaction, member: discord.Member,
     table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
-        await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
+        await reply.send(tr(user_locale(interaction), "{name} was removed.", name=shown_name(member.display_name)))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
 @table_option()

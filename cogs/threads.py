@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from cogs.i18n import N_, tr
+from cogs.render.names import isolated
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,15 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
     return None
 
 
+#: Discord's longest display name: the host's name never pushes the table's number out of the thread's name.
+MAX_HOST_NAME = 32
+
+
 def thread_name(table: Table, host_name: str, locale) -> str:
-    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters)."""
-    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=host_name, table=table.id)[:100]
+    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters). A thread's name shows no
+    markdown and pings nobody, but a right-to-left override in the host's name would reverse it."""
+    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=isolated(host_name[:MAX_HOST_NAME]),
+              table=table.id)[:100]
 
 
 async def start_thread(client: discord.Client, service: TableService, table: Table, message_id: int,

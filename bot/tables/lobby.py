@@ -13,7 +13,7 @@ from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, Tab
 from .play import Play, ServiceDefaults
 from .registry import TableRegistry
 from .table import TURN_BASED_LOBBY_SECONDS, Seat, Table, TableOptions, TableStatus
-from .text import N_, Text
+from .text import N_, Name, Text
 from .transactions import Transactions
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
@@ -106,7 +106,7 @@ class Lobby:
             if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
                 raise NotInLobby()
             seat = seat_of(table, user_id)  # says why, to a player an AI plays for already
-            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name),
+            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=Name(table.seats[seat].name)),
                                     "left")
         return table
 
@@ -121,7 +121,7 @@ class Lobby:
             if seat is None:
                 raise LobbyError(N_("That member is not playing at this table."))
             await self._remove_seat(table, seat, Text(N_("**{name}** was removed by the host."),
-                                                      name=table.seats[seat].name), "kicked")
+                                                      name=Name(table.seats[seat].name)), "kicked")
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
@@ -201,7 +201,7 @@ class Lobby:
             player.removed = None
             player.back_from_step = table.step + 1
             table.add_post("notice", notices=[Text(N_("**{name}** took their seat back and plays again from the "
-                                                      "next turn."), name=player.name)], at=self.clock())
+                                                      "next turn."), name=Name(player.name))], at=self.clock())
             await self.tx.commit(table, kind="notice", seats=True)
         return table
 

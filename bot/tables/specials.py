@@ -19,7 +19,7 @@ from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 from .checks import check_step, running_game, seat_of
 from .errors import TableError
 from .table import PROMPT_PREFERENCES, Table, prompt_preference
-from .text import N_, Text
+from .text import N_, Name, Text
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -31,7 +31,7 @@ class NotYourDecision(TableError):
             super().__init__(N_("Nobody is deciding on a special card right now."))
         else:
             super().__init__(N_("This decision is not yours: the game is waiting for **{name}**."),
-                             name=waiting_for)
+                             name=Name(waiting_for))
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ TIMED_OUT = {
 def timed_out_notice(table: Table, seat: int) -> Text:
     """The notice for the decline ``timed_out_decline`` makes (call it before the decline is applied)."""
     game = table.game
-    return Text(TIMED_OUT[game.phase], player=table.seats[seat].name, card=game.special_card)
+    return Text(TIMED_OUT[game.phase], player=Name(table.seats[seat].name), card=game.special_card)
 
 
 def timed_out_decline(game: Game, seat: int) -> object | None:

@@ -25,7 +25,7 @@ from bot.tables.specials import SpecialPrompt
 from bot.tables.table import prompt_preference
 from engine import Phase, Special
 
-from cogs.render.text import clip
+from cogs.render.text import clip, plain_name
 from cogs.render.specials import (
     EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
     shift_source_label,
@@ -225,7 +225,7 @@ class DecideMessages:
         if asking is None:
             return {}
         text, nudge = asking
-        line = decided_line(post.events, post.timed_out, lambda seat: table.seats[seat].name, locale)
+        line = decided_line(post.events, post.timed_out, lambda seat: plain_name(table, seat), locale)
         return {} if line is None else {"content": clip(text.replace(nudge, line))}
 
 
