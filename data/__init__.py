@@ -42,7 +42,6 @@ from .models import (
 )
 from .store import Store
 
-
 SQLITE_PREFIX = "sqlite:///"
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 

@@ -86,7 +86,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameConfig":
+    def from_dict(cls, data: dict) -> GameConfig:
         return cls(
             players=data["players"],
             variant=Variant(data["variant"]),

@@ -22,8 +22,17 @@ from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
 from .config import GameConfig
 from .errors import CardNotInHand, InvalidRow, NotYourTurn, UnknownPlayer, WrongPhase
 from .events import (
-    CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
-    RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
+    CardDrafted,
+    CardPicked,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
 )
 from .outcome import Outcome, Termination
 from .phase import DOING, Phase
@@ -91,7 +100,7 @@ class Game:
         self.outcome: Outcome | None = None
 
     @classmethod
-    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> "Game":
+    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> Game:
         """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``).
 
         ``Game.new`` returns the variant's state class (an ``AnniversaryGame``
@@ -113,7 +122,7 @@ class Game:
         piles: list[list[int]] | None = None,
         totals: list[int] | None = None,
         seed: int = 0,
-    ) -> "Game":
+    ) -> Game:
         """A game at a chosen position in its picking phase (rulebook examples, puzzles, AI).
 
         Every card not in a row, hand or pile is set aside (out of this round).
@@ -445,11 +454,11 @@ class Game:
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict) -> Game:
         """Rebuild a saved game (an ``AnniversaryGame`` for an Anniversary save)."""
         return game_from_dict(cls, data)
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return type(self).from_dict(self.to_dict())
 
     def __eq__(self, other: object) -> bool:

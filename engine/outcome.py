@@ -18,7 +18,7 @@ class Outcome:
     winners: tuple[int, ...]  # fewest points win; ties share the win
 
     @classmethod
-    def from_scores(cls, termination: Termination, scores: tuple[int, ...]) -> "Outcome":
+    def from_scores(cls, termination: Termination, scores: tuple[int, ...]) -> Outcome:
         best = min(scores)
         return cls(termination, scores, tuple(p for p, s in enumerate(scores) if s == best))
 
@@ -30,5 +30,5 @@ class Outcome:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Outcome":
+    def from_dict(cls, data: dict) -> Outcome:
         return cls(Termination(data["termination"]), tuple(data["scores"]), tuple(data["winners"]))

@@ -120,7 +120,7 @@ class PostgresStore(StoreBase):
         a hung statement then fails at once, as after a lost connection."""
         loop = asyncio.get_running_loop()
         if deadline <= loop.time():
-            raise asyncio.TimeoutError("no time left for another try")
+            raise TimeoutError("no time left for another try")
         conn = await self._pool.acquire(timeout=deadline - loop.time())
         watchdog = loop.call_later(max(0.0, deadline - loop.time()), conn.terminate)
         try:

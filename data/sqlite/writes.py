@@ -8,8 +8,8 @@ calls are SQLite's single writer (no locks needed).
 
 from __future__ import annotations
 
-import sqlite3
 import json
+import sqlite3
 from typing import Any, TypeVar
 
 from ..errors import ConstraintViolation

@@ -47,7 +47,7 @@ class PlaySpecial:
             pass  # the game refuses it with a readable message
 
     @classmethod
-    def from_dict(cls, fields: dict) -> "PlaySpecial":
+    def from_dict(cls, fields: dict) -> PlaySpecial:
         try:
             Special(fields["special"])
         except ValueError as exc:
@@ -80,7 +80,7 @@ class Swap:
             pass
 
     @classmethod
-    def from_dict(cls, fields: dict) -> "Swap":
+    def from_dict(cls, fields: dict) -> Swap:
         try:
             Special(fields["special"])
         except ValueError as exc:

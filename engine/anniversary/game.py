@@ -71,7 +71,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         special_discard: list | None = None,
         totals: list[int] | None = None,
         seed: int = 0,
-    ) -> "AnniversaryGame":
+    ) -> AnniversaryGame:
         """A game at a chosen position in its picking phase (rulebook examples, puzzles).
 
         Four or five ascending rows; special cards not in a hand, the discard

@@ -25,7 +25,12 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..errors import (
-    CardNotInHand, IllegalAction, IllegalSpecial, InvalidRow, RowBlocked, SpecialNotInHand,
+    CardNotInHand,
+    IllegalAction,
+    IllegalSpecial,
+    InvalidRow,
+    RowBlocked,
+    SpecialNotInHand,
 )
 from .actions import PlaySpecial
 from .specials import FOUR_ROWS, MAX_STOPS, Special, sort_specials

@@ -34,8 +34,14 @@ from bisect import insort
 from ..events import CardPlaced, RowChoiceRequired, TakeReason
 from ..phase import Phase
 from .events import (
-    CardInserted, CardReplaced, CardShifted, FifthRowOpened, SevenNimmtPlaced,
-    SpecialChoiceRequired, StopPlaced, SwapOffered,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SpecialChoiceRequired,
+    StopPlaced,
+    SwapOffered,
 )
 from .legal import has_special_play
 from .specials import Special

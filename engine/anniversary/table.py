@@ -32,7 +32,11 @@ from typing import NamedTuple
 from ..cards import BULLHEADS
 from ..events import RowTaken, TakeReason
 from .events import (
-    BullheadsCancelled, FifthRowClosed, SevenNimmtRemoved, SpecialDeckReshuffled, StopsRemoved,
+    BullheadsCancelled,
+    FifthRowClosed,
+    SevenNimmtRemoved,
+    SpecialDeckReshuffled,
+    StopsRemoved,
 )
 from .specials import FIVE_ROWS, ROW_LIMIT, SEVEN_LIMIT, Special
 
