@@ -274,7 +274,7 @@ def batch_written(batch: Sequence[Pending], outcomes: Sequence[Outcome], now: fl
     ``now``, so the stamp says it; a batch without one wrote only what is idempotent
     (mark_shown) or nothing, and may simply run again.
     """
-    done = sorted({p.game_id for p, o in zip(batch, outcomes) if p.state is not None
+    done = sorted({p.game_id for p, o in zip(batch, outcomes, strict=True) if p.state is not None
                    and not isinstance(o, Exception)})
     if not done:
         return False

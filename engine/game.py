@@ -170,7 +170,7 @@ class Game:
         """Each player's points so far, this round's pile included."""
         if self.phase is Phase.GAME_OVER:  # the last round is already in the totals
             return tuple(self.totals)
-        return tuple(t + r for t, r in zip(self.totals, self.round_points))
+        return tuple(t + r for t, r in zip(self.totals, self.round_points, strict=True))
 
     def row_bullheads(self, row: int) -> int:
         return sum(BULLHEADS[c] for c in self.rows[row])
@@ -262,8 +262,10 @@ class Game:
                 order.append(_PAIRS[seat][card])
                 seat += 1
         except ValueError:
-            for hand, taken in zip(hands[:seat], cards):
-                insort(hand, taken)  # hands are sorted: an illegal turn changes nothing
+            # the seats before the refused card give theirs back: hands are sorted, and an
+            # illegal turn changes nothing
+            for hand, taken in zip(hands[:seat], cards, strict=False):
+                insort(hand, taken)
             raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)

@@ -114,7 +114,7 @@ class Option:
         copy.apply(action)
         settle(copy, me)  # declines and cheapest rows only: no special card of the player's is spent
         self.game = copy
-        self.base = [a - b for a, b in zip(copy.scores, game.scores)]
+        self.base = [a - b for a, b in zip(copy.scores, game.scores, strict=True)]
         # From the action, not the copy: a round the copy ended has dealt it new cards from the
         # real (hidden) deck.
         self.held = list(game.specials[me])

@@ -51,7 +51,7 @@ class InfoSet:
         if self.rounds is not None and self.round >= self.rounds:
             return True
         if self.target is not None:
-            scores = [t + r for t, r in zip(self.totals, self.round_points)]
+            scores = [t + r for t, r in zip(self.totals, self.round_points, strict=True)]
             return max(scores) + 12 >= self.target
         return False
 

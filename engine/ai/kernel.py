@@ -130,7 +130,7 @@ MAX_ROW_POINTS = 5 * 7  # a row never holds more bullheads than five 55s would
 def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
     """``danger[c]`` for every card value 0…104 on the current rows (see module doc);
     ``ctab`` is a ``cost_table``."""
-    order = sorted([(r[-1], len(r), p) for r, p in zip(rows, pts)])
+    order = sorted([(r[-1], len(r), p) for r, p in zip(rows, pts, strict=True)])
     tbl = [min(pts) + low_extra] * (order[0][0] + 1)
     ext = tbl.extend
     e, length, p = order[0]

@@ -60,6 +60,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from itertools import pairwise
 
 from ..cards import BULLHEADS
 from . import batch, heuristics, kernel
@@ -214,7 +215,7 @@ def batched_search(candidates: list, run, budget: Budget):
         if d < 1 or not budget.left():
             break
         started = clock()
-        for c, got in zip(alive, run(alive, d)):
+        for c, got in zip(alive, run(alive, d), strict=True):
             scores[c].extend(got)
         budget.used += len(alive) * d
         rounds += d
@@ -263,7 +264,7 @@ def carelessness(info: InfoSet) -> float:
     rows is ~2.4 at turn 2, growing to ~7 at turn 10, when medium players play,
     and ~11–12 throughout with random players. Fewer than ``MIN_GAPS`` gaps say
     nothing (0: the careful model, as before)."""
-    gaps = [b - a for r in info.rows for a, b in zip(r, r[1:])]
+    gaps = [b - a for r in info.rows for a, b in pairwise(r)]
     if len(gaps) < MIN_GAPS:
         return 0.0
     careful = CAREFUL_GAP + CAREFUL_GAP_PER_TURN * info.turn

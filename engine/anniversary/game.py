@@ -87,7 +87,9 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
             raise InvalidConfig("a position needs four or five ascending rows")
         sevens = list(sevens) if sevens is not None else [False] * len(rows)
         stops = list(stops) if stops is not None else [False] * len(rows)
-        if any(len(r) > (6 if s else 5) for r, s in zip(rows, sevens)) or sum(stops) > 2:
+        if len(sevens) != len(rows) or len(stops) != len(rows):
+            raise InvalidConfig("a position needs one 7 nimmt! flag and one Stop flag per row")
+        if any(len(r) > (6 if s else 5) for r, s in zip(rows, sevens, strict=True)) or sum(stops) > 2:
             raise InvalidConfig("a row holds five cards (six with a 7 nimmt!); two Stops at most")
         used = [c for group in (rows, hands, piles) for cards in group for c in cards]
         if len(set(used)) != len(used) or not all(1 <= c <= 104 for c in used):
@@ -148,7 +150,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         for _ in range(count):
             for p in range(n):
                 drawn[p].append(self._draw(events))
-        self.specials = [sort_specials(h + d) for h, d in zip(self.specials, drawn)]
+        self.specials = [sort_specials(h + d) for h, d in zip(self.specials, drawn, strict=True)]
         events.append(SpecialsDealt(self.round, (count,) * n))
 
     # -- queries -----------------------------------------------------------------
