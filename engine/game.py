@@ -56,7 +56,8 @@ _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple
 _FULL_ROW, _LOW_CARD = TakeReason.FULL_ROW, TakeReason.LOW_CARD
 
 
-_PICK, _CHOOSE_ROW, _DRAFT = Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT  # module constants: an enum class attribute costs ~1k instructions
+# module constants: an enum class attribute costs ~1k instructions
+_PICK, _CHOOSE_ROW, _DRAFT = Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT
 _PRO = Variant.PRO
 
 
@@ -188,7 +189,7 @@ class Game:
                 cost += bullheads[c]
             if least is None or cost < least:
                 best, least = row, cost
-            row += 1
+            row += 1  # noqa: SIM113 - a counter: enumerate costs more on this hot path
         return best
 
     def row_for(self, card: int) -> int | None:

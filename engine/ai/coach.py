@@ -4,8 +4,9 @@
 on — the card to play, or the row to take for a low card — in every variant (in
 the Anniversary game with everyone's special cards in its simulations). Its only
 input is what the player may know (the public table and the player's own hand
-and special cards, never another hand, a face-down card or the special deck), so two games that differ only in cards the player cannot see give the
-same hint for the same ``rng`` seed. Half the time goes to hard's own search
+and special cards, never another hand, a face-down card or the special deck), so
+two games that differ only in cards the player cannot see give the same hint for
+the same ``rng`` seed. Half the time goes to hard's own search
 (its choice, exactly as a hard seat would decide with that budget), half to
 simulating every option on the same determinized deals, so each option gets
 its expected bullheads for the rest of the round.

@@ -111,9 +111,7 @@ class Budget:
     def left(self) -> bool:
         if self.sims is not None and self.used >= self.sims:
             return False
-        if self.deadline is not None and self.clock() >= self.deadline:
-            return False
-        return True
+        return self.deadline is None or self.clock() < self.deadline
 
 
 def _weight(info: InfoSet) -> float:
