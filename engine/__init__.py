@@ -4,6 +4,8 @@ Nothing here does I/O or reads the clock (the AI's time budget aside); all
 randomness comes from a seedable ``random.Random`` held in the game state.
 """
 
+import random
+
 from .actions import ChooseRow, Draft, Pick, action_from_dict, action_to_dict
 
 # Importing the package registers the variant (see engine.variants).
@@ -54,7 +56,7 @@ from .variants import PLAYER_LIMITS, Variant, VariantSpec, variant_spec
 from .view import PlayerView, RowView
 
 
-def new_game(config: GameConfig, seed: int | None = None, rng=None) -> Game:
+def new_game(config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> Game:
     """Deal a new game of ``config``'s variant (an ``AnniversaryGame`` for the Anniversary one)."""
     return Game.new(config, seed=seed, rng=rng)
 

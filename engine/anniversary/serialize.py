@@ -6,6 +6,7 @@ Special cards are saved as their values (``"stop"`` …), markers as booleans.
 from __future__ import annotations
 
 from ..errors import CorruptState
+from ..serialize import seat_or_none
 from .specials import SPECIAL_DECK, Special
 
 
@@ -51,10 +52,7 @@ def load_anniversary(game, data: dict) -> None:
     rows = len(game.rows)
     game.sevens = _flags(extra["sevens"], "sevens", rows)
     game.stops = _flags(extra["stops"], "stops", rows)
-    decider = extra["decider"]
-    if decider is not None and not (type(decider) is int and 0 <= decider < n):
-        raise CorruptState("decider must be a seat or null")
-    game.decider = decider
+    game.decider = seat_or_none(extra["decider"], "decider", n)
     if type(extra["decided"]) is not bool:
         raise CorruptState("decided must be true or false")
     game.decided = extra["decided"]
