@@ -17,19 +17,19 @@ import random
 from bisect import insort
 from collections.abc import Sequence
 from operator import add
-from typing import Any
+from typing import Any, Self
 
 from .actions import Action, ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
 from .config import GameConfig
 from .errors import CardNotInHand, InvalidRow, NotYourTurn, UnknownPlayer, WrongPhase
 from .events import (
-    Event,
     CardDrafted,
     CardPicked,
     CardPlaced,
     CardsRevealed,
     DraftEnded,
+    Event,
     GameEnded,
     RoundEnded,
     RoundStarted,
@@ -241,7 +241,9 @@ class Game(GameState):
         for c in taken:
             points += BULLHEADS[c]
         self.round_points[player] += points
-        events: list[Event] = [_new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row]]
+        events: list[Event] = [
+            _new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row],
+        ]
         self.chooser = None
         self.phase = _PICK
         self._resolve(events)
@@ -408,8 +410,11 @@ class Game(GameState):
             raise TypeError(f"a saved game was rebuilt as a {type(game).__name__}, which is no Game")
         return game
 
-    def copy(self) -> Game:
-        return type(self).from_dict(self.to_dict())
+    def copy(self) -> Self:
+        game = type(self).from_dict(self.to_dict())
+        if not isinstance(game, type(self)):  # a save is read back as its own class: see state_class
+            raise TypeError(f"a copy of a {type(self).__name__} came back as a {type(game).__name__}")
+        return game
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

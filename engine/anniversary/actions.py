@@ -20,7 +20,7 @@ negative_positive   ``row``: the row taken; ``card``: the card whose bullheads t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..actions import register_action
 from ..errors import CorruptState
@@ -48,7 +48,7 @@ class PlaySpecial:
             pass  # the game refuses it with a readable message
 
     @classmethod
-    def from_dict(cls, fields: dict) -> PlaySpecial:
+    def from_dict(cls, fields: dict[str, Any]) -> PlaySpecial:
         try:
             Special(fields["special"])
         except ValueError as exc:
@@ -81,7 +81,7 @@ class Swap:
             pass  # the game refuses it with a readable message
 
     @classmethod
-    def from_dict(cls, fields: dict) -> Swap:
+    def from_dict(cls, fields: dict[str, Any]) -> Swap:
         try:
             Special(fields["special"])
         except ValueError as exc:
