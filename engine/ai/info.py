@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import BULLHEADS
 from ..config import Variant
+from ..game import Game
 
 
 @dataclass(slots=True)
@@ -56,7 +57,7 @@ class InfoSet:
         return False
 
 
-def information_set(game, player: int) -> InfoSet:
+def information_set(game: Game, player: int) -> InfoSet:
     """The information set of ``player`` in ``game`` (see module doc)."""
     config = game.config
     rows = [list(r) for r in game.rows]
@@ -79,7 +80,7 @@ def information_set(game, player: int) -> InfoSet:
         player=player,
         players=config.players,
         variant=config.variant,
-        phase=getattr(game.phase, "value", str(game.phase)),
+        phase=game.phase.value,
         round=game.round,
         turn=game.turn,
         deck_size=config.deck_size,
