@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import WrongPhase
 from ..events import CardPlaced, Event, RowChoiceRequired, RowTaken
+from ..game import Game
 from ..phase import Phase
 from .actions import DeclineSpecial, PlaySpecial
 from .events import CardInserted, FifthRowOpened, SwapOffered
@@ -122,11 +123,13 @@ def _play_out(
     return outcome, state
 
 
-def special_outlook(game: AnniversaryGame) -> SpecialOutlook:
-    """Where declining and each legal special play lead, for the card the game pauses on now."""
-    player, card = game.decider, game.special_card
-    if game.phase is not Phase.SPECIAL or player is None or card is None:
+def special_outlook(game: Game) -> SpecialOutlook:
+    """Where declining and each legal special play lead, for the card the game pauses on now
+    (``WrongPhase`` if it pauses on none, as a game without special cards never does)."""
+    # the pause names its player and card; ``special_card`` is None in every other phase
+    if not isinstance(game, AnniversaryGame) or game.decider is None or game.special_card is None:
         raise WrongPhase("no special-card decision is pending")
+    player, card = game.decider, game.special_card
     declined, base = _play_out(game, DeclineSpecial(player), player)
     options = tuple(_play_out(game, play, player, base)[0] for play in all_special_plays(game, player, card))
     return SpecialOutlook(player, card, declined, options)
