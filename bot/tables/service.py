@@ -29,6 +29,7 @@ from .ai_seats import AIDecider, AISeats
 from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
+from .pause import Pauses
 from .play import Play, PickResult, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
@@ -62,6 +63,7 @@ class TableService:
         self.play = Play(self.registry, self.tx, self.ai, self.scheduler, self.defaults, clock)
         self.lobby = Lobby(self.registry, self.tx, self.play, self.defaults, clock)
         self.specials = Specials(self.registry, self.tx, self.play)
+        self.pauses = Pauses(self.registry, self.tx, self.play, clock)
         self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
         # The operations, as the face calls them.
         lobby, play, specials = self.lobby, self.play, self.specials
@@ -73,6 +75,8 @@ class TableService:
         self.special_prompt, self.play_special, self.decline_special = (
             specials.special_prompt, specials.play_special, specials.decline_special)
         self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
+        # A moderator locked (or unlocked) a game's thread: idempotent, one commit each.
+        self.thread_locked, self.thread_unlocked = self.pauses.thread_locked, self.pauses.thread_unlocked
 
     # -- lookup -------------------------------------------------------------------
 
@@ -287,6 +291,10 @@ class TableService:
             if post.step != table.step or table.deadline is None or not table.is_open \
                     or table.extended_for >= post.seq:
                 return
+            if post.at < table.resumed_at:  # held while its thread was locked: the pause kept its time
+                late = min(late, self.clock() - table.resumed_at)
+                if late <= 0:
+                    return
             table.deadline += late
             await self.tx.commit(table)
             table.extended_for = post.seq
