@@ -279,7 +279,7 @@ class Presenter:
         try:
             message_id = await self._show_post(table, post, newest)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
-            if _locked_out(exc) and table.thread_id is not None:
+            if _locked_out(exc):
                 if self._latest[table.id].is_open:
                     raise  # a moderator locked the game's thread: the post waits for the unlock (_work)
                 if post.kind in ("finished", "cancelled"):
@@ -533,18 +533,17 @@ class Presenter:
                 unarchived = True
                 try:
                     await self.client.http.edit_channel(table.thread_id, archived=False)
-                except discord.Forbidden:
-                    raise exc from None  # locked too: only a moderator can reopen it
+                except discord.Forbidden as refused:
+                    raise exc from refused  # locked too: only a moderator can reopen it (_locked_out)
 
     async def _thread_locked(self, table_id: int) -> bool:
         """Discord refused the game's thread as locked, which the gateway had not said: the game
         pauses (``TableService.thread_locked``). True once the newest commit is paused."""
         snapshot = self._latest[table_id]
-        thread_id = snapshot.meta.get("thread_id")
-        if not snapshot.is_open or thread_id is None:
+        if not snapshot.is_open:
             return False
-        try:
-            await self.service.thread_locked(int(thread_id))
+        try:  # its thread, or the thread it was opened in
+            await self.service.thread_locked(int(snapshot.meta.get("thread_id") or snapshot.channel_id))
         except Exception as exc:  # tried again with the refused post, after a pause
             log.warning("table %s: could not pause for its locked thread (%s)", table_id, exc)
             return False
@@ -639,8 +638,9 @@ def _says(content: str, words: str) -> bool:
 
 def _locked_out(exc: BaseException) -> bool:
     """Whether Discord refused a request in a game's thread because a moderator locked it: "thread
-    is locked", or archived and not to be unarchived by the bot (``_retry``)."""
-    return isinstance(exc, discord.HTTPException) and exc.code in (THREAD_LOCKED, ARCHIVED_THREAD)
+    is locked", or archived and the bot may not unarchive it (``_retry``)."""
+    return isinstance(exc, discord.HTTPException) and (
+        exc.code == THREAD_LOCKED or (exc.code == ARCHIVED_THREAD and isinstance(exc.__cause__, discord.Forbidden)))
 
 
 def _wants_dm(table: Table, user_id: int) -> bool:

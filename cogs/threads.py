@@ -129,12 +129,12 @@ class Threads(commands.Cog):
         unlocked while the bot did not listen. The active threads came with the guild; a paused
         game's thread that is not among them (archived) is asked for."""
         for table in [t.as_committed() for t in self.service.tables.values() if t.guild_id == guild.id]:
-            if table.thread_id is None or table.status is not TableStatus.PLAYING:
+            if table.status is not TableStatus.PLAYING:
                 continue
-            thread = guild.get_thread(table.thread_id)
+            thread = guild.get_thread(table.home_id)  # None for a channel, or a thread not active
             if thread is None and table.paused is not None:
                 try:
-                    thread = await guild.fetch_channel(table.thread_id)
+                    thread = await guild.fetch_channel(table.home_id)
                 except discord.NotFound:
                     continue  # deleted: the gateway or the next post ends its game
                 except (discord.HTTPException, OSError) as exc:

@@ -35,19 +35,19 @@ class Pauses:
         self.clock = clock
 
     def _played_in(self, thread_id: int) -> Table | None:
-        """The game played in thread ``thread_id``, if this process has it."""
-        tables = self.registry.in_channel(thread_id)
-        return tables[0] if tables and tables[0].thread_id == thread_id else None
+        """The game played in thread ``thread_id`` (its own, or the thread it was opened in), if this
+        process has it."""
+        return next((t for t in self.registry.in_channel(thread_id) if t.home_id == thread_id), None)
 
     async def thread_locked(self, thread_id: int) -> None:
-        """A moderator locked thread ``thread_id``: its running game pauses (once; a lobby has
-        nothing in its thread yet, and its game pauses at its first post there)."""
+        """A moderator locked thread ``thread_id``: the game running there pauses (once; a lobby
+        posts nothing in its thread, and its game pauses at its first post there)."""
         table = self._played_in(thread_id)
         if table is None:
             return
         async with self.tx.acting(table):
             if self.registry.find(table.id) is not table or table.status is not TableStatus.PLAYING \
-                    or table.paused is not None:
+                    or table.paused is not None or table.home_id != thread_id:
                 return
             now = self.clock()
             table.paused, table.paused_at = LOCKED, now
@@ -63,7 +63,8 @@ class Pauses:
         if table is None:
             return
         async with self.tx.acting(table):
-            if self.registry.find(table.id) is not table or table.paused != LOCKED or not table.is_open:
+            if self.registry.find(table.id) is not table or table.paused != LOCKED or not table.is_open \
+                    or table.home_id != thread_id:
                 return
             now = self.clock()
             table.deadline = None if table.time_left is None else now + table.time_left
