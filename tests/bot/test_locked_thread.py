@@ -79,7 +79,7 @@ async def test_a_lobby_and_another_thread_are_not_paused(store, clock):
 
 
 async def test_a_paused_game_stays_paused_across_a_restart_and_ends_after_a_day(store, clock):
-    service, table, updates = await playing(store, clock)
+    service, table, _ = await playing(store, clock)
     clock.advance(30)
     await service.thread_locked(THREAD)
     await service.close()
@@ -103,7 +103,7 @@ async def test_a_paused_game_stays_paused_across_a_restart_and_ends_after_a_day(
 
 
 async def test_a_pause_whose_save_fails_changes_nothing(store, clock):
-    service, table, updates = await playing(store, clock)
+    service, table, _ = await playing(store, clock)
     deadline = table.deadline
     commit = store.commit
 
@@ -121,7 +121,7 @@ async def test_a_pause_whose_save_fails_changes_nothing(store, clock):
 
 
 async def test_a_post_held_by_the_lock_does_not_stretch_the_turn_by_the_pause(store, clock):
-    service, table, updates = await playing(store, clock)
+    service, table, _ = await playing(store, clock)
     [started] = table.outbox
     clock.advance(5)  # refused at once: the face learns of the lock from it
     await service.thread_locked(THREAD)

@@ -11,10 +11,21 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
+
+from bot.tables.lobby import Lobby
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import pick_first_card
+
+
+@pytest.fixture(autouse=True)
+def same_deal(monkeypatch):
+    # Every run plays the same game, one whose turn bob misses leads to another turn (not to a row
+    # choice, whose buttons a thread locked unheard would never have shown).
+    monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: 2))
+
 
 PAUSED = "A moderator locked this game's thread, so the game is paused"
 REFUSED = "This game is paused because a moderator locked its thread"
@@ -30,9 +41,25 @@ async def begun(world):
     return lobby, thread, world.bot.service.table_in(thread.id).id
 
 
+async def waiting_on_bob(world):
+    """``begun``, and alice has played her card: the game waits on bob."""
+    lobby, thread, table_id = await begun(world)
+    await pick_first_card(world, world.alice, world.table_message(thread))
+    await world.settle()
+    return lobby, thread, table_id
+
+
 async def lock(world, thread, *, locked=True, heard=True):
     """A moderator locks (or unlocks) ``thread``; ``heard=False``: the bot's gateway never tells it."""
     await world.standin.server.threads.moderate(thread, locked=locked, announce=heard)
+
+
+async def locked_and_paused(world, lobby, thread):
+    """A moderator locks ``thread`` and the bot hears of it: once the channel's summary says the
+    game is paused, the thread's messages."""
+    await lock(world, thread)
+    await summary_says(world, lobby, paused=True)
+    return list(world.standin.channel_messages(thread))
 
 
 def summary(world, lobby) -> str:
@@ -63,12 +90,16 @@ async def pass_time(world, table_id, seconds):
 
 
 async def bob_is_told_it_is_paused(world, thread):
-    """bob opens his hand and plays a card: answered with why, nothing played."""
+    """bob chooses a row, or opens his hand and plays a card: answered with why, nothing played."""
     before = list(world.standin.channel_messages(thread))
     table = world.table_message(thread)
-    hand = await (await world.standin.click(world.bob, table, table.button("Play a card")["custom_id"])).reply()
-    card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-    said = await (await world.standin.click(world.bob, hand, card)).reply()
+    rows = [cid for cid in table.custom_ids if cid.startswith("6n:r:")]
+    if rows:
+        said = await (await world.standin.click(world.bob, table, rows[0])).reply()
+    else:
+        hand = await (await world.standin.click(world.bob, table, table.button("Play a card")["custom_id"])).reply()
+        card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
+        said = await (await world.standin.click(world.bob, hand, card)).reply()
     assert REFUSED in said.content and said.ephemeral_to.id == world.bob.id
     await world.settle()
     assert world.standin.channel_messages(thread) == before
@@ -99,13 +130,9 @@ def assert_played_to_the_end(world, thread, table_id):
 async def test_a_locked_thread_pauses_the_game_until_a_moderator_unlocks_it(world):
     world.threads = True
     async with world.running_bot():
-        lobby, thread, table_id = await begun(world)
-        await pick_first_card(world, world.alice, world.table_message(thread))  # the game waits on bob
-        await world.settle()
+        lobby, thread, table_id = await waiting_on_bob(world)
         world.clock.advance(10)  # 20 s of bob's turn left
-        await lock(world, thread)
-        await summary_says(world, lobby, paused=True)
-        shown = list(world.standin.channel_messages(thread))
+        shown = await locked_and_paused(world, lobby, thread)
         # Deadline after deadline passes: nobody's turn is played, nothing is posted in the thread.
         for _ in range(4):
             await pass_time(world, table_id, TURN + 1)
@@ -130,9 +157,7 @@ async def test_a_locked_thread_pauses_the_game_until_a_moderator_unlocks_it(worl
 async def test_a_lock_the_gateway_did_not_tell_is_learnt_from_the_refused_post(world):
     world.threads = True
     async with world.running_bot():
-        lobby, thread, table_id = await begun(world)
-        await pick_first_card(world, world.alice, world.table_message(thread))
-        await world.settle()
+        lobby, thread, table_id = await waiting_on_bob(world)
         await lock(world, thread, heard=False)
         # bob's time runs out: the bot plays for him and posts it; Discord refuses, the game pauses.
         await pass_time(world, table_id, TURN + 1)
@@ -158,9 +183,7 @@ async def test_a_thread_locked_for_over_a_day_ends_its_game_as_abandoned(world):
     world.threads = True
     async with world.running_bot():
         lobby, thread, table_id = await begun(world)
-        await lock(world, thread)
-        await summary_says(world, lobby, paused=True)
-        shown = list(world.standin.channel_messages(thread))
+        shown = await locked_and_paused(world, lobby, thread)
         for _ in range(23):
             await pass_time(world, table_id, 3600)
         assert world.bot.service.registry.find(table_id) is not None and PAUSED in summary(world, lobby)
@@ -182,12 +205,8 @@ async def test_a_thread_locked_for_over_a_day_ends_its_game_as_abandoned(world):
 async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked(world):
     world.threads = True
     async with world.running_bot():
-        lobby, thread, table_id = await begun(world)
-        await pick_first_card(world, world.alice, world.table_message(thread))
-        await world.settle()
-        await lock(world, thread)
-        await summary_says(world, lobby, paused=True)
-        shown = list(world.standin.channel_messages(thread))
+        lobby, thread, table_id = await waiting_on_bob(world)
+        shown = await locked_and_paused(world, lobby, thread)
     world.clock.advance(6 * 3600)  # away for hours: every deadline of the game passed meanwhile
     async with world.running_bot():
         await world.settle()
@@ -202,3 +221,29 @@ async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked
         await world.settle()
         assert_played_to_the_end(world, thread, table_id)
         world.standin.assert_no_errors()
+
+
+async def test_a_game_opened_inside_a_thread_pauses_when_that_thread_is_locked(world):
+    world.threads = True
+    chat = world.standin.add_thread(world.channel, "chat")
+    async with world.running_bot():
+        lobby = await (await world.standin.slash(world.alice, chat, "6nimmt start", rounds=1, timer=TURN)).reply()
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        table_id = world.bot.service.table_in(chat.id).id
+        await pick_first_card(world, world.alice, world.table_message(chat))
+        await world.settle()
+        await lock(world, chat, heard=False)
+        await pass_time(world, table_id, TURN + 1)  # bob's turn is played; its post is refused: paused
+        shown = list(world.standin.channel_messages(chat))
+        for _ in range(4):
+            await pass_time(world, table_id, TURN + 1)
+        assert world.standin.channel_messages(chat) == shown
+        await bob_is_told_it_is_paused(world, chat)
+        await lock(world, chat, locked=False)
+        await world.standin.world.wait_until(lambda: len(world.standin.channel_messages(chat)) > len(shown) or None,
+                                             5, "the game to go on")
+        await play_to_the_end(world, [world.alice, world.bob], channel=chat)
+        await world.settle()
+        assert_played_to_the_end(world, chat, table_id)

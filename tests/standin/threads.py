@@ -239,7 +239,7 @@ class ThreadApi:
         await world.dispatch("THREAD_UPDATE", thread.payload())
         return thread.payload()
 
-    async def moderate(self, thread: Channel, *, locked: Optional[bool] = None, archived: Optional[bool] = None,
+    async def moderate(self, thread: Channel, *, locked: bool | None = None, archived: bool | None = None,
                        announce: bool = True) -> None:
         """A moderator (MANAGE_THREADS, which may change every thread field: Threads.md, Editing &
         Deleting Threads) locks or unlocks, archives or unarchives `thread`. The bot hears of it as a
