@@ -179,6 +179,25 @@ async def test_a_lock_the_gateway_did_not_tell_is_learnt_from_the_refused_post(w
         assert_played_to_the_end(world, thread, table_id)
 
 
+async def test_a_thread_archived_and_locked_unheard_pauses_the_game_at_the_first_refused_edit(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread, table_id = await begun(world)
+        await world.standin.server.threads.moderate(thread, locked=True, archived=True, announce=False)
+        # alice's card changes the table message: Discord refuses the edit, and the unarchive after it.
+        await pick_first_card(world, world.alice, world.table_message(thread))
+        await summary_says(world, lobby, paused=True)
+        assert [error.body.get("code") for error in world.standin.errors] == [50083, 50013]
+        shown = list(world.standin.channel_messages(thread))
+        await pass_time(world, table_id, 5 * 3600)
+        assert world.standin.channel_messages(thread) == shown
+        await lock(world, thread, locked=False)
+        await summary_says(world, lobby, paused=False)
+        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.settle()
+        assert_played_to_the_end(world, thread, table_id)
+
+
 async def test_a_thread_locked_for_over_a_day_ends_its_game_as_abandoned(world):
     world.threads = True
     async with world.running_bot():
