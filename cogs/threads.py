@@ -1,4 +1,5 @@
-"""A thread for each game: whether one can be started here, starting it, and noticing it is gone.
+"""A thread for each game: whether one can be started here, starting it, noticing it is gone, and
+noticing a moderator locked (or unlocked) it.
 
 The lobby is posted in the channel; the game's thread is started on that
 message (a thread started on a message shares its id), and from the start
@@ -8,13 +9,16 @@ made, the game runs in the channel as before and the host is told why.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
 from discord.ext import commands
 
 from bot.tables.service import TableService
-from bot.tables.table import Table
+from bot.tables.table import Table, TableStatus
+from bot.tables.timers import backoff
+from bot.tables.transactions import UNREACHABLE
 from cogs.i18n import N_, tr
 from cogs.render.names import isolated
 
@@ -23,6 +27,9 @@ log = logging.getLogger(__name__)
 #: Minutes without a message before Discord archives a game's thread: a day for a live game (a
 #: lobby can wait that long), a week for a turn-based one, whose moves may each take a day.
 LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 1440, 10080
+
+#: Tries to save a game's pause (or its end) when the database is away, before the next sign of it.
+LOCK_TRIES = 8
 
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
@@ -90,7 +97,8 @@ async def add_to_thread(client: discord.Client, table: Table, user_id: int) -> N
 
 
 class Threads(commands.Cog):
-    """A game's thread or channel deleted: its table ends cleanly (recorded as abandoned)."""
+    """A game's thread or channel deleted: its table ends cleanly (recorded as abandoned). A game's
+    thread locked by a moderator: the game pauses until it is unlocked (``TableService.thread_locked``)."""
 
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -112,3 +120,52 @@ class Threads(commands.Cog):
             log.exception("the tables of deleted channel %s could not be ended", channel_id)
             return
         log.info("channel %s was deleted: table(s) %s abandoned", channel_id, ended)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was locked or unlocked. The raw event, because ``on_thread_update`` fires
+        only for a thread in discord.py's cache, and an archived thread is not in it: a thread
+        locked and archived at once, then unlocked, would go unheard."""
+        locked = (payload.data.get("thread_metadata") or {}).get("locked")
+        if locked is not None:
+            await self._lock_changed(payload.thread_id, bool(locked))
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Connected (after a start, or a reconnection that could not resume): what was locked or
+        unlocked while the bot did not listen. The active threads came with the guild; a paused
+        game's thread that is not among them (archived) is asked for."""
+        for table in [t.as_committed() for t in self.service.tables.values() if t.guild_id == guild.id]:
+            if table.status is not TableStatus.PLAYING:
+                continue
+            thread = guild.get_thread(table.home_id)  # None for a channel, or a thread not active
+            if thread is None and table.paused is not None:
+                try:
+                    thread = await guild.fetch_channel(table.home_id)
+                except discord.NotFound:
+                    continue  # deleted: the gateway or the next post ends its game
+                except (discord.HTTPException, OSError) as exc:
+                    log.warning("table %s: could not ask whether its thread is still locked (%s)", table.id, exc)
+                    continue
+            if isinstance(thread, discord.Thread):
+                await self._lock_changed(thread.id, thread.locked)
+
+    async def _lock_changed(self, thread_id: int, locked: bool) -> None:
+        """Pause or resume the game played in ``thread_id``; a database that is away is waited for."""
+        if not self.service.tables_in(thread_id):
+            return
+        change = self.service.thread_locked if locked else self.service.thread_unlocked
+        for attempt in range(1, LOCK_TRIES + 1):
+            try:
+                await change(thread_id)
+                return
+            except UNREACHABLE as exc:
+                if attempt == LOCK_TRIES:  # a locked thread still refuses the next post, which pauses it
+                    log.error("thread %s was %s, but the game could not be saved so (%s)",
+                              thread_id, "locked" if locked else "unlocked", exc)
+                    return
+                await asyncio.sleep(backoff(attempt))
+            except Exception:
+                log.exception("thread %s was %s, but its game could not follow", thread_id,
+                              "locked" if locked else "unlocked")
+                return

@@ -90,3 +90,11 @@ class BackNextTurn(TableError):
 
     def __init__(self) -> None:
         super().__init__(N_("You have your seat back from the next turn on: the AI's choice for this turn stands."))
+
+
+class TablePaused(TableError):
+    """The game waits with its clock stopped (``Table.paused``): nothing can be played meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("This game is paused because a moderator locked its thread. It goes on when the "
+                            "thread is unlocked; nothing was changed."))

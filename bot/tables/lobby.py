@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from engine import Game
 
-from .checks import seat_of
+from .checks import not_paused, seat_of
 from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
 from .play import Play, ServiceDefaults
 from .registry import TableRegistry
@@ -190,6 +190,7 @@ class Lobby:
                 raise LobbyError(N_("The game is not running, so there is no seat to take back."))
             if table.seat_of(user_id) is not None:
                 raise LobbyError(N_("You are playing your seat already."))
+            not_paused(table)
             seat = table.taken_over_seat(user_id)
             if seat is None:
                 raise NotAtTable()
@@ -232,6 +233,7 @@ class Lobby:
             await self._lobby_changed(table, host=host)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
+        not_paused(table)
         table.seats[seat].removed = why
         await self.play.replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
 

@@ -128,6 +128,19 @@ MESSAGES: dict[str, str] = {
         "Der Thread der Partie wurde gelöscht, also wurde die Partie abgebrochen.",
     "The table's channel was deleted, so the game was abandoned.":
         "Der Kanal des Tisches wurde gelöscht, also wurde die Partie abgebrochen.",
+    "A moderator locked the game's thread and it stayed locked for a day, so the game was abandoned.":
+        "Ein Moderator hat den Thread der Partie gesperrt und er blieb einen Tag lang gesperrt, also wurde die "
+        "Partie abgebrochen.",
+    "This game is paused because a moderator locked its thread. It goes on when the thread is unlocked; "
+    "nothing was changed.":
+        "Diese Partie ruht, weil ein Moderator ihren Thread gesperrt hat. Sie geht weiter, sobald der Thread "
+        "entsperrt ist; es wurde nichts geändert.",
+    "⏸️ Paused": "⏸️ Pausiert",
+    "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is taken. It "
+    "goes on when the thread is unlocked; still locked after a day, the game is abandoned.":
+        "Ein Moderator hat den Thread dieser Partie gesperrt, also ruht sie: kein Timer läuft und kein Platz "
+        "wird übernommen. Sie geht weiter, sobald der Thread entsperrt ist; ist er nach einem Tag noch gesperrt, "
+        "wird die Partie abgebrochen.",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
     "Player aids for everyone: each hand can show the cards seen this round (default off)":
         "Hilfen für alle: jede Hand kann die in dieser Runde gesehenen Karten zeigen (Standard: aus)",
