@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from tests.e2e.db_outage import SQLiteLocked
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_takeovers import play_to_the_end
 
@@ -148,6 +149,28 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
+
+
+async def test_a_deleted_threads_game_whose_ending_fails_is_ended_once_the_database_is_back(world, caplog):
+    world.threads = True
+    locked = SQLiteLocked(world.tmp_path / "bot.sqlite3")
+    async with world.running_bot():
+        lobby, thread, table_id = await begun_in_thread(world)
+        await locked.begin()
+        try:
+            await world.standin.delete_channel(thread)
+            await world.standin.world.wait_until(  # past the store's wait for the lock
+                lambda: any("could not be ended" in r.getMessage() for r in caplog.records) or None, 15,
+                "the ending to fail")
+            assert world.bot.service.registry.find(table_id) is not None
+        finally:
+            await locked.end()
+        # Nothing else happens at the table (no timer, no post): the ending is tried again anyway.
+        await world.standin.world.wait_until(
+            lambda: world.bot.service.registry.find(table_id) is None or None, 10, "the table to end")
+        await world.settle()
+        assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
+        assert "thread was deleted" in str(world.standin.message(lobby.id).embed)
 
 
 async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next_start(world):
