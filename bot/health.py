@@ -89,6 +89,8 @@ def bot_status(bot) -> dict:
         "tables": len(service.tables) if service is not None else 0,
         # As the last save found it: the tables pause while it cannot be reached, and go on by themselves.
         "database": "ok" if service is None or service.database_reachable else "unreachable",
+        # Reads of a server's settings that failed (each answered "cannot be read", never with defaults).
+        "settings_read_failures": getattr(getattr(bot, "_server_settings", None), "read_failures", 0),
         **ai_status(getattr(service, "ai", None)),
     }
 

@@ -118,7 +118,14 @@ async def start_command(
     # Opened from a game's thread, the lobby goes to the channel and the answer says where: only
     # the player sees it, even if the save is slow and the answer deferred.
     async with Reply(interaction, Answer.PUBLIC if parent is None else Answer.EPHEMERAL) as reply:
-        server = await bot.server_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        try:
+            server = await bot.server_settings.fetch(interaction.guild_id)  # type: ignore[attr-defined]
+        except Exception:  # logged and counted by the book
+            # The bot's defaults instead could open what this server's own rules forbid (threads, a
+            # turn-based pace): nothing is opened, and the host can simply try again.
+            await reply.error(tr(locale, "This server's settings cannot be read right now, so no table was "
+                                         "opened. Please try again in a moment."))
+            return
         chosen = pace.value if pace is not None else server.pace
         if chosen != "live" and not server.turn_based:
             await reply.error(tr(locale, "Turn-based games are turned off on this server: start a live one."))

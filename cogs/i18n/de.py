@@ -104,6 +104,9 @@ MESSAGES: dict[str, str] = {
     "Discord would not start a thread just now, so the game runs in this channel.":
         "Discord hat gerade keinen Thread erstellt, also läuft die Partie in diesem Kanal.",
     "6 nimmt! · {host}'s table · #{table}": "6 nimmt! · Tisch von {host} · #{table}",
+    "This server's settings cannot be read right now, so no table was opened. Please try again in a moment.":
+        "Die Einstellungen dieses Servers lassen sich gerade nicht lesen, also wurde kein Tisch eröffnet. "
+        "Bitte versuche es gleich noch einmal.",
     "This thread's game is still on: {link}. Start the next one once it is over.":
         "Die Partie dieses Threads läuft noch: {link}. Eröffne die nächste, wenn sie vorbei ist.",
     "No thread could be started for this game, and this channel already has a game played in the channel "
