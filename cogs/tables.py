@@ -111,7 +111,7 @@ async def start_command(
         if running:
             game = running[0].as_committed()
             link = _message_link(game.guild_id, game.channel_of(game.message_id), game.message_id)
-            await answer_error(interaction, tr(locale, "This thread's game is still on: {link}. Start the next one "
+            await answer_error(interaction, tr(locale, "This thread's game is still open: {link}. Start the next one "
                                                        "once it is over.", link=link))
             return
     channel_id = parent if parent is not None else interaction.channel_id

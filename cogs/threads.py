@@ -3,7 +3,9 @@
 The lobby is posted in the channel; the game's thread is started on that
 message (a thread started on a message shares its id), and from the start
 of the game on everything the table posts goes there. Where no thread can be
-made, the game runs in the channel as before and the host is told why.
+made, the game runs in the channel as before and the host is told why; a
+channel holds one such game at a time, so a table with neither closes. A
+game's thread is one this bot started: it never holds a second table.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 import aiohttp
 import discord
@@ -160,7 +164,7 @@ class Threads(commands.Cog):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _spawn(self, work, name: str) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -107,7 +107,7 @@ MESSAGES: dict[str, str] = {
     "This server's settings cannot be read right now, so no table was opened. Please try again in a moment.":
         "Die Einstellungen dieses Servers lassen sich gerade nicht lesen, also wurde kein Tisch eröffnet. "
         "Bitte versuche es gleich noch einmal.",
-    "This thread's game is still on: {link}. Start the next one once it is over.":
+    "This thread's game is still open: {link}. Start the next one once it is over.":
         "Die Partie dieses Threads läuft noch: {link}. Eröffne die nächste, wenn sie vorbei ist.",
     "No thread could be started for this game, and this channel already has a game played in the channel "
     "itself, so this table was closed. Open it again once that game is over.":

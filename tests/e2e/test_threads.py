@@ -223,7 +223,7 @@ async def test_start_inside_a_running_games_thread_is_refused_with_a_link_to_tha
         lobby, thread, table_id = await begun_in_thread(world)
         live = table_in(world, thread)
         refused = await (await world.standin.slash(world.bob, thread, "6nimmt start", rounds=1)).reply()
-        assert refused.ephemeral_to.id == world.bob.id and "still on" in refused.content
+        assert refused.ephemeral_to.id == world.bob.id and "still open" in refused.content
         assert f"https://discord.com/channels/{world.guild.id}/{thread.id}/{live.id}" in refused.content
         await world.settle()
         # Nothing was opened: not in the thread, not in the channel; the game is the thread's only table.
