@@ -297,6 +297,11 @@ class Table:
         """The channel its game's messages go to: its thread, else the channel it was opened in."""
         return self.thread_id if self.thread_id is not None else self.channel_id
 
+    def channel_of(self, message_id: int | None) -> int:
+        """The channel ``message_id`` (by default, where the game's messages go) is in: the lobby, on
+        which a game's thread is started and whose id the thread shares, stays in the channel."""
+        return self.channel_id if message_id is not None and message_id == self.thread_id else self.home_id
+
     def owing(self) -> list[int]:
         """The players (user ids) the game waits on now, not counting seats an AI plays."""
         if self.game is None or self.status is not TableStatus.PLAYING:
@@ -336,6 +341,14 @@ class Table:
 
     def has_user(self, user_id: int) -> bool:
         return any(seat.user_id == user_id for seat in self.seats)
+
+    @property
+    def host_name(self) -> str:
+        """The host's name as seated (the first seat's if the host has none, "?" at an empty table)."""
+        for seat in self.seats:
+            if seat.user_id == self.host_id:
+                return seat.name
+        return self.seats[0].name if self.seats else "?"
 
     @property
     def humans(self) -> list[Seat]:

@@ -131,5 +131,7 @@ async def test_a_post_held_by_the_lock_does_not_stretch_the_turn_by_the_pause(st
     assert deadline == clock() + 55
     clock.advance(2)
     await service.post_seen_late(table.id, started, clock() - started.at)  # shown 2 s after the unlock
-    assert table.deadline == deadline + 2
+    assert table.deadline == deadline, "the committed deadline stays"
+    assert table.due() == deadline + 2 and service.scheduler.deadline(table.id) == deadline + 2, \
+        "the turn waits the 2 s its post took after the unlock, not the five hours of the pause"
     await service.close()
