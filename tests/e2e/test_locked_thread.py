@@ -244,7 +244,7 @@ async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked
 
 async def test_a_game_opened_inside_a_thread_pauses_when_that_thread_is_locked(world):
     world.threads = True
-    chat = world.standin.add_thread(world.channel, "chat")
+    chat = world.standin.add_thread(world.channel, "chat", owner=world.alice)  # a member's thread, not a game's
     async with world.running_bot():
         lobby = await (await world.standin.slash(world.alice, chat, "6nimmt start", rounds=1, timer=TURN)).reply()
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
