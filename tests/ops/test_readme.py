@@ -99,9 +99,10 @@ def test_benchmark_figures_live_in_the_performance_page():
 
 
 def heading_anchors(text: str) -> set[str]:
-    """The anchors GitHub makes of a page's headings: lower case, punctuation dropped, spaces as dashes."""
+    """The anchors GitHub makes of a page's headings (not of a code block's comments): lower case,
+    punctuation dropped, spaces as dashes."""
     return {re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
-            for title in re.findall(r"^#+ (.+)$", text, re.M)}
+            for title in re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)}
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/PERFORMANCE.md", "docs/ARCHITECTURE.md"])
