@@ -74,6 +74,8 @@ LOOK_BACK = 100
 THREAD_ARCHIVE_AFTER_GAME = 60
 #: Discord's error codes: an archived thread refuses messages until it is unarchived; a deleted channel.
 ARCHIVED_THREAD, UNKNOWN_CHANNEL = 50083, 10003
+#: A thread a moderator locked refuses the bot's messages and edits (only Manage Threads unlocks it).
+THREAD_LOCKED = 160005
 CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
 
 
@@ -105,6 +107,7 @@ class Presenter:
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
         self._decide = DecideMessages()  # a retired Decide nudge says what was decided
         self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
+        self._paused: set[int] = set()  # tables whose channel summary says they wait for their locked thread
         self._closing = False
         self._chores: set[asyncio.Task] = set()  # best-effort requests nobody waits for
         # Pillow holds the GIL for much of a ~15 ms render: a process of its own keeps the
@@ -182,6 +185,8 @@ class Presenter:
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
+                    if _locked_out(exc) and await self._thread_locked(table_id):
+                        continue  # the game paused: its summary says so, its news waits for the unlock
                     # Whatever failed (the database, a bug) is tried again, with a growing pause:
                     # what was committed must reach the channel.
                     failures += 1
@@ -217,6 +222,7 @@ class Presenter:
         self._without_picture.discard(table_id)
         self._decide.posted(table_id, None, None)
         self._news.pop(table_id, None)
+        self._paused.discard(table_id)
         self._last_edit.pop(self._live.pop(table_id, None), None)
 
     async def _pause(self, table_id: int, seconds: float) -> None:
@@ -231,8 +237,13 @@ class Presenter:
     async def _step(self, table_id: int) -> bool:
         """Do the most urgent thing the table's channel needs; False when there is nothing left."""
         snapshot = self._latest[table_id]
+        paused = snapshot.is_open and snapshot.paused is not None
+        if snapshot.is_open and paused != (table_id in self._paused):
+            await self._summary(snapshot.table)  # the channel's summary says whether the game waits
+            (self._paused.add if paused else self._paused.discard)(table_id)
+            return True
         pending = self._pending.get(table_id)
-        if pending:
+        if pending and not paused:  # a locked thread takes nothing: its news waits for the unlock
             seq = min(pending)
             post, at = pending[seq]
             await self._deliver(at, post, newest=seq == max(pending))
@@ -240,6 +251,8 @@ class Presenter:
         if table_id in self._unmarked:
             await self._mark(table_id)
             return True
+        if paused:
+            return False
         if table_id in self._repost:
             self._repost.discard(table_id)
             self._stale.discard(table_id)
@@ -266,6 +279,11 @@ class Presenter:
         try:
             message_id = await self._show_post(table, post, newest)
         except discord.HTTPException as exc:  # a 4xx: this request will never succeed
+            if _locked_out(exc):
+                if self._latest[table.id].is_open:
+                    raise  # a moderator locked the game's thread: the post waits for the unlock (_work)
+                if post.kind in ("finished", "cancelled"):
+                    await self._summary(table)  # it ended while locked: the channel's summary says how
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         self._since.pop(key, None)
         # Shown: never again from this process, whatever the store says next.
@@ -372,7 +390,8 @@ class Presenter:
         self._last_edit.pop(previous, None)  # retired: only its buttons go, whenever they may
         if message is not None:
             self._live[table.id] = message.id
-        if previous is not None and (post is None or post.kind != "started"):
+        if previous is not None and (post is None or post.kind != "started") \
+                and (message is None or message.id != previous):  # a post tried again after a lock
             retired = self._decide.retired(table, post, locale) if post else {}
             await self._retry(self._edit, table, previous, view=None, **retired)
         self._decide.posted(table.id, clip(text) if text else None, nudge)
@@ -512,7 +531,23 @@ class Presenter:
                 # Someone (or Discord's inactivity timer) archived the game's thread: a new message
                 # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
                 unarchived = True
-                await self.client.http.edit_channel(table.thread_id, archived=False)
+                try:
+                    await self.client.http.edit_channel(table.thread_id, archived=False)
+                except discord.Forbidden as refused:
+                    raise exc from refused  # locked too: only a moderator can reopen it (_locked_out)
+
+    async def _thread_locked(self, table_id: int) -> bool:
+        """Discord refused the game's thread as locked, which the gateway had not said: the game
+        pauses (``TableService.thread_locked``). True once the newest commit is paused."""
+        snapshot = self._latest[table_id]
+        if not snapshot.is_open:
+            return False
+        try:  # its thread, or the thread it was opened in
+            await self.service.thread_locked(int(snapshot.meta.get("thread_id") or snapshot.channel_id))
+        except Exception as exc:  # tried again with the refused post, after a pause
+            log.warning("table %s: could not pause for its locked thread (%s)", table_id, exc)
+            return False
+        return self._latest[table_id].paused is not None
 
     def _channel(self, table: Table, message_id: int | None = None):
         """Where ``message_id`` is (by default, where the game's messages go): a game's thread, except
@@ -599,6 +634,13 @@ def _says(content: str, words: str) -> bool:
         return True
     words = words[:CUT] if len(words) > CUT else words + "\n"  # a long text may have been clipped
     return content.startswith(words)
+
+
+def _locked_out(exc: BaseException) -> bool:
+    """Whether Discord refused a request in a game's thread because a moderator locked it: "thread
+    is locked", or archived and the bot may not unarchive it (``_retry``)."""
+    return isinstance(exc, discord.HTTPException) and (
+        exc.code == THREAD_LOCKED or (exc.code == ARCHIVED_THREAD and isinstance(exc.__cause__, discord.Forbidden)))
 
 
 def _wants_dm(table: Table, user_id: int) -> bool:

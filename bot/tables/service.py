@@ -30,6 +30,7 @@ from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
 from .observer import Observer
+from .pause import Pauses
 from .play import Play, PickResult, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
@@ -68,6 +69,7 @@ class TableService:
         self.play = Play(self.registry, self.tx, self.ai, self.scheduler, self.defaults, clock)
         self.lobby = Lobby(self.registry, self.tx, self.play, self.defaults, clock)
         self.specials = Specials(self.registry, self.tx, self.play)
+        self.pauses = Pauses(self.registry, self.tx, self.play, clock)
         self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
         # The operations, as the face calls them.
         lobby, play, specials = self.lobby, self.play, self.specials
@@ -79,6 +81,8 @@ class TableService:
         self.special_prompt, self.play_special, self.decline_special = (
             specials.special_prompt, specials.play_special, specials.decline_special)
         self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
+        # A moderator locked (or unlocked) a game's thread: idempotent, one commit each.
+        self.thread_locked, self.thread_unlocked = self.pauses.thread_locked, self.pauses.thread_unlocked
 
     # -- lookup -------------------------------------------------------------------
 
@@ -298,6 +302,10 @@ class TableService:
         if table is None or late <= LATE_ENOUGH or not table.is_open or table.deadline is None \
                 or post.step != table.step or table.grace[0] == table.step:
             return
+        if post.at < table.resumed_at:  # held while its thread was locked: the pause kept its time
+            late = min(late, self.clock() - table.resumed_at)
+            if late <= LATE_ENOUGH:
+                return
         table.grace = (table.step, late)
         self.play.schedule(table)
 

@@ -16,7 +16,7 @@ from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Specia
 from engine.errors import SpecialNotInHand
 from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
-from .checks import check_step, running_game, seat_of
+from .checks import check_step, not_paused, running_game, seat_of
 from .errors import TableError
 from .table import PROMPT_PREFERENCES, Table, prompt_preference
 from .text import N_, Name, Text
@@ -191,6 +191,7 @@ class Specials:
             seat = seat_of(table, user_id)
             if table.options.variant is not Variant.ANNIVERSARY:
                 raise TableError(N_("Special-card prompts are only for the Anniversary variant."))
+            not_paused(table)  # a new preference may answer the pending prompt: a move
             table.seats[seat].prompts = preference
             game = table.game
             action = declined_for(table, seat) if game is not None and seat in game.waiting_for else None

@@ -116,6 +116,10 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: list
                                  thread=f"<#{table.thread_id}>", link=thread))
     elif table.status is TableStatus.PLAYING:
         embed.set_footer(text=tr(locale, "The game has started: the table is in the newest message below."))
+    if table.paused is not None and table.is_open:
+        embed.add_field(name=tr(locale, "⏸️ Paused"), inline=False, value=tr(
+            locale, "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is "
+                    "taken. It goes on when the thread is unlocked; still locked after a day, the game is abandoned."))
     elif table.status is TableStatus.FINISHED and table.game is not None and table.game.view(None).outcome:
         outcome = table.game.view(None).outcome
         winners = ", ".join(plain_name(table, w) for w in outcome.winners)

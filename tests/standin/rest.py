@@ -20,7 +20,8 @@ from .plumbing import (
 )
 from .message import Message
 from .model import Channel, snowflake
-from .threads import THREAD_LOCKED, apply_thread_change, dispatch_members_update, require_thread_open_for_edit
+from .threads import (THREAD_LOCKED, apply_thread_change, dispatch_members_update, require_thread_open_for_edit,
+                      require_thread_unlocked)
 from .world import ApiError, Command, World
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
@@ -239,6 +240,7 @@ class RestApi:
         that thread"."""
         from .model import iso_at
 
+        require_thread_unlocked(self.world, thread)
         if thread.check_archived():
             if thread.locked:
                 raise DiscordError(403, THREAD_LOCKED, "Thread is locked")
@@ -266,6 +268,7 @@ class RestApi:
         if message.author is not self.world.bot:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         require_thread_open_for_edit(message.channel)
+        require_thread_unlocked(self.world, message.channel)
         payload, uploads = await read_body(request)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=True)
         await self.dispatch_message("MESSAGE_UPDATE", message)

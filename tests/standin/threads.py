@@ -43,6 +43,11 @@ def missing_permissions() -> DiscordError:
     return DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
 
 
+def thread_locked() -> DiscordError:
+    # The docs give the code, not the status; 403 as for the other refusals of what the bot may not do.
+    return DiscordError(403, THREAD_LOCKED, "Thread is locked")
+
+
 def archived_thread() -> DiscordError:
     # The docs give the code, not the status; the stand-in answers 400 like other refused operations.
     return DiscordError(400, ARCHIVED_THREAD, "Thread is archived")
@@ -228,9 +233,24 @@ class ThreadApi:
             touches_creator_fields = "name" in payload or "auto_archive_duration" in payload or payload.get("archived") is True
             if touches_creator_fields and not (perms.manage_threads or creator):
                 raise missing_permissions()
+            if touches_creator_fields and not unarchive:
+                require_thread_unlocked(world, thread)  # "or update properties like its title"
         apply_thread_change(world, thread, payload)
         await world.dispatch("THREAD_UPDATE", thread.payload())
         return thread.payload()
+
+    async def moderate(self, thread: Channel, *, locked: bool | None = None, archived: bool | None = None,
+                       announce: bool = True) -> None:
+        """A moderator (MANAGE_THREADS, which may change every thread field: Threads.md, Editing &
+        Deleting Threads) locks or unlocks, archives or unarchives `thread`. The bot hears of it as a
+        THREAD_UPDATE carrying the thread (Gateway_Events.md, Thread Update: "Sent when a thread is
+        updated"), whose thread_metadata says `locked` and `archived`; `announce=False`: that event
+        never reaches the bot (lost with a gateway session that could not be resumed)."""
+        change = {name: value for name, value in (("locked", locked), ("archived", archived)) if value is not None}
+        apply_thread_change(self.world, thread, change)
+        self.world.notify()
+        if announce:
+            await self.world.dispatch("THREAD_UPDATE", thread.payload())
 
     async def delete_channel(self, request: web.Request) -> web.Response:
         channel = self.rest._channel(request)
@@ -282,6 +302,8 @@ class ThreadApi:
         # requires the thread is not archived." Join Thread (@me): "Also requires the thread is not archived."
         if thread.check_archived():
             raise archived_thread()
+        if user_id != self.world.bot.id:
+            require_thread_unlocked(self.world, thread)  # a locked thread takes no message of the bot's
         perms = self.world.bot_permissions_in(thread)
         if not (perms.view_channel and perms.send_messages_in_threads):
             raise missing_permissions()
@@ -340,6 +362,15 @@ def require_thread_open_for_edit(thread: Channel) -> None:
     being deleted." -> 50083."""
     if thread.is_thread and thread.check_archived():
         raise archived_thread()
+
+
+def require_thread_unlocked(world: "World", thread: Channel) -> None:
+    """Threads.md, Locked Threads: "Users (including bot users) without the MANAGE_THREADS permission
+    are more restricted in locked threads. Users won't be able to create or update messages in locked
+    threads, or update properties like its title or tags." -> 160005 "Thread is locked" (opcodes table),
+    whether the thread is archived or not."""
+    if thread.is_thread and thread.locked and not world.bot_permissions_in(thread).manage_threads:
+        raise thread_locked()
 
 
 async def dispatch_members_update(world: "World", thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
