@@ -9,9 +9,11 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
+import discord.gateway
 from discord.ext import commands
 
 from data import StoreError, open_store
@@ -21,6 +23,7 @@ from .config import Settings
 from .invite import invite_url
 from .health import Heartbeat, bot_status
 from .logs import setup_logging
+from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
 from .tables.service import ServiceDefaults, TableService
 from .sync import sync_commands
@@ -35,6 +38,25 @@ EXTENSIONS: tuple[str, ...] = ("cogs.errors", "cogs.tables", "cogs.stats", "cogs
 TOKEN_REFUSED = "Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)"
 
 
+class HeartbeatTimedAtSend(discord.gateway.KeepAliveHandler):
+    """discord.py's keep-alive, each heartbeat timed from when it is handed to the event loop.
+
+    The library notes a heartbeat's send time in its own thread once it has woken up after the
+    send; an acknowledgement the loop reads before that (Discord answers at once: a fast network,
+    a busy process) was timed from the heartbeat before, a whole interval (41.25 s) earlier, and
+    reported as latency ("Can't keep up, websocket is 41.3s behind", and in the health line)."""
+
+    def get_payload(self) -> dict:
+        self._last_send = time.perf_counter()
+        return super().get_payload()
+
+
+def time_heartbeats_at_send() -> None:
+    """Make the gateway connections made from now on use ``HeartbeatTimedAtSend`` (discord.py
+    looks its keep-alive class up by name each time it connects)."""
+    discord.gateway.KeepAliveHandler = HeartbeatTimedAtSend  # type: ignore[misc]
+
+
 class SixNimmtBot(commands.Bot):
     """A thin bot: ``setup_hook`` opens the store, starts the table service and loads the cogs.
 
@@ -44,11 +66,19 @@ class SixNimmtBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  clock: Callable[[], float] = time.time, ai=None, start_tables: bool = True, **options) -> None:
+        time_heartbeats_at_send()
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
+        # Nothing the bot sends pings anyone unless the message names whom it means to ping: a
+        # player's name such as "@everyone" or "<@&role>" is only ever text.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         if settings.sharded:
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)
+        #: Prometheus metrics, when METRICS_PORT asks for them (None otherwise)
+        self.metrics: Metrics | None = Metrics() if settings.metrics_port is not None else None
+        if self.metrics is not None:
+            options.setdefault("http_trace", self.metrics.trace_config())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          owner_ids=set(settings.owner_ids), **options)
         self.settings = settings
@@ -66,7 +96,10 @@ class SixNimmtBot(commands.Bot):
             store, clock=self._clock, ai=self._ai,
             defaults=ServiceDefaults(lobby_minutes=self.settings.lobby_minutes,
                                      replacement_ai_level=self.settings.default_ai_level),
+            observer=self.metrics,
         )
+        if self.metrics is not None:
+            self.metrics.service = self.service
         self._server_settings = ServerSettingsBook(store, ServerDefaults.from_settings(self.settings))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
@@ -74,6 +107,8 @@ class SixNimmtBot(commands.Bot):
             await self.load_extension(extension)
         if not self.start_tables:
             return
+        if self.metrics is not None and self.settings.metrics_port is not None:
+            await self.metrics.serve(self.settings.metrics_host, self.settings.metrics_port)
         self.service.ai.start()  # the searching AI's worker warms up while we restore and connect
         # After the cogs, so restored tables are shown; only the tables of this process's shards.
         corrupt = await self.service.start(self.settings.owns_guild)
@@ -88,8 +123,15 @@ class SixNimmtBot(commands.Bot):
             raise RuntimeError("the bot has not opened its store yet (setup_hook)")
         return self._server_settings
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Counts what arrives (the metrics); answering is the commands' and items' work."""
+        if self.metrics is not None:
+            self.metrics.interaction(*interaction_kind(interaction))
+
     async def close(self) -> None:
         await self.heartbeat.stop()
+        if self.metrics is not None:
+            await self.metrics.close()
         if self.service is not None:
             await self.service.close()
             for extension in list(self.extensions):
@@ -97,6 +139,23 @@ class SixNimmtBot(commands.Bot):
             await self.service.store.close()
             self.service = None
         await super().close()
+
+
+def interaction_kind(interaction: discord.Interaction) -> tuple[str, str | None]:
+    """("click" | "command" | "autocomplete" | "modal" | "other", a command's full name or None)."""
+    kind = {discord.InteractionType.component: "click",
+            discord.InteractionType.application_command: "command",
+            discord.InteractionType.autocomplete: "autocomplete",
+            discord.InteractionType.modal_submit: "modal"}.get(interaction.type, "other")
+    if kind != "command":
+        return kind, None
+    data: Any = interaction.data or {}
+    names = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group): its name, then its options
+        names.append(str(options[0].get("name", "?")))
+        options = options[0].get("options") or []
+    return kind, " ".join(names)
 
 
 class ShardedSixNimmtBot(SixNimmtBot, commands.AutoShardedBot):

@@ -43,6 +43,8 @@ ENV_NAMES = {
     "SHARD_IDS": "shard_ids",
     "REQUESTS_PER_SECOND": "requests_per_second",
     "PROCESS_REQUESTS_PER_SECOND": "process_requests_per_second",
+    "METRICS_PORT": "metrics_port",
+    "METRICS_HOST": "metrics_host",
 }
 FIELD_TO_ENV = {field: env for env, field in ENV_NAMES.items()}
 
@@ -86,6 +88,8 @@ class Settings(BaseModel):
     # Discord allows a bot token 50 requests a second in all; a margin below it (large bots get more).
     requests_per_second: float = Field(45.0, gt=0, le=100_000)
     process_requests_per_second: float | None = Field(None, gt=0, le=100_000)  # None: its shards' share
+    metrics_port: int | None = Field(None, ge=1, le=65535)  # None: no metrics endpoint
+    metrics_host: str = "0.0.0.0"  # every interface, as exporters listen; 127.0.0.1 keeps it on the machine
 
     _split_ids = field_validator("dev_guild_ids", "owner_ids", "shard_ids", mode="before")(
         lambda cls, v: _id_list(v)

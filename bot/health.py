@@ -89,17 +89,20 @@ def bot_status(bot) -> dict:
         "tables": len(service.tables) if service is not None else 0,
         # As the last save found it: the tables pause while it cannot be reached, and go on by themselves.
         "database": "ok" if service is None or service.database_reachable else "unreachable",
+        # Reads of a server's settings that failed (each answered "cannot be read", never with defaults).
+        "settings_read_failures": getattr(getattr(bot, "_server_settings", None), "read_failures", 0),
         **ai_status(getattr(service, "ai", None)),
     }
 
 
 def ai_status(ai) -> dict:
-    """The searching AI's worker: up or not, restarts, decisions medium made in its place, and
+    """The searching AI's worker: up or not, restarts, decisions medium made in its place (and how
+    many failures were the AI's own crashes, a bug), and
     how long the recent searching decisions took (p50/p95/max wall ms, queueing included)."""
     if ai is None:
         return {}
     status = {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
-              "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks,
+              "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks, "ai_crashes": ai.crashes,
               "ai_decisions": ai.decisions}
     times = sorted(ai.decision_ms)
     if times:
@@ -135,6 +138,8 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
         # Not a reason to restart the container: the tables play on, but the operator should know.
         line += (f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "
                  f"{data['ai_fallbacks']} fallback(s) to medium")
+        if data.get("ai_crashes"):  # a bug in the AI, not a worker that died: worth a report
+            line += f", {data['ai_crashes']} crash(es) of the AI itself"
         timing = data.get("ai_decision_ms")
         if timing:
             line += f", hard decisions p95 {timing['p95']:g} ms (last {timing['of']})"

@@ -4,25 +4,31 @@ A server (``/6nimmt-admin settings``) may choose whether games get threads, the
 pace and live turn timer of a new game, the AI level and whether turn-based
 games are allowed; whatever it leaves unset follows the bot's settings
 (THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED). The book
-reads a server's choices from the store once and keeps them: each guild is
-served by one process (its shard), which is also the one that changes them.
+reads a server's choices from the store once and keeps them (the most recently used
+guilds): each guild is served by one process (its shard), which is also the one that
+changes them. A read that fails is said so, never answered with the bot's defaults.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
+from data.errors import StoreUnavailable
 from data.models import ServerSettings
 from data.store import Store
 
 from .config import PACES, Settings
 
 log = logging.getLogger(__name__)
+
+#: Guilds whose settings are kept in memory, the most recently used (a few hundred bytes each).
+CACHED_GUILDS = 10_000
 
 #: The fields of ServerDefaults, in the order they are shown.
 FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based")
@@ -73,29 +79,28 @@ def check(chosen: ServerSettings, bot: ServerDefaults) -> None:
 
 
 class ServerSettingsBook:
-    """Every server's settings, read once per guild and kept; written through the store."""
+    """Every server's settings, read once per guild and kept (the most recent ``CACHED_GUILDS``);
+    written through the store."""
 
     def __init__(self, store: Store, bot_defaults: ServerDefaults) -> None:
         self._store = store
         self.bot_defaults = bot_defaults
-        self._chosen: dict[int, ServerSettings] = {}  # loaded guilds; ServerSettings() if none
-        self._saving: dict[int, asyncio.Lock] = {}  # one change of a guild at a time: none is lost
-
-    async def get(self, guild_id: int) -> ServerDefaults:
-        """The guild's defaults; read from the store the first time. A store that fails is
-        logged and answered with the bot's defaults (read again next time)."""
-        try:
-            return await self.fetch(guild_id)
-        except Exception:
-            log.warning("settings of guild %s cannot be read; using the bot's defaults", guild_id, exc_info=True)
-            return self.bot_defaults
+        # Loaded guilds, the most recently used last (ServerSettings() if none): a guild let go
+        # is read again when next needed.
+        self._chosen: OrderedDict[int, ServerSettings] = OrderedDict()
+        # One change of a guild at a time, none lost: its lock, and how many changes hold or wait for it.
+        self._saving: dict[int, tuple[asyncio.Lock, int]] = {}
+        self.read_failures = 0  # reads that failed since start (the health line shows them)
 
     async def fetch(self, guild_id: int) -> ServerDefaults:
-        """As ``get``, but a store that fails raises (StoreUnavailable…): for showing a
-        server its settings, where the bot's defaults would be a wrong answer."""
+        """The guild's defaults; read from the store the first time. A read that fails is logged
+        with its cause, counted, and raised (StoreUnavailable…): never answered with the bot's
+        defaults, which could open a game the server's own rules forbid."""
         chosen = self._chosen.get(guild_id)
         if chosen is None:
             chosen = await self._load(guild_id)
+        else:
+            self._chosen.move_to_end(guild_id)
         return effective(chosen, self.bot_defaults)
 
     def cached(self, guild_id: int) -> ServerDefaults:
@@ -109,8 +114,17 @@ class ServerSettingsBook:
         unknown = sorted(set(changes) - set(FIELDS))
         if unknown:
             raise InvalidSettings("value", f"no such setting: {', '.join(unknown)}")
-        async with self._saving.setdefault(guild_id, asyncio.Lock()):
-            return await self._update(guild_id, changes)
+        lock, users = self._saving.get(guild_id, (asyncio.Lock(), 0))
+        self._saving[guild_id] = (lock, users + 1)
+        try:
+            async with lock:
+                return await self._update(guild_id, changes)
+        finally:
+            lock, users = self._saving[guild_id]
+            if users == 1:
+                del self._saving[guild_id]  # nobody else holds or waits for it: kept, it would only grow
+            else:
+                self._saving[guild_id] = (lock, users - 1)
 
     async def _update(self, guild_id: int, changes: dict[str, Any]) -> ServerDefaults:
         current = self._chosen.get(guild_id)
@@ -124,22 +138,35 @@ class ServerSettingsBook:
         check(chosen, self.bot_defaults)
         if chosen != current:
             await self._store.save_server_settings(guild_id, chosen)
-            self._chosen[guild_id] = chosen
+            self._keep(guild_id, chosen)
         return effective(chosen, self.bot_defaults)
 
     def differences(self, guild_id: int) -> list[tuple[str, object]]:
         """(field, value) of each field whose effective value is not the bot's, in field order
-        (the cached state: call ``get`` first to be sure the guild is loaded)."""
+        (the cached state: call ``fetch`` first to be sure the guild is loaded)."""
         mine = self.cached(guild_id)
         return [(name, getattr(mine, name)) for name in FIELDS
                 if getattr(mine, name) != getattr(self.bot_defaults, name)]
 
     async def _load(self, guild_id: int) -> ServerSettings:
-        chosen = await self._store.server_settings(guild_id) or ServerSettings()
+        try:
+            chosen = await self._store.server_settings(guild_id) or ServerSettings()
+        except Exception as exc:
+            self.read_failures += 1
+            log.warning("settings of guild %s cannot be read (%s: %s); %d failed read(s) since start",
+                        guild_id, type(exc).__name__, exc, self.read_failures,
+                        exc_info=not isinstance(exc, StoreUnavailable))  # anything else is a bug: its traceback
+            raise
         # A server's turn-based pace from before turn-based games were turned off (by the bot's
         # settings) stays stored; ``effective`` plays it live.
-        self._chosen[guild_id] = chosen
+        self._keep(guild_id, chosen)
         return chosen
+
+    def _keep(self, guild_id: int, chosen: ServerSettings) -> None:
+        self._chosen[guild_id] = chosen
+        self._chosen.move_to_end(guild_id)
+        while len(self._chosen) > CACHED_GUILDS:
+            self._chosen.popitem(last=False)
 
 
 __all__ = ["FIELDS", "PACES", "InvalidSettings", "ServerDefaults", "ServerSettingsBook", "effective"]

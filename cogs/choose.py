@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.tables.errors import NoTable, TableError
 from bot.tables.table import Table, TableStatus
 from cogs.i18n import N_, tr, user_locale
+from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant
 
@@ -95,13 +96,6 @@ def joinable(table: Table, user_id: int) -> bool:
     return table.status is TableStatus.LOBBY and not table.has_user(user_id)
 
 
-def host_name(table: Table) -> str:
-    for seat in table.seats:
-        if seat.user_id == table.host_id:
-            return seat.name
-    return table.seats[0].name if table.seats else "?"
-
-
 def choice_name(table: Table, locale) -> str:
     """``#12 · Alice's table · Classic · lobby 3/10`` (or ``… · playing, round 2``), at most 100 characters."""
     if table.status is TableStatus.LOBBY:
@@ -110,7 +104,7 @@ def choice_name(table: Table, locale) -> str:
         state = tr(locale, "playing, round {round}", round=table.game.round)
     else:
         state = tr(locale, "playing")
-    whose = tr(locale, "{name}'s table", name=host_name(table))
+    whose = tr(locale, "{name}'s table", name=isolated(table.host_name))
     name = " · ".join((f"#{table.id}", whose, tr(locale, SHORT_VARIANTS[table.options.variant]), state))
     if len(name) > MAX_NAME:  # a long host name gives way; the id and the state stay readable
         cut = len(name) - MAX_NAME + 1

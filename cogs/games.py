@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
 from cogs.i18n import tr, user_locale
+from cogs.render.names import shown_name
 from cogs.render.text import VARIANT_NAMES
 from cogs.ui.base import service_of
 
@@ -30,13 +31,13 @@ def _names(table: Table, user_ids) -> str:
     names = []
     for user_id in user_ids:
         seat = next((s for s in table.seats if s.user_id == user_id and not s.is_ai), None)
-        names.append(seat.name if seat is not None else str(user_id))
+        names.append(shown_name(seat.name) if seat is not None else str(user_id))
     return ", ".join(names)
 
 
 def players_text(table: Table, locale) -> str:
     """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
-    return ", ".join(tr(locale, "{name} (AI)", name=s.name) if s.takeover is not None else s.name
+    return ", ".join(tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None else shown_name(s.name)
                      for s in table.seats)
 
 

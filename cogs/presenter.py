@@ -29,11 +29,11 @@ import random
 import discord
 
 from bot.tables.service import TableService
-from bot.tables.table import Post, TableSnapshot
+from bot.tables.table import Post, Table, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import Priority, RequestBudget, install, requests_for
-from cogs.presenting.channels import RETRY_MOST, TableChannels
+from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
 from cogs.presenting.outbox import OutboxDelivery
@@ -66,7 +66,7 @@ class Presenter:
         self._uninstall = install(client.http, self.budget)
         self.channels = TableChannels(client, service)
         self.pictures = Pictures()
-        self.outbox = OutboxDelivery(client, service, self.channels)
+        self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
         self.live = LiveMessages(client, service, self.channels, self.outbox, self.pictures, self.reminders,
                                  self.budget)
@@ -74,6 +74,7 @@ class Presenter:
         self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
+        self._paused: set[int] = set()  # tables whose channel summary says they wait for their locked thread
 
     # -- what the service tells us -----------------------------------------------
 
@@ -145,6 +146,8 @@ class Presenter:
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
+                    if locked_out(exc) and await self._thread_locked(table_id):
+                        continue  # the game paused: its summary says so, its news waits for the unlock
                     # Whatever failed (the database, a bug) is tried again, with a growing pause:
                     # what was committed must reach the channel.
                     failures += 1
@@ -174,6 +177,7 @@ class Presenter:
     def _forget(self, table_id: int) -> None:
         """A closed table whose news is all shown: nothing of it stays."""
         self._latest.pop(table_id, None)
+        self._paused.discard(table_id)
         self.outbox.forget(table_id)
         self.live.forget(table_id)
 
@@ -189,16 +193,53 @@ class Presenter:
     async def _step(self, table_id: int) -> bool:
         """Do the most urgent thing the table's channel needs; False when there is nothing left."""
         snapshot = self._latest[table_id]
+        paused = snapshot.is_open and snapshot.paused is not None
+        if snapshot.is_open and paused != (table_id in self._paused):
+            # The channel's summary says whether the game waits for its locked thread.
+            await self.live.summary(snapshot.table, priority=Priority.NORMAL)
+            (self._paused.add if paused else self._paused.discard)(table_id)
+            return True
         owed = self.outbox.next_post(table_id)
-        if owed is not None:
+        if owed is not None and not paused:  # a locked thread takes nothing: its news waits for the unlock
             post, made_by, newest = owed
             with requests_for(Priority.PLAYERS):
-                await self.outbox.deliver(made_by, post, newest, self.news.show)
+                await self.outbox.deliver(made_by, post, newest, self._show)
             return True
         if self.outbox.unmarked(table_id):
             await self.outbox.mark(table_id)
             return True
+        if paused:
+            return False
         if self.live.owes_change(table_id):
             await self.live.catch_up(snapshot, lambda seconds: self._pause(table_id, seconds))
             return True
         return False
+
+    async def _show(self, table: Table, post: Post, newest: bool) -> int | None:
+        """``News.show``; a game that ended while its thread was locked says how in the channel's summary."""
+        try:
+            return await self.news.show(table, post, newest)
+        except discord.HTTPException as exc:
+            if locked_out(exc) and not self._latest[table.id].is_open and post.kind in ("finished", "cancelled"):
+                await self.live.summary(table)
+            raise
+
+    # -- a thread a moderator locked ------------------------------------------------
+
+    def _holds_back(self, table_id: int, exc: discord.HTTPException) -> bool:
+        """A post refused because a moderator locked the game's thread waits for the unlock, while
+        the game is open (the helper that pauses it is ``_thread_locked``); a finished game's is dropped."""
+        return locked_out(exc) and self._latest[table_id].is_open
+
+    async def _thread_locked(self, table_id: int) -> bool:
+        """Discord refused the game's thread as locked, which the gateway had not said: the game
+        pauses (``TableService.thread_locked``). True once the newest commit is paused."""
+        snapshot = self._latest[table_id]
+        if not snapshot.is_open:
+            return False
+        try:  # its thread, or the thread it was opened in
+            await self.service.thread_locked(int(snapshot.meta.get("thread_id") or snapshot.channel_id))
+        except Exception as exc:  # tried again with the refused post, after a pause
+            log.warning("table %s: could not pause for its locked thread (%s)", table_id, exc)
+            return False
+        return self._latest[table_id].paused is not None

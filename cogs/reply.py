@@ -21,9 +21,11 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import time
 
 import discord
 
+from bot.app import SixNimmtBot, interaction_kind
 from cogs.errors import answer_error
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,7 @@ class Reply:
         self._lock = asyncio.Lock()  # a deferral and an answer never race each other
         self._timer: asyncio.Task | None = None
         self._deferral: asyncio.Task | None = None
+        self._started = time.perf_counter()
 
     @property
     def answered(self) -> bool:
@@ -71,6 +74,13 @@ class Reply:
         # Shielded: leaving the block must not cut a deferral off halfway through its request.
         self._deferral = asyncio.ensure_future(self.defer())
 
+    def _first_answer(self) -> None:
+        """The interaction has just been answered (or deferred) for the first time: the metrics
+        learn how long that took."""
+        client = self.interaction.client
+        if isinstance(client, SixNimmtBot) and client.metrics is not None:
+            client.metrics.answered(interaction_kind(self.interaction)[0], time.perf_counter() - self._started)
+
     async def defer(self) -> None:
         """Defer now, if nothing has answered yet: Discord then shows that an answer is coming."""
         async with self._lock:
@@ -81,6 +91,7 @@ class Reply:
                     await self.interaction.response.defer()
                 else:
                     await self.interaction.response.defer(ephemeral=self.answer is Answer.EPHEMERAL, thinking=True)
+                self._first_answer()
             except discord.HTTPException:
                 log.warning("could not defer an interaction of user %s", self.interaction.user.id, exc_info=True)
 
@@ -90,6 +101,7 @@ class Reply:
             interaction = self.interaction
             if not self.answered:
                 response = await interaction.response.send_message(content, ephemeral=ephemeral, **fields)
+                self._first_answer()
                 return response.message_id
             # After a "thinking…" deferral the first follow-up takes that message's place.
             message = await interaction.followup.send(content or discord.utils.MISSING, ephemeral=ephemeral,
@@ -101,6 +113,7 @@ class Reply:
         async with self._lock:
             if not self.answered:
                 await self.interaction.response.edit_message(**fields)
+                self._first_answer()
             else:
                 await self.interaction.edit_original_response(**fields)
 
@@ -109,6 +122,7 @@ class Reply:
         async with self._lock:
             if not self.answered:
                 await self.interaction.response.defer()
+                self._first_answer()
 
     async def error(self, text: str) -> None:
         """Tell only the user what went wrong."""

@@ -32,6 +32,7 @@ from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
 from cogs.ui.base import TableItem, item_view, service_of
 from .group import add_subcommands, remove_subcommands
+from cogs.render.names import shown_name
 from cogs.render.text import BULL, GREEN
 from bot.app import SixNimmtBot
 
@@ -91,7 +92,7 @@ def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool 
                    rate=f"{entry.win_rate:.0%}"))
     if entry.avg_points_per_round is not None and metric != "avg_points_per_round":
         rest.append(per_round(locale, entry))
-    name = discord.utils.escape_markdown(entry.display_name or "?")
+    name = shown_name(entry.display_name or "?")
     line = f"**{entry.rank}.** {name} — **{metric_value(locale, entry, metric)}** · " + " · ".join(rest)
     return f"▶ {line}" if highlight else line
 
@@ -120,8 +121,8 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
                                games=games_text(locale, min_games))
     else:
         embed.description = tr(locale, "Nobody qualifies yet. Start a game with `/6nimmt start`!")
-    name = discord.utils.escape_markdown(viewer.display_name)
-    rank_title = tr(locale, "{name}'s rank", name=viewer.display_name)
+    name = shown_name(viewer.display_name)
+    rank_title = tr(locale, "{name}'s rank", name=name)
     if mine is not None:
         embed.add_field(name=rank_title, value=entry_line(locale, mine, metric), inline=False)
     else:
@@ -174,7 +175,8 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
 
 def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Embed:
-    embed = discord.Embed(title=tr(locale, "6 nimmt! stats — {name}", name=name), colour=GREEN)
+    """``name``: the player's display name, as they chose it."""
+    embed = discord.Embed(title=tr(locale, "6 nimmt! stats — {name}", name=shown_name(name)), colour=GREEN)
     if not stats.games:
         embed.description = tr(locale, "No finished games in {where} yet.", where=where)
         return embed
@@ -282,7 +284,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         if chart is not None:  # each player's bullheads round by round
             files.append(discord.File(io.BytesIO(chart), filename=f"6nimmt-game-{export.game_id}-scores.png",
                                       description=tr(locale, "Bullheads after each round")))
-        standings = ", ".join(f"{r.rank}. {r.display_name} {r.points}{BULL}" for r in log_.results)
+        standings = ", ".join(f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results)
         await interaction.followup.send(
             tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
                status=log_.game.status, standings=standings or tr(locale, "no results")),
@@ -299,7 +301,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             record = summary.game
             when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else record.status
             standings = ", ".join(
-                f"{'🏆 ' if r.won else ''}{discord.utils.escape_markdown(r.display_name)} {r.points}{BULL}"
+                f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}"
                 for r in summary.results)
             lines.append(f"**#{record.game_id}** · {record.variant} · {when}\n{standings or record.status}")
         embed.description = "\n".join(lines)[:4000]

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import add_items, remove_items
+from cogs.errors import add_items, answer_error, remove_items
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
 from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
@@ -26,8 +26,9 @@ from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
 from .group import add_subcommands, remove_subcommands
-from .threads import Threads, start_thread, why_not_in_thread
+from .threads import Threads, game_thread_parent, start_thread, why_not_in_thread
 from .presenter import IMAGE_NAME, Presenter
+from cogs.render.names import shown_name
 from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
 from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_for, table_option
@@ -38,10 +39,10 @@ from bot.app import SixNimmtBot
 log = logging.getLogger(__name__)
 
 
-def _message_link(guild_id: int, channel_id: int, message_id: int | None, locale) -> str:
-    if message_id is None:
-        return tr(locale, "above")
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """A jump link to the message (to its channel, while the message's id is not known yet)."""
+    where = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    return where if message_id is None else f"{where}/{message_id}"
 
 
 def first_error(exc: ValidationError, locale) -> str:
@@ -102,8 +103,30 @@ async def start_command(
     settings = bot.settings  # type: ignore[attr-defined]
     locale = user_locale(interaction)
     public = public_locale(interaction)
-    async with Reply(interaction, Answer.PUBLIC) as reply:  # the lobby is the answer
-        server = await bot.server_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+    service = service_of(interaction)
+    # Inside a game's thread a command means that game (README): while it is on, no second table
+    # there; once it is over, the next one opens in the channel, with a thread of its own.
+    parent = game_thread_parent(interaction)
+    if parent is not None:
+        running = service.tables_in(interaction.channel_id)
+        if running:
+            game = running[0].as_committed()
+            link = _message_link(game.guild_id, game.channel_of(game.message_id), game.message_id)
+            await answer_error(interaction, tr(locale, "This thread's game is still open: {link}. Start the next one "
+                                                       "once it is over.", link=link))
+            return
+    channel_id = parent if parent is not None else interaction.channel_id
+    # Opened from a game's thread, the lobby goes to the channel and the answer says where: only
+    # the player sees it, even if the save is slow and the answer deferred.
+    async with Reply(interaction, Answer.PUBLIC if parent is None else Answer.EPHEMERAL) as reply:
+        try:
+            server = await bot.server_settings.fetch(interaction.guild_id)  # type: ignore[attr-defined]
+        except Exception:  # logged and counted by the book
+            # The bot's defaults instead could open what this server's own rules forbid (threads, a
+            # turn-based pace): nothing is opened, and the host can simply try again.
+            await reply.error(tr(locale, "This server's settings cannot be read right now, so no table was "
+                                         "opened. Please try again in a moment."))
+            return
         chosen = pace.value if pace is not None else server.pace
         if chosen != "live" and not server.turn_based:
             await reply.error(tr(locale, "Turn-based games are turned off on this server: start a live one."))
@@ -125,14 +148,17 @@ async def start_command(
             await reply.error(tr(locale, "That table cannot be set up — {problem}.",
                                  problem=first_error(exc, locale)))
             return
-        why = why_not_in_thread(interaction, locale) if server.threads and interaction.guild_id else None
-        threaded = server.threads and interaction.guild_id is not None and why is None
-        service = service_of(interaction)
+        if parent is not None:  # as a Rematch: a thread is tried on the lobby, the channel played in otherwise
+            why = None
+            threaded = server.threads
+        else:
+            why = why_not_in_thread(interaction, locale) if server.threads and interaction.guild_id else None
+            threaded = server.threads and interaction.guild_id is not None and why is None
         try:
-            table = await service.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+            table = await service.open_lobby(interaction.guild_id, channel_id, interaction.user.id,
                                              interaction.user.display_name, options, threaded=threaded)
         except TableExists as exc:
-            link = _message_link(interaction.guild_id, interaction.channel_id, exc.message_id, locale)
+            link = _message_link(interaction.guild_id, exc.channel_id, exc.message_id)
             await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link)
                               + (" " + why if why else ""))
             return
@@ -183,7 +209,7 @@ async def kick_command(interaction: discord.Interaction, member: discord.Member,
     table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
-        await reply.send(tr(user_locale(interaction), "{name} was removed.", name=member.display_name))
+        await reply.send(tr(user_locale(interaction), "{name} was removed.", name=shown_name(member.display_name)))
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
 @table_option()
@@ -262,6 +288,8 @@ class Tables(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.presenter = Presenter(bot, bot.service, bot.settings.request_budget)
+        if bot.metrics is not None:
+            bot.metrics.presenter_queue = lambda: self.presenter.busy_tables
         bot.service.add_listener(self.presenter)
 
     async def cog_load(self) -> None:
@@ -275,8 +303,9 @@ class Tables(commands.Cog):
 async def setup(bot: SixNimmtBot) -> None:
     add_items(bot, PREFIX, N_("That button is not valid. Use the newest table message."), ITEMS)
     await bot.add_cog(Tables(bot))
-    await bot.add_cog(Threads(bot.service))
+    await bot.add_cog(Threads(bot.service, bot))
 
 
 async def teardown(bot: SixNimmtBot) -> None:
     remove_items(bot, PREFIX, ITEMS)
+    await bot.remove_cog("Threads")  # defined in cogs.threads, so not removed with this extension

@@ -1,21 +1,34 @@
-"""A thread for each game: whether one can be started here, starting it, and noticing it is gone.
+"""A thread for each game: whether one can be started here, starting it, noticing it is gone, and
+noticing a moderator locked (or unlocked) it.
 
 The lobby is posted in the channel; the game's thread is started on that
 message (a thread started on a message shares its id), and from the start
 of the game on everything the table posts goes there. Where no thread can be
-made, the game runs in the channel as before and the host is told why.
+made, the game runs in the channel as before and the host is told why; a
+channel holds one such game at a time, so a table with neither closes. A
+game's thread is one this bot started: it never holds a second table.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.tables.errors import TableError
 from bot.tables.service import TableService
-from bot.tables.table import Table
-from cogs.i18n import N_, tr
+from bot.tables.table import Table, TableStatus
+from bot.tables.timers import backoff
+from bot.tables.transactions import UNREACHABLE
+from bot.tables.updates import TableUpdate
+from cogs.i18n import N_, render, tr
+from cogs.render.names import isolated
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +37,14 @@ log = logging.getLogger(__name__)
 #: after the game the Rematch button's hour needs no edit of the thread), a week for a turn-based
 #: one, whose moves may each take a day.
 LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 60, 10080
+
+#: Tries to save a game's pause (or its end) when the database is away, before the next sign of it.
+LOCK_TRIES = 8
+#: Discord's error code for a second thread started on one message (the first one has its id).
+THREAD_ALREADY_CREATED = 160004
+#: Pauses between tries of saving where a game plays, or of ending a deleted channel's tables:
+#: doubling from the first, capped; a thread's place is tried RECORD_TRIES times (about 30 s).
+RETRY_FIRST, RETRY_MOST, RECORD_TRIES = 0.5, 30.0, 7
 
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
@@ -48,36 +69,120 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
     return None
 
 
+#: Discord's longest display name: the host's name never pushes the table's number out of the thread's name.
+MAX_HOST_NAME = 32
+
+
 def thread_name(table: Table, host_name: str, locale) -> str:
-    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters)."""
-    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=host_name, table=table.id)[:100]
+    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters). A thread's name shows no
+    markdown and pings nobody, but a right-to-left override in the host's name would reverse it."""
+    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=isolated(host_name[:MAX_HOST_NAME]),
+              table=table.id)[:100]
 
 
-async def start_thread(client: discord.Client, service: TableService, table: Table, message_id: int,
+def game_thread_parent(interaction: discord.Interaction) -> int | None:
+    """The channel of the game whose thread the command was used in, or None. A game's thread is
+    one this bot started (it starts threads for its games only), so this holds once the game is
+    over too, and after a restart."""
+    channel = interaction.channel
+    me = interaction.client.user
+    if isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id:
+        return channel.parent_id
+    return None
+
+
+async def start_thread(client: discord.Client, service: TableService, table: Table, message_id: int | None,
                        host_name: str, locale) -> str | None:
-    """Start the game's thread on its lobby message and tell the service; if Discord refuses,
-    the game plays in its channel. Returns why not (already in ``locale``), or None."""
+    """Start the game's thread on its lobby message and tell the service; if Discord refuses, the
+    game plays in its channel, or, when the channel has its one game played in place already, the
+    table closes. Returns why there is no thread (already in ``locale``), or None.
+
+    ``message_id`` None: the lobby's id was never saved (a kill right after it was posted), so no
+    thread can be started on it."""
+    thread_id, why = await _open_thread(client, table, message_id, host_name, locale)
+    try:
+        table = await _record_thread(service, table.id, thread_id)
+    except TableError:  # the table closed meanwhile: nothing left to place
+        return None
+    except UNREACHABLE as exc:  # the next start finds it without its thread and places it
+        log.error("table %s: where it plays could not be saved (%s); the next start places it", table.id, exc)
+        return None
+    if not table.is_open and table.closed_notice is not None:  # no room for it in the channel
+        return render(locale, table.closed_notice)
+    return why
+
+
+async def _open_thread(client: discord.Client, table: Table, message_id: int | None, host_name: str,
+                       locale) -> tuple[int | None, str | None]:
+    """(the thread started on ``message_id``, None), or (None, why none could be)."""
+    if message_id is None:
+        return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
     minutes = TURN_BASED_ARCHIVE_MINUTES if table.options.turn_based else LIVE_ARCHIVE_MINUTES
     try:
         data = await client.http.start_thread_with_message(
             table.channel_id, message_id, name=thread_name(table, host_name, locale),
             auto_archive_duration=minutes, rate_limit_per_user=None)
     except discord.HTTPException as exc:
+        if exc.code == THREAD_ALREADY_CREATED:
+            # Started before a kill kept its id from being saved: it shares its message's id.
+            return message_id, None
         log.warning("table %s: no thread could be started (%s); it plays in its channel", table.id, exc)
-        why = (tr(locale, "I may not start threads here, so the game runs in this channel.")
-               if isinstance(exc, discord.Forbidden) else
-               tr(locale, "Discord would not start a thread just now, so the game runs in this channel."))
-        await service.set_thread(table.id, None)
-        return why
-    await service.set_thread(table.id, int(data["id"]))
-    return None
+        return None, (tr(locale, "I may not start threads here, so the game runs in this channel.")
+                      if isinstance(exc, discord.Forbidden) else
+                      tr(locale, "Discord would not start a thread just now, so the game runs in this channel."))
+    except (aiohttp.ClientError, OSError) as exc:
+        log.warning("table %s: Discord could not be reached to start its thread (%s)", table.id, exc)
+        return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
+    return int(data["id"]), None
+
+
+async def _record_thread(service: TableService, table_id: int, thread_id: int | None) -> Table:
+    """``service.set_thread``, tried again with a growing pause while the database is away."""
+    for attempt in itertools.count(1):
+        try:
+            return await service.set_thread(table_id, thread_id)
+        except UNREACHABLE:
+            if attempt == RECORD_TRIES:
+                raise
+            await asyncio.sleep(backoff(attempt, RETRY_FIRST, RETRY_MOST))
+    raise AssertionError("unreachable")
 
 
 class Threads(commands.Cog):
-    """A game's thread or channel deleted: its table ends cleanly (recorded as abandoned)."""
+    """A game's thread or channel deleted: its table ends cleanly (recorded as abandoned). A game's
+    thread locked by a moderator: the game pauses until it is unlocked (``TableService.thread_locked``).
+    A lobby restored without the thread it was posted for (a kill came between): its thread is
+    started, or it is placed in its channel under the one-game rule."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, client: discord.Client | None = None) -> None:
         self.service = service
+        self.client = client
+        self._tasks: set[asyncio.Task] = set()  # endings being retried, threads being started: cut at unload
+        if client is not None:
+            service.add_listener(self._on_update)
+
+    async def cog_unload(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _on_update(self, update: TableUpdate) -> None:
+        snapshot = update.snapshot
+        if update.kind == "restored" and snapshot.is_open and snapshot.meta.get("threaded") \
+                and not snapshot.meta.get("thread_id"):
+            self._spawn(self._place(snapshot.table), f"place-{snapshot.id}")
+
+    async def _place(self, table: Table) -> None:
+        """Start the thread a restored lobby was posted for, or place it in its channel."""
+        guild = self.client.get_guild(table.guild_id) if self.client is not None else None
+        locale = guild.preferred_locale if guild is not None else None
+        why = await start_thread(self.client, self.service, table, table.message_id, table.host_name, locale)
+        log.info("table %s was restored without its thread: %s", table.id, why or "its thread is started")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -90,9 +195,69 @@ class Threads(commands.Cog):
     async def _gone(self, channel_id: int) -> None:
         if not self.service.tables_in(channel_id):
             return
-        try:
-            ended = await self.service.channel_gone(channel_id)
-        except Exception:  # the presenter's next post there finds it gone and tries again
-            log.exception("the tables of deleted channel %s could not be ended", channel_id)
+        self._spawn(self._end_gone(channel_id), f"gone-{channel_id}")
+
+    async def _end_gone(self, channel_id: int) -> None:
+        """End the tables of a deleted channel or thread; a failed ending (the database away) is
+        tried again with a growing pause until it goes through, not left for a post that may never come."""
+        for failures in itertools.count(0):
+            if failures:
+                await asyncio.sleep(backoff(failures, RETRY_FIRST, RETRY_MOST))
+            try:
+                ended = await self.service.channel_gone(channel_id)
+            except Exception:
+                log.log(logging.ERROR if not failures else logging.DEBUG,
+                        "the tables of deleted channel %s could not be ended (try %d); trying again",
+                        channel_id, failures + 1, exc_info=not failures)
+                continue
+            log.info("channel %s was deleted: table(s) %s abandoned", channel_id, ended)
             return
-        log.info("channel %s was deleted: table(s) %s abandoned", channel_id, ended)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was locked or unlocked. The raw event, because ``on_thread_update`` fires
+        only for a thread in discord.py's cache, and an archived thread is not in it: a thread
+        locked and archived at once, then unlocked, would go unheard."""
+        locked = (payload.data.get("thread_metadata") or {}).get("locked")
+        if locked is not None:
+            await self._lock_changed(payload.thread_id, bool(locked))
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Connected (after a start, or a reconnection that could not resume): what was locked or
+        unlocked while the bot did not listen. The active threads came with the guild; a paused
+        game's thread that is not among them (archived) is asked for."""
+        for table in [t.as_committed() for t in self.service.tables.values() if t.guild_id == guild.id]:
+            if table.status is not TableStatus.PLAYING:
+                continue
+            thread = guild.get_thread(table.home_id)  # None for a channel, or a thread not active
+            if thread is None and table.paused is not None:
+                try:
+                    thread = await guild.fetch_channel(table.home_id)
+                except discord.NotFound:
+                    continue  # deleted: the gateway or the next post ends its game
+                except (discord.HTTPException, OSError) as exc:
+                    log.warning("table %s: could not ask whether its thread is still locked (%s)", table.id, exc)
+                    continue
+            if isinstance(thread, discord.Thread):
+                await self._lock_changed(thread.id, thread.locked)
+
+    async def _lock_changed(self, thread_id: int, locked: bool) -> None:
+        """Pause or resume the game played in ``thread_id``; a database that is away is waited for."""
+        if not self.service.tables_in(thread_id):
+            return
+        change = self.service.thread_locked if locked else self.service.thread_unlocked
+        for attempt in range(1, LOCK_TRIES + 1):
+            try:
+                await change(thread_id)
+                return
+            except UNREACHABLE as exc:
+                if attempt == LOCK_TRIES:  # a locked thread still refuses the next post, which pauses it
+                    log.error("thread %s was %s, but the game could not be saved so (%s)",
+                              thread_id, "locked" if locked else "unlocked", exc)
+                    return
+                await asyncio.sleep(backoff(attempt))
+            except Exception:
+                log.exception("thread %s was %s, but its game could not follow", thread_id,
+                              "locked" if locked else "unlocked")
+                return

@@ -39,9 +39,9 @@ from .models import (
     RestoredTable,
     SeatInfo,
     SeatResult,
+    Transferred,
 )
 from .store import Store
-
 
 SQLITE_PREFIX = "sqlite:///"
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
@@ -79,7 +79,7 @@ async def open_store(url: str | PathLike[str], *, pool_size: int = 10) -> Store:
     return await SQLiteStore.open(path)
 
 
-async def copy_database(source: str, target: str):
+async def copy_database(source: str, target: str) -> Transferred:
     """Copy the SQLite database ``source`` into the empty PostgreSQL database ``target``
     (see ``data/transfer.py``); returns what was copied, raises a StoreError saying why not."""
     from .transfer import copy_sqlite_to_postgres  # both backends: only for this one-off command
@@ -92,6 +92,6 @@ __all__ = [
     "GameNotFound", "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
     "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "OutboxPost", "PlayerInActiveGame",
     "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
-    "SeatResult", "Store", "StoreError", "StoreUnavailable", "UnknownMetric", "open_store",
+    "SeatResult", "Store", "StoreError", "StoreUnavailable", "Transferred", "UnknownMetric", "open_store",
     "copy_database", "sqlite_path",
 ]

@@ -75,7 +75,7 @@ class CommitQueue:
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for (_, future), outcome in zip(batch, outcomes):
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if future.done():  # caller was cancelled; the write stands
                     continue
                 if isinstance(outcome, Exception):

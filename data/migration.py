@@ -62,11 +62,11 @@ def move_outbox(meta_text: Any) -> MovedMeta | None:
     return MovedMeta(json.dumps(meta, separators=(",", ":")), message_id, posts)
 
 
-def moved_rows(rows: list[Any]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+def moved_rows(rows: list[Any]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """For MOVABLE_META's rows: (MOVE_POST rows, MOVE_META rows, MOVE_MESSAGE rows)."""
-    posts: list[tuple] = []
-    metas: list[tuple] = []
-    messages: list[tuple] = []
+    posts: list[tuple[Any, ...]] = []
+    metas: list[tuple[Any, ...]] = []
+    messages: list[tuple[Any, ...]] = []
     for game_id, meta_text, updated_at in rows:
         moved = move_outbox(meta_text)
         if moved is None:

@@ -286,3 +286,16 @@ class PlayerStats(_Model):
     favourite_row: int | None  # row index taken most often (lowest index on ties)
     rating: RatingInfo | None
     finished_by_ai: int = 0  # games of these an AI finished in the player's seat
+
+
+# --------------------------------------------------------------------------- moving a database
+
+
+@dataclass(frozen=True)
+class Transferred:
+    """What ``copy_database`` copied (``data/transfer.py``)."""
+
+    rows: dict[str, int]  # table -> rows copied
+
+    def summary(self) -> str:
+        return ", ".join(f"{count} {table}" for table, count in self.rows.items())

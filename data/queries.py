@@ -55,6 +55,11 @@ class Reader(Protocol):
     ) -> Iterable[Any]: ...
 
 
+async def _fetch(conn: Reader, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
+    """The rows of ``sql`` as a list, to index (a ``Reader`` promises only an iterable)."""
+    return list(await conn.execute_fetchall(sql, parameters))
+
+
 _UNFINISHED = "status IN ({})".format(",".join(f"'{s}'" for s in UNFINISHED_STATUSES))
 def _in_scope(guild_id: int | None) -> str:
     """Finished games of one guild (``:guild``), or of every guild for None. Two texts rather
@@ -68,7 +73,7 @@ def _in_scope(guild_id: int | None) -> str:
 async def server_settings(conn: Reader, guild_id: int) -> ServerSettings | None:
     """The guild's stored settings; None if it has none, or if its row does not validate
     (logged: a damaged row must not keep the server from playing)."""
-    rows = list(await conn.execute_fetchall(statements.SERVER_SETTINGS, (guild_id,)))
+    rows = await _fetch(conn, statements.SERVER_SETTINGS, (guild_id,))
     if not rows:
         return None
     try:
@@ -96,7 +101,7 @@ async def load_table(conn: Reader, game_id: int) -> RestoredTable | CorruptTable
     return tables[0] if tables else None
 
 
-async def _load_tables(conn: Reader, where: str, params: tuple
+async def _load_tables(conn: Reader, where: str, params: tuple[Any, ...]
                        ) -> list[RestoredTable | CorruptTable]:
     games = await conn.execute_fetchall(
         f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY game_id", params
@@ -214,7 +219,8 @@ async def leaderboard(
     ranked = _ranked_sql(metric, guild_id)
     params = _scope_params(guild_id, min_games)
     # The total rides along with the page: one pass over the results, not two.
-    rows = await conn.execute_fetchall(
+    rows = await _fetch(
+        conn,
         ranked + "SELECT *, count(*) OVER () AS total FROM ranked ORDER BY rank, lower(display_name), user_id "
         "LIMIT :limit OFFSET :offset",
         {**params, "limit": max(0, limit), "offset": max(0, offset)},
@@ -222,7 +228,7 @@ async def leaderboard(
     if rows:
         total = rows[0]["total"]
     else:  # a page past the end (or of none) still says how many there are
-        total = (await conn.execute_fetchall(ranked + "SELECT count(*) FROM ranked", params))[0][0]
+        total = (await _fetch(conn, ranked + "SELECT count(*) FROM ranked", params))[0][0]
     return LeaderboardPage(
         metric=metric, entries=[_entry(r) for r in rows], total=total, offset=offset, limit=limit,
     )
@@ -232,8 +238,8 @@ async def rank_of(
     conn: Reader, user_id: int, guild_id: int | None, metric: Metric,
     min_games: int,
 ) -> LeaderboardEntry | None:
-    rows = await conn.execute_fetchall(
-        _ranked_sql(metric, guild_id) + "SELECT * FROM ranked WHERE user_id = :user",
+    rows = await _fetch(
+        conn, _ranked_sql(metric, guild_id) + "SELECT * FROM ranked WHERE user_id = :user",
         {**_scope_params(guild_id, min_games), "user": user_id},
     )
     return _entry(rows[0]) if rows else None
@@ -255,7 +261,8 @@ async def player_stats(
     )
     games, wins, points, rounds, finished_by_ai = totals
     best, worst = [
-        _game_score(await conn.execute_fetchall(
+        _game_score(await _fetch(
+            conn,
             f"SELECT r.game_id, r.points, g.finished_at {from_results} "
             f"ORDER BY r.points {direction}, g.finished_at DESC LIMIT 1",
             params,
@@ -277,9 +284,7 @@ async def player_stats(
             params,
         )
     }
-    names = await conn.execute_fetchall(
-        "SELECT display_name FROM players WHERE user_id = ?", (user_id,)
-    )
+    names = await _fetch(conn, "SELECT display_name FROM players WHERE user_id = ?", (user_id,))
     return PlayerStats(
         user_id=user_id,
         display_name=names[0][0] if names else None,
@@ -301,7 +306,7 @@ async def player_stats(
     )
 
 
-def _game_score(rows: Any) -> GameScore | None:
+def _game_score(rows: list[Any]) -> GameScore | None:
     if not rows:
         return None
     return GameScore(game_id=rows[0][0], points=rows[0][1], finished_at=rows[0][2])
@@ -310,9 +315,8 @@ def _game_score(rows: Any) -> GameScore | None:
 async def _rating(conn: Reader, user_id: int, guild_id: int | None
                   ) -> RatingInfo | None:
     scope = GLOBAL_SCOPE if guild_id is None else guild_id
-    rows = await conn.execute_fetchall(
-        "SELECT mu, sigma, games FROM ratings WHERE scope_id = ? AND user_id = ?",
-        (scope, user_id),
+    rows = await _fetch(
+        conn, "SELECT mu, sigma, games FROM ratings WHERE scope_id = ? AND user_id = ?", (scope, user_id),
     )
     if not rows:
         return None
@@ -354,9 +358,7 @@ async def history(
 
 async def game_log(conn: Reader, game_id: int) -> GameLog:
     """Game record, seats, results and the full action log in sequence order."""
-    game_rows = await conn.execute_fetchall(
-        f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
-    )
+    game_rows = await _fetch(conn, f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
     if not game_rows:
         raise GameNotFound(game_id)
     by_game = (game_id,)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .errors import InvalidPayload
 from .models import Checkpoint, GameRecord, LoggedAction, OutboxPost, ResultRow, SeatInfo, ServerSettings
@@ -21,6 +21,8 @@ GAME_COLUMNS = (
 )
 SEAT_COLUMNS = "game_id, seat, user_id, ai_level, display_name"
 RESULT_COLUMNS = "game_id, seat, user_id, display_name, ai_level, points, rank, won"
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class RowError(ValueError):
@@ -49,7 +51,7 @@ def load_object(text: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def _validate(model: type[Any], data: dict[str, Any], what: str) -> Any:
+def _validate(model: type[M], data: dict[str, Any], what: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:

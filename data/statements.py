@@ -94,7 +94,7 @@ def result_rows(game_id: int, result: GameResult) -> list[tuple[str, list[tuple[
     winners = set(result.winners)
     return [
         (INSERT_RESULT, [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.points, rank, int(s.seat in winners))
-                         for s, rank in zip(seats, ranks)]),
+                         for s, rank in zip(seats, ranks, strict=True)]),
         (INSERT_ROUND_SCORE, [(game_id, number, s.seat, points)
                               for s in seats for number, points in enumerate(s.round_points, start=1)]),
         (INSERT_SEAT_STATS, [(game_id, s.seat, s.user_id, s.rows_taken, s.sixth_card_takes, s.low_card_takes)
@@ -120,7 +120,7 @@ def rating_rows(scope: int, humans: Sequence[SeatResult], known: Iterable[Sequen
     stored = {row[0]: SkillRating(row[1], row[2]) for row in known}
     before = [stored.get(s.user_id, SkillRating()) for s in humans]
     after = rate_game(before, [s.points for s in humans])
-    return [(scope, s.user_id, r.mu, r.sigma, now) for s, r in zip(humans, after)]
+    return [(scope, s.user_id, r.mu, r.sigma, now) for s, r in zip(humans, after, strict=True)]
 
 
 def seat_mismatch(game_id: int, stored: Iterable[int], result: GameResult) -> str | None:

@@ -10,13 +10,13 @@ an older bot wrote it) and both sides have the same columns.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
 
 from . import sqlite_path
 from .errors import StoreError
+from .models import Transferred
 from .postgres import PostgresStore
 from .postgres.schema import TABLES
 from .sqlite import SQLiteStore
@@ -24,14 +24,6 @@ from .sqlite import SQLiteStore
 
 class TransferError(StoreError):
     """The database cannot be moved; nothing was written to the target."""
-
-
-@dataclass(frozen=True)
-class Transferred:
-    rows: dict[str, int]  # table -> rows copied
-
-    def summary(self) -> str:
-        return ", ".join(f"{count} {table}" for table, count in self.rows.items())
 
 
 async def copy_sqlite_to_postgres(source: str, target: str) -> Transferred:

@@ -17,9 +17,9 @@ The SQL is the subset both databases read alike, with ``?`` parameters (see
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from . import privacy
 from . import statements as sql
@@ -89,14 +89,14 @@ Op = Run | RunMany | Bulk | LockGames | LockPlayers
 Step = Generator[Op, Any, T]
 
 
-class Stepper:
+class Stepper(Generic[T]):
     """Walks a step for a driver: ``start``, then ``send`` each operation's rows, or ``throw``
     its constraint error; each returns the next operation, or None when the step is done
     (its result is then ``value``)."""
 
-    def __init__(self, step: Step[Any]) -> None:
+    def __init__(self, step: Step[T]) -> None:
         self._step = step
-        self.value: Any = None
+        self.value: T  # the step's result: set once it is done
 
     def start(self) -> Op | None:
         return self._advance(lambda: next(self._step))
@@ -107,7 +107,7 @@ class Stepper:
     def throw(self, error: BaseException) -> Op | None:
         return self._advance(lambda: self._step.throw(error))
 
-    def _advance(self, move: Any) -> Op | None:
+    def _advance(self, move: Callable[[], Op]) -> Op | None:
         try:
             return move()
         except StopIteration as done:
@@ -274,11 +274,12 @@ def batch_written(batch: Sequence[Pending], outcomes: Sequence[Outcome], now: fl
     ``now``, so the stamp says it; a batch without one wrote only what is idempotent
     (mark_shown) or nothing, and may simply run again.
     """
-    done = sorted({p.game_id for p, o in zip(batch, outcomes) if p.state is not None
+    done = sorted({p.game_id for p, o in zip(batch, outcomes, strict=True) if p.state is not None
                    and not isinstance(o, Exception)})
     if not done:
         return False
-    [(count,)] = yield Run(_WRITTEN.format(",".join("?" * len(done))), (now, *done))
+    counted: list[tuple[int]] = yield Run(_WRITTEN.format(",".join("?" * len(done))), (now, *done))
+    [(count,)] = counted
     return count > 0
 
 
@@ -298,7 +299,10 @@ def create_game(guild_id: int, channel_id: int, host_id: int | None, variant: st
                 seed: int | None, now: float, first: Pending) -> Step[int]:
     """The games row, and ``first`` (its seats and first checkpoint) written as a batch of one."""
     yield Run(sql.ENSURE_GUILD, (guild_id, now))  # a table can open before the guild was seen
-    [(game_id,)] = yield Run(sql.INSERT_GAME, (guild_id, channel_id, host_id, variant, options, seed, now, now))
+    inserted: list[tuple[int]] = yield Run(
+        sql.INSERT_GAME, (guild_id, channel_id, host_id, variant, options, seed, now, now),
+    )
+    [(game_id,)] = inserted
     first.game_id = game_id
     [outcome] = yield from write_batch([first], now)
     if isinstance(outcome, Exception):

@@ -3,8 +3,9 @@ action log can replay any game from its seed."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import Field, asdict, dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from .errors import CorruptState
 
@@ -36,26 +37,39 @@ class Draft:
     kind: ClassVar[str] = "draft"
 
 
-Action = Pick | ChooseRow | Draft
+class Action(Protocol):
+    """An action of any variant (the classic ones here, the Anniversary game's in
+    ``engine/anniversary/actions.py``): a frozen dataclass with its seat and its log tag."""
 
-ACTION_TYPES: dict[str, type] = {cls.kind: cls for cls in (Pick, ChooseRow, Draft)}
+    kind: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def player(self) -> int: ...
 
 
-def action_to_dict(action) -> dict:
+A = TypeVar("A", bound=type[Action])
+
+#: Every action type by its ``kind``: a type with fields to check has a ``from_dict`` classmethod.
+ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (Pick, ChooseRow, Draft)}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
     return {"kind": action.kind, **asdict(action)}
 
 
-def action_from_dict(data: dict):
+def action_from_dict(data: dict[str, Any]) -> Action:
     """Rebuild an action from the action log; a foreign entry raises ``CorruptState``."""
     try:
         cls = ACTION_TYPES[data["kind"]]
         fields = {k: v for k, v in data.items() if k != "kind"}
-        return cls.from_dict(fields) if hasattr(cls, "from_dict") else cls(**fields)
+        checked: Callable[[dict[str, Any]], Action] | None = getattr(cls, "from_dict", None)
+        return checked(fields) if checked is not None else cls(**fields)
     except (KeyError, TypeError) as exc:
         raise CorruptState(f"not an action: {data!r}") from exc
 
 
-def register_action(cls: type) -> type:
+def register_action(cls: A) -> A:
     """Let a variant add its own action types to the log format."""
     ACTION_TYPES[cls.kind] = cls
     return cls

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidConfig
-from .variants import PLAYER_LIMITS, ROUNDS_LIMITS, TARGET_LIMITS, Variant, variant_spec
+from .variants import PLAYER_LIMITS, ROUNDS_LIMITS, TARGET_LIMITS, Variant, VariantSpec, variant_spec
 
 __all__ = ["GameConfig", "Variant", "PLAYER_LIMITS", "VARIANT_DEFAULT"]
 
@@ -22,7 +23,7 @@ class _VariantDefault:
 VARIANT_DEFAULT = _VariantDefault()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameConfig:
     """A table's rules.
 
@@ -33,23 +34,32 @@ class GameConfig:
     """
 
     players: int
-    variant: Variant = Variant.CLASSIC
-    target: int | None = VARIANT_DEFAULT  # type: ignore[assignment]
-    rounds: int | None = VARIANT_DEFAULT  # type: ignore[assignment]
+    variant: Variant
+    target: int | None
+    rounds: int | None
 
-    def __post_init__(self) -> None:
-        spec = variant_spec(self.variant)
+    # Written out, not the dataclass's own: ``target`` and ``rounds`` take ``VARIANT_DEFAULT``,
+    # which the fields never hold once the variant has replaced it.
+    def __init__(
+        self,
+        players: int,
+        variant: Variant | str = Variant.CLASSIC,
+        target: int | None | _VariantDefault = VARIANT_DEFAULT,
+        rounds: int | None | _VariantDefault = VARIANT_DEFAULT,
+    ) -> None:
+        spec = variant_spec(variant)
         variant = spec.variant
+        object.__setattr__(self, "players", players)
         object.__setattr__(self, "variant", variant)
-        for name in ("target", "rounds"):
-            value, default = getattr(self, name), getattr(spec, name)
-            if value is VARIANT_DEFAULT:
-                object.__setattr__(self, name, default)
+        for name, value, default in (("target", target, spec.target), ("rounds", rounds, spec.rounds)):
+            if isinstance(value, _VariantDefault):
+                value = default
             elif spec.fixed_length and value != default:
                 raise InvalidConfig(
                     f"the {variant.value} variant plays {spec.rounds} rounds and no target score: "
                     f"its {name} cannot be {value}"
                 )
+            object.__setattr__(self, name, value)
         low, high = spec.players
         if type(self.players) is not int or not low <= self.players <= high:
             raise InvalidConfig(
@@ -64,7 +74,7 @@ class GameConfig:
                 raise InvalidConfig(f"{what} must be between {least} and {most}, not {value}")
 
     @property
-    def spec(self):
+    def spec(self) -> VariantSpec:
         """The variant's numbers and parts (``engine.variants.VariantSpec``)."""
         return variant_spec(self.variant)
 
@@ -77,7 +87,7 @@ class GameConfig:
         """How many number cards are in play: 10·n+4 in the Pro variant, else all 104."""
         return variant_spec(self.variant).deck_size(self.players)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "variant": self.variant.value,
@@ -86,7 +96,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameConfig":
+    def from_dict(cls, data: dict[str, Any]) -> GameConfig:
         return cls(
             players=data["players"],
             variant=Variant(data["variant"]),

@@ -8,29 +8,42 @@ happened. Picks are collected face down and applied together once everyone
 has chosen. An illegal action raises an ``IllegalAction`` and changes nothing.
 
 The state is plain lists of ints so that random play and AI simulations stay
-fast; players are seats ``0 … n-1`` and rows are ``0 … 3``.
+fast (``engine/state.py``); players are seats ``0 … n-1`` and rows are ``0 … 3``.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Sequence
 from operator import add
+from typing import Any, Self
 
-from .actions import ChooseRow, Draft, Pick
+from .actions import Action, ChooseRow, Draft, Pick
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
 from .config import GameConfig
 from .errors import CardNotInHand, InvalidRow, NotYourTurn, UnknownPlayer, WrongPhase
 from .events import (
-    CardDrafted, CardPicked, CardPlaced, CardsRevealed, DraftEnded, GameEnded, RoundEnded,
-    RoundStarted, RowChoiceRequired, RowTaken, TakeReason,
+    CardDrafted,
+    CardPicked,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    Event,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
 )
 from .outcome import Outcome, Termination
 from .phase import DOING, Phase
 from .serialize import game_from_dict, game_to_dict
 from .setup import deal, game_at_position
+from .state import GameState
 from .variants import MAX_PLAYERS, Parts, Variant, register, variant_spec
-from .view import observe
+from .view import PlayerView, observe
 
 __all__ = ["Game"]
 
@@ -47,59 +60,27 @@ _new = tuple.__new__  # RowTaken(...) through tuple.__new__ skips the NamedTuple
 _FULL_ROW, _LOW_CARD = TakeReason.FULL_ROW, TakeReason.LOW_CARD
 
 
-_PICK, _CHOOSE_ROW, _DRAFT = Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT  # module constants: an enum class attribute costs ~1k instructions
+# module constants: an enum class attribute costs ~1k instructions
+_PICK, _CHOOSE_ROW, _DRAFT = Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT
 _PRO = Variant.PRO
 
 
-class Game:
+class Game(GameState):
     """A game in progress. Create one with ``Game.new(config, seed=…)``."""
 
-    __slots__ = (
-        "config", "rng", "round", "turn", "phase", "rows", "hands", "piles", "round_points",
-        "totals", "history", "set_aside", "picks", "n_picked", "pending", "chooser",
-        "draft_pool", "drafter", "first_drafter", "draft_log", "outcome",
-    )
-
-    #: Whom a special-card decision waits for: nobody in a game without special
-    #: cards (``AnniversaryGame`` keeps its own in a slot of that name).
-    decider: int | None = None
+    __slots__ = ()
 
     # -- construction -------------------------------------------------------------
 
-    def __init__(self, config: GameConfig, rng: random.Random) -> None:
-        n = config.players
-        self.config = config
-        self.rng = rng
-        self.round = 0
-        self.turn = 0
-        self.phase = Phase.PICK
-        self.rows: list[list[int]] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.piles: list[list[int]] = [[] for _ in range(n)]  # this round's bull piles
-        self.round_points = [0] * n  # bullheads in each pile, kept in step with it
-        self.totals = [0] * n  # points from finished rounds
-        self.history: list[list[int]] = []  # points of each finished round
-        self.set_aside: list[int] = []
-        self.picks = [0] * n  # face-down card per player, 0 for none yet
-        self.n_picked = 0
-        self.pending: list[tuple[int, int]] = []  # (card, player) still to place, highest first
-        self.chooser: int | None = None
-        self.draft_pool: list[int] = []
-        self.drafter: int | None = None
-        self.first_drafter: int | None = None
-        self.draft_log: list[tuple[int, int]] = []  # Pro: (seat, card) taken this round, in order
-        self.outcome: Outcome | None = None
-
     @classmethod
-    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> "Game":
+    def new(cls, config: GameConfig, seed: int | None = None, rng: random.Random | None = None) -> Game:
         """Deal the first round. All randomness comes from ``rng`` (or ``Random(seed)``).
 
         ``Game.new`` returns the variant's state class (an ``AnniversaryGame``
         for an Anniversary config; see ``engine.variants``).
         """
-        if cls is Game:
-            cls = variant_spec(config.variant).state
-        game = cls(config, rng if rng is not None else random.Random(seed))
+        state = variant_class(config.variant) if cls is Game else cls
+        game = state(config, rng if rng is not None else random.Random(seed))
         game._start_round([])
         return game
 
@@ -113,55 +94,28 @@ class Game:
         piles: list[list[int]] | None = None,
         totals: list[int] | None = None,
         seed: int = 0,
-    ) -> "Game":
+    ) -> Game:
         """A game at a chosen position in its picking phase (rulebook examples, puzzles, AI).
 
         Every card not in a row, hand or pile is set aside (out of this round).
         For an Anniversary config this is ``AnniversaryGame.from_position`` (no special cards).
         Hands of unequal length are refused with ``UnevenHands``.
         """
-        state = variant_spec(config.variant).state
+        state = variant_class(config.variant)
         if cls is Game and state is not Game:
             return state.from_position(config, rows, hands, piles=piles, totals=totals, seed=seed)
         return game_at_position(cls, config, rows, hands, piles, totals, seed)
 
-    @property
-    def players(self) -> int:
-        return self.config.players
-
     # -- queries ------------------------------------------------------------------
 
     @property
-    def waiting_for(self) -> tuple[int, ...]:
-        """The players whose decision the game needs before it can go on."""
-        phase = self.phase
-        if phase is Phase.PICK:
-            return tuple(p for p, card in enumerate(self.picks) if not card)
-        if phase is Phase.DRAFT:
-            return (self.drafter,)
-        if phase is Phase.CHOOSE_ROW:
-            return (self.chooser,)
-        return ()
-
-    @property
-    def decision_id(self) -> tuple:
+    def decision_id(self) -> tuple[object, ...]:
         """Which decision the game waits on now: equal for two states exactly when they wait on the
         same decision (a Pro draft pick, a turn's picks, a row choice, and in the Anniversary game
         each special-card or swap pause of a turn, told apart by its decider and by how many
         revealed cards are still to place). Keys whatever belongs to one decision: its timer, its
         buttons, a cached outlook."""
         return (self.round, self.turn, self.phase, self.drafter, self.chooser, self.decider, len(self.pending))
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Each player's points so far, this round's pile included."""
-        if self.phase is Phase.GAME_OVER:  # the last round is already in the totals
-            return tuple(self.totals)
-        return tuple(t + r for t, r in zip(self.totals, self.round_points))
 
     def row_bullheads(self, row: int) -> int:
         return sum(BULLHEADS[c] for c in self.rows[row])
@@ -171,7 +125,7 @@ class Game:
         # One plain pass (the AI's rollouts call this): a list of sums, min() and
         # index() cost three times as much. Strictly less keeps the lowest index on a tie.
         best = row = 0
-        least = None
+        least: int | None = None
         bullheads = BULLHEADS
         for cards in self.rows:
             cost = 0
@@ -179,19 +133,20 @@ class Game:
                 cost += bullheads[c]
             if least is None or cost < least:
                 best, least = row, cost
-            row += 1
+            row += 1  # noqa: SIM113 - a counter: enumerate costs more on this hot path
         return best
 
     def row_for(self, card: int) -> int | None:
         """The row ``card`` would go to by Rules 1 and 2, or ``None`` for a low card."""
-        best, best_end = None, 0
+        best: int | None = None
+        best_end = 0
         for i, row in enumerate(self.rows):
             end = row[-1]
             if best_end < end < card:
                 best, best_end = i, end
         return best
 
-    def legal_actions(self, player: int) -> list:
+    def legal_actions(self, player: int) -> list[Action]:
         """Everything ``player`` may do now (empty when the game does not wait for them)."""
         self._check_player(player)
         phase = self.phase
@@ -205,7 +160,7 @@ class Game:
 
     # -- actions ------------------------------------------------------------------
 
-    def apply(self, action) -> list:
+    def apply(self, action: Action) -> list[Event]:
         """Apply any action object (e.g. one read back from the action log)."""
         if isinstance(action, Pick):
             return self.pick(action.player, action.card)
@@ -215,7 +170,7 @@ class Game:
             return self.draft(action.player, action.card)
         raise WrongPhase(f"{type(action).__name__} is not an action of the {self.config.variant.value} game")
 
-    def pick(self, player: int, card: int) -> list:
+    def pick(self, player: int, card: int) -> list[Event]:
         """Put ``card`` face down; a second pick before the reveal changes the first."""
         if self.phase is not _PICK:
             raise WrongPhase(self._not_now("pick a card"))
@@ -232,7 +187,7 @@ class Game:
             return [_PICKED[player]]
         return self.play_turn(picks)  # which clears the picks once it has checked them
 
-    def play_turn(self, cards) -> list:
+    def play_turn(self, cards: Sequence[int]) -> list[Event]:
         """Everyone's face-down cards at once (``cards[p]`` for seat ``p``), then the reveal.
 
         The joint action of a simultaneous-move game: what a simulation or a
@@ -243,7 +198,7 @@ class Game:
         hands = self.hands
         if len(cards) != len(hands):
             raise UnknownPlayer(f"a turn needs one card for each of the {len(hands)} players")
-        order = []
+        order: list[tuple[int, int]] = []
         seat = 0  # a counter, not zip/enumerate: creating either costs more than the loop
         try:
             for card in cards:
@@ -253,20 +208,22 @@ class Game:
                 order.append(_PAIRS[seat][card])
                 seat += 1
         except ValueError:
-            for hand, taken in zip(hands[:seat], cards):
-                insort(hand, taken)  # hands are sorted: an illegal turn changes nothing
+            # the seats before the refused card give theirs back: hands are sorted, and an
+            # illegal turn changes nothing
+            for hand, taken in zip(hands[:seat], cards, strict=False):
+                insort(hand, taken)
             raise CardNotInHand(f"{card} is not in the hand of seat {seat}") from None
         if self.n_picked:  # drop single picks made before (no new list when there are none)
             self.picks = [0] * len(hands)
             self.n_picked = 0
         order.sort()  # lowest card first
-        events: list = [_new(CardsRevealed, (tuple(order),))]
+        events: list[Event] = [_new(CardsRevealed, (tuple(order),))]
         order.reverse()  # so the next card to place is popped from the end
         self.pending = order
         self._resolve(events)
         return events
 
-    def choose_row(self, player: int, row: int) -> list:
+    def choose_row(self, player: int, row: int) -> list[Event]:
         """Take ``row`` for the low card that fits nowhere (Rule 4)."""
         if self.phase is not _CHOOSE_ROW:
             raise WrongPhase(self._not_now("choose a row"))
@@ -284,13 +241,15 @@ class Game:
         for c in taken:
             points += BULLHEADS[c]
         self.round_points[player] += points
-        events = [_new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row]]
+        events: list[Event] = [
+            _new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row],
+        ]
         self.chooser = None
         self.phase = _PICK
         self._resolve(events)
         return events
 
-    def draft(self, player: int, card: int) -> list:
+    def draft(self, player: int, card: int) -> list[Event]:
         """Pro variant: take a face-up card into your hand."""
         if self.phase is not _DRAFT:
             raise WrongPhase(self._not_now("draft a card"))
@@ -304,7 +263,7 @@ class Game:
         hand.append(card)
         hand.sort()
         self.draft_log.append((player, card))
-        events: list = [CardDrafted(player, card)]
+        events: list[Event] = [CardDrafted(player, card)]
         n = self.config.players
         if len(self.draft_pool) == ROW_COUNT:
             self.rows = [[c] for c in self.draft_pool]
@@ -318,7 +277,7 @@ class Game:
 
     # -- the rules ----------------------------------------------------------------
 
-    def _resolve(self, events: list) -> None:
+    def _resolve(self, events: list[Event]) -> None:
         """Place revealed cards lowest first until done or a low card needs its player."""
         rows = self.rows
         pending = self.pending
@@ -326,8 +285,8 @@ class Game:
         # cards come lowest first and a placed card stays below the next end up, so
         # the rows' order by end never changes and each card's row is the one whose
         # end was closest below it at the start (and only the lowest card can be low).
-        first, second, third, fourth = rows  # classic and Pro play on four rows …
-        first, second, third, fourth = first[-1], second[-1], third[-1], fourth[-1]  # … by their ends
+        first_row, second_row, third_row, fourth_row = rows  # classic and Pro play on four rows …
+        first, second, third, fourth = first_row[-1], second_row[-1], third_row[-1], fourth_row[-1]  # … by their ends
         limit = ROW_LIMIT
         # events.append(...) each time, not a cached bound method: Python 3.11
         # specialises the method-call form of list.append (~120 instructions less a call)
@@ -368,7 +327,7 @@ class Game:
         else:
             self._end_round(events)
 
-    def _end_round(self, events: list) -> None:
+    def _end_round(self, events: list[Event]) -> None:
         points = tuple(self.round_points)
         self.totals = list(map(add, self.totals, points))  # no comprehension call, no zip
         self.history.append(list(points))
@@ -387,7 +346,7 @@ class Game:
             return
         self._start_round(events)
 
-    def _start_round(self, events: list) -> None:
+    def _start_round(self, events: list[Event]) -> None:
         config = self.config
         n = config.players
         self.round += 1
@@ -414,7 +373,8 @@ class Game:
         deck = deal(self.rng, size * n + ROW_COUNT)
         self.set_aside = deck[: HIGHEST_CARD - size * n - ROW_COUNT]
         top = HIGHEST_CARD - ROW_COUNT
-        hands = self.hands = []
+        hands: list[list[int]] = []
+        self.hands = hands
         for end in range(top, top - size * n, -size):  # seat 0 gets the cards just below the rows
             hand = deck[end - size:end]
             hand.sort()  # in place: half the cost of sorted() on a slice
@@ -426,44 +386,57 @@ class Game:
 
     # -- helpers ------------------------------------------------------------------
 
-    def _check_player(self, player: int) -> None:
-        # type(), not isinstance(): a bool is an int, and True is no seat
-        if not (type(player) is int and 0 <= player < self.config.players):
-            raise UnknownPlayer(f"there is no seat {player} at this table")
-
     def _not_now(self, what: str) -> str:
         doing = DOING.get(self.phase, f"the game is in its {self.phase.value} phase")
         return f"you cannot {what} now: {doing}"
 
     # -- observation and serialisation (see view.py and serialize.py) -------------------
 
-    def view(self, player: int | None):
+    def view(self, player: int | None) -> PlayerView:
         """What ``player`` may know (``None``: what everyone may know): the variant's view."""
-        return variant_spec(self.config.variant).view(self, player)
+        view = variant_spec(self.config.variant).view(self, player)
+        if not isinstance(view, PlayerView):  # the registry cannot name the type: see engine.variants
+            raise TypeError(f"the {self.config.variant.value} variant's view made a {type(view).__name__}")
+        return view
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a saved game (an ``AnniversaryGame`` for an Anniversary save)."""
-        return game_from_dict(cls, data)
+        game = game_from_dict(cls, data)
+        if not isinstance(game, Game):  # what engine.variants.state_class gives: a Game of the save's variant
+            raise TypeError(f"a saved game was rebuilt as a {type(game).__name__}, which is no Game")
+        return game
 
-    def copy(self) -> "Game":
-        return type(self).from_dict(self.to_dict())
+    def copy(self) -> Self:
+        game = type(self).from_dict(self.to_dict())
+        if not isinstance(game, type(self)):  # a save is read back as its own class: see state_class
+            raise TypeError(f"a copy of a {type(self).__name__} came back as a {type(game).__name__}")
+        return game
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash, as a list has none
 
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.config.variant.value} players={self.config.players} "
             f"round={self.round} turn={self.turn} phase={self.phase.value}>"
         )
+
+
+def variant_class(variant: Variant) -> type[Game]:
+    """The class that plays ``variant``: ``engine.variants`` holds it, but sits below ``Game``
+    and so cannot say it is one."""
+    state = variant_spec(variant).state
+    if not issubclass(state, Game):
+        raise TypeError(f"the {variant.value} variant is registered with {state.__name__}, which is no Game")
+    return state
 
 
 # The classic and Pro variants are played by ``Game`` itself (the Pro draft is a phase of it).

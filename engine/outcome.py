@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 
 class Termination(str, enum.Enum):
@@ -18,11 +19,11 @@ class Outcome:
     winners: tuple[int, ...]  # fewest points win; ties share the win
 
     @classmethod
-    def from_scores(cls, termination: Termination, scores: tuple[int, ...]) -> "Outcome":
+    def from_scores(cls, termination: Termination, scores: tuple[int, ...]) -> Outcome:
         best = min(scores)
         return cls(termination, scores, tuple(p for p, s in enumerate(scores) if s == best))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "termination": self.termination.value,
             "scores": list(self.scores),
@@ -30,5 +31,5 @@ class Outcome:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Outcome":
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
         return cls(Termination(data["termination"]), tuple(data["scores"]), tuple(data["winners"]))

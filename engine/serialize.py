@@ -7,17 +7,19 @@ import base64
 import binascii
 import random
 import struct
+from typing import Any
 
 from .config import GameConfig
-from .errors import CorruptState, InvalidConfig
+from .errors import CorruptState
 from .outcome import Outcome
 from .phase import Phase
+from .state import GameState
 from .variants import state_class, variant_spec
 
 FORMAT = 1
 
 
-def _rng_to_json(rng: random.Random) -> list:
+def _rng_to_json(rng: random.Random) -> list[object]:
     """The generator's state with its 625 words as one base64 string.
 
     As a list of numbers it was 7 of a checkpoint's 8 KB and most of the time
@@ -28,7 +30,7 @@ def _rng_to_json(rng: random.Random) -> list:
     return [version, words, gauss]
 
 
-def _rng_from_json(value) -> random.Random:
+def _rng_from_json(value: Any) -> random.Random:
     version, internal, gauss = value
     if isinstance(internal, str):
         try:
@@ -44,8 +46,8 @@ def _rng_from_json(value) -> random.Random:
     return rng
 
 
-def game_to_dict(game) -> dict:
-    data = {
+def game_to_dict(game: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "format": FORMAT,
         "config": game.config.to_dict(),
         "rng": _rng_to_json(game.rng),
@@ -74,7 +76,7 @@ def game_to_dict(game) -> dict:
     return data
 
 
-def _int_lists(value, name: str) -> list[list[int]]:
+def _int_lists(value: object, name: str) -> list[list[int]]:
     if not isinstance(value, list) or not all(
         isinstance(x, list) and all(type(c) is int for c in x) for x in value
     ):
@@ -82,13 +84,20 @@ def _int_lists(value, name: str) -> list[list[int]]:
     return [list(x) for x in value]
 
 
-def _ints(value, name: str) -> list[int]:
+def _ints(value: object, name: str) -> list[int]:
     if not isinstance(value, list) or not all(type(c) is int for c in value):
         raise CorruptState(f"{name} must be a list of whole numbers")
     return list(value)
 
 
-def _draft_log(data: dict, game) -> list[tuple[int, int]]:
+def seat_or_none(value: object, name: str, players: int) -> int | None:
+    """A saved seat (or ``None`` for nobody); anything else raises ``CorruptState``."""
+    if value is None or (type(value) is int and 0 <= value < players):
+        return value
+    raise CorruptState(f"{name} must be a seat or null")
+
+
+def _draft_log(data: dict[str, Any], game: GameState) -> list[tuple[int, int]]:
     """The Pro draft's public log; saves from before it was kept rebuild what they can.
 
     Mid-draft, an old save's hands are exactly the cards drafted so far, taken
@@ -102,21 +111,26 @@ def _draft_log(data: dict, game) -> list[tuple[int, int]]:
         return []
     n = len(game.hands)
     order = [(game.first_drafter + i) % n for i in range(n)]
-    log = []
+    log: list[tuple[int, int]] = []
     for turn in range(max((len(h) for h in game.hands), default=0)):
         log += [(seat, game.hands[seat][turn]) for seat in order if turn < len(game.hands[seat])]
     return log
 
 
-def game_from_dict(cls, data: dict):
+def game_from_dict(cls: type[GameState], data: dict[str, Any]) -> GameState:
     """Rebuild a game as its variant's state class (``engine.variants.state_class``);
     anything that cannot be a saved game raises ``CorruptState``."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorruptState("not a saved game of this engine (unknown format)")
     try:
         config = GameConfig.from_dict(data["config"])
-        cls = state_class(cls, config.variant)
-        game = cls(config, _rng_from_json(data["rng"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptState(f"saved game is damaged: {exc}") from exc
+    state = state_class(cls, config.variant)
+    if not issubclass(state, GameState):  # the registry cannot name the type: see engine.variants
+        raise TypeError(f"the {config.variant.value} variant is registered with {state.__name__}, no game state")
+    try:
+        game = state(config, _rng_from_json(data["rng"]))
         n = config.players
         game.round = int(data["round"])
         game.turn = int(data["turn"])
@@ -131,10 +145,10 @@ def game_from_dict(cls, data: dict):
         game.picks = _ints(data["picks"], "picks")
         game.n_picked = sum(1 for c in game.picks if c)
         game.pending = [(c, p) for c, p in _int_lists(data["pending"], "pending")]
-        game.chooser = data["chooser"]
+        game.chooser = seat_or_none(data["chooser"], "chooser", n)
         game.draft_pool = _ints(data["draft_pool"], "draft_pool")
-        game.drafter = data["drafter"]
-        game.first_drafter = data["first_drafter"]
+        game.drafter = seat_or_none(data["drafter"], "drafter", n)
+        game.first_drafter = seat_or_none(data["first_drafter"], "first_drafter", n)
         game.draft_log = _draft_log(data, game)
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         serializer = variant_spec(config.variant).serializer
@@ -142,7 +156,7 @@ def game_from_dict(cls, data: dict):
             serializer.load(game, data)
     except CorruptState:
         raise
-    except (KeyError, TypeError, ValueError, InvalidConfig) as exc:
+    except (KeyError, TypeError, ValueError) as exc:  # an InvalidConfig is a ValueError
         raise CorruptState(f"saved game is damaged: {exc}") from exc
     if len(game.hands) != n or len(game.piles) != n or len(game.picks) != n:
         raise CorruptState("saved game is damaged: seat count does not match the table")

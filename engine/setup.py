@@ -6,11 +6,17 @@ Kept apart from ``game.py`` so the rules module stays short; ``Game`` uses both.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from math import floor
+from typing import TypeVar
 
 from .cards import BULLHEADS, HIGHEST_CARD, ROW_COUNT, ROW_LIMIT
+from .config import GameConfig
 from .errors import InvalidConfig, UnevenHands
 from .phase import Phase
+from .state import GameState
+
+S = TypeVar("S", bound=GameState)
 
 _DECK = tuple(range(1, HIGHEST_CARD + 1))
 # (position, cards left) for each step of the deal, the count a float so that
@@ -34,7 +40,15 @@ def deal(rng: random.Random, count: int) -> list[int]:
     return deck
 
 
-def game_at_position(cls, config, rows, hands, piles, totals, seed: int):
+def game_at_position(
+    cls: type[S],
+    config: GameConfig,
+    rows: list[list[int]],
+    hands: list[list[int]],
+    piles: list[list[int]] | None,
+    totals: list[int] | None,
+    seed: int,
+) -> S:
     """``cls.from_position`` for classic and Pro configs (see ``Game.from_position``)."""
     n = config.players
     piles = piles if piles is not None else [[] for _ in range(n)]
@@ -58,7 +72,7 @@ def game_at_position(cls, config, rows, hands, piles, totals, seed: int):
     return game
 
 
-def check_even_hands(hands) -> None:
+def check_even_hands(hands: Sequence[Sequence[int]]) -> None:
     """Everyone plays one card a turn, so hands of unequal length make a round that never ends."""
     sizes = {len(h) for h in hands}
     if len(sizes) > 1 or 0 in sizes:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidConfig
 
@@ -37,12 +38,17 @@ TARGET_CHOICES = (10, 500)
 ROUNDS_CHOICES = (1, 20)
 
 
+# The parts are each variant's own code, which this module sits below and so cannot name: a
+# view or serializer takes its own variant's game class (hence ``Any``), and ``engine/game.py``
+# checks that a state class is a ``Game`` and a view a ``PlayerView`` as it reads them.
+
+
 @dataclass(frozen=True, slots=True)
 class Serializer:
     """A variant's own state in a saved game, kept under the variant's name."""
 
-    dump: Callable  # (game) -> JSON-safe dict
-    load: Callable  # (game, saved dict) -> None; raises CorruptState
+    dump: Callable[[Any], dict[str, Any]]  # (game) -> JSON-safe dict
+    load: Callable[[Any, dict[str, Any]], None]  # (game, saved dict) -> None; raises CorruptState
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +56,7 @@ class Parts:
     """The code that plays a variant."""
 
     state: type  # the game class (``Game`` or a subclass)
-    view: Callable  # (game, player | None) -> PlayerView
+    view: Callable[[Any, int | None], object]  # (game, player | None) -> PlayerView
     serializer: Serializer | None = None
 
 
@@ -83,7 +89,7 @@ class VariantSpec:
         return self.parts.state
 
     @property
-    def view(self) -> Callable:
+    def view(self) -> Callable[[Any, int | None], object]:
         return self.parts.view
 
     @property
@@ -105,6 +111,9 @@ SPECS: dict[Variant, VariantSpec] = {
 }
 #: (fewest, most) players of each variant.
 PLAYER_LIMITS: dict[Variant, tuple[int, int]] = {v: s.players for v, s in SPECS.items()}
+#: The specs by value: a str enum's members hash and compare as their values, so one lookup
+#: serves a member and its value.
+_SPECS_BY_VALUE: dict[str, VariantSpec] = {v.value: s for v, s in SPECS.items()}
 assert max(high for _, high in PLAYER_LIMITS.values()) == MAX_PLAYERS
 
 _PARTS: dict[Variant, Parts] = {}
@@ -117,8 +126,8 @@ def register(variant: Variant, parts: Parts) -> None:
 
 def variant_spec(variant: Variant | str) -> VariantSpec:
     """The spec of ``variant`` (a member or its value); ``InvalidConfig`` for an unknown one."""
-    try:  # a str enum's members hash and compare as their values: one lookup serves both
-        return SPECS[variant]
+    try:
+        return _SPECS_BY_VALUE[variant]
     except (KeyError, TypeError):
         names = ", ".join(v.value for v in Variant)
         raise InvalidConfig(f"unknown variant {variant!r}: choose one of {names}") from None

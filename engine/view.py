@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import BULLHEADS, ROW_LIMIT
+from .outcome import Outcome
 from .phase import Phase
-from .variants import variant_spec
+from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ class PlayerView:
     revealed: tuple[int, ...]  # revealed this turn and still to place, lowest first
     target: int | None
     rounds: int | None
-    outcome: object | None
+    outcome: Outcome | None
     # What the viewer must decide now: the phase whose action the game waits on
     # from them (``None`` in the public view, or when it waits on others).
     to_decide: Phase | None
@@ -69,7 +70,7 @@ class PlayerView:
     special_card: int | None  # Anniversary: the number card waiting for its special-card decision
 
 
-def observe(game, player: int | None) -> PlayerView:
+def observe(game: GameState, player: int | None) -> PlayerView:
     if player is not None:
         game._check_player(player)
     pick = game.picks[player] if player is not None else 0
@@ -106,7 +107,7 @@ def observe(game, player: int | None) -> PlayerView:
         rounds=game.config.rounds,
         outcome=game.outcome,
         to_decide=game.phase if player is not None and player in waiting_for else None,
-        special_cards=variant_spec(game.config.variant).special_cards,
+        special_cards=game.config.spec.special_cards,
         row_capacities=(ROW_LIMIT,) * len(game.rows),
         row_markers=((),) * len(game.rows),
         specials=None,

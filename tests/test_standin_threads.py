@@ -23,6 +23,7 @@ class ThreadBot(discord.Client):
         self.deleted_threads: list[discord.RawThreadDeleteEvent] = []
         self.deleted_channels: list[int] = []
         self.thread_updates: list[tuple[int, bool]] = []
+        self.raw_thread_updates: list[tuple[int, bool, bool, bool]] = []  # id, locked, archived, was cached
 
         @self.tree.command(name="where", description="Says where it was used")
         async def where(interaction: discord.Interaction) -> None:
@@ -41,6 +42,11 @@ class ThreadBot(discord.Client):
 
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
         self.thread_updates.append((after.id, after.archived))
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        metadata = payload.data["thread_metadata"]
+        self.raw_thread_updates.append((payload.thread_id, metadata["locked"], metadata["archived"],
+                                        payload.thread is not None))
 
 
 class ButtonView(discord.ui.View):
@@ -152,6 +158,50 @@ async def test_members_archiving_and_the_archived_thread_rules(world: Any) -> No
         assert bob.id in standin.thread_members(stored)
         await _raises(thread.edit(locked=True), 403, 50013)  # locking needs MANAGE_THREADS
         assert [e.body["code"] for e in standin.errors] == [50083, 50083, 160005, 50013, 50013]
+
+
+async def test_a_moderator_locks_and_unlocks_a_thread(world: Any) -> None:
+    standin, guild, channel, alice, bob = world
+    async with standin.running(ThreadBot()) as bot:
+        _, thread = await _lobby_thread(bot, channel.id)
+        stored = standin.channel(thread.id)
+        await thread.add_user(discord.Object(alice.id))
+        posted = await thread.send("Round 1")
+        moderator = standin.server.threads
+        await moderator.moderate(stored, locked=True)
+        await standin.world.wait_until(lambda: bot.raw_thread_updates, 2, "no THREAD_UPDATE")
+        assert bot.raw_thread_updates == [(thread.id, True, False, True)]
+        assert bot.get_channel(thread.id).locked
+        # Threads.md, Locked Threads: no messages, no edits, no title without MANAGE_THREADS ...
+        await _raises(thread.send("locked?"), 403, 160005)
+        await _raises(posted.edit(content="Round 2"), 403, 160005)
+        await _raises(thread.edit(name="renamed"), 403, 160005)
+        await _raises(thread.add_user(discord.Object(bob.id)), 403, 160005)
+        # ... and unlocking is for MANAGE_THREADS only (Editing & Deleting Threads).
+        await _raises(thread.edit(locked=False), 403, 50013)
+        # Locked and archived: editing is refused for the archive first; unarchiving needs MANAGE_THREADS.
+        await moderator.moderate(stored, archived=True)
+        await _raises(posted.edit(content="Round 2"), 400, 50083)
+        await _raises(thread.edit(archived=False), 403, 50013)
+        await _raises(thread.send("still locked?"), 403, 160005)
+        # An archived thread leaves discord.py's cache: its unlock fires on_raw_thread_update only.
+        await moderator.moderate(stored, locked=False, archived=False)
+        await standin.world.wait_until(lambda: len(bot.raw_thread_updates) == 3 or None, 2, "no THREAD_UPDATE")
+        assert bot.raw_thread_updates[1:] == [(thread.id, True, True, True), (thread.id, False, False, False)]
+        # on_thread_update saw the lock and the archive, not the unlock: it found no cached thread.
+        assert bot.thread_updates == [(thread.id, False), (thread.id, True)]
+        await posted.edit(content="Round 2")
+        await thread.send("open again")
+        # A lock whose THREAD_UPDATE never reaches the bot: the refusal is all it learns.
+        await moderator.moderate(stored, locked=True, announce=False)
+        await _raises(thread.send("locked?"), 403, 160005)
+        assert len(bot.raw_thread_updates) == 3 and not bot.get_channel(thread.id).locked
+        # A bot that may manage threads still posts in a locked thread.
+        standin.set_bot_permissions(discord.Permissions(standin.world.bot_permissions.value, manage_threads=True))
+        await thread.send("moderator bot")
+        await posted.edit(content="Round 3")
+        assert [e.body["code"] for e in standin.errors] == [160005, 160005, 160005, 160005, 50013, 50083, 50013,
+                                                            160005, 160005]
 
 
 async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> None:

@@ -10,11 +10,14 @@ thinks in a worker process, on another core, while the bot goes on.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import os
 import random
 import time
-from collections import deque
+from collections import OrderedDict, deque
+from concurrent.futures import BrokenExecutor
 from collections.abc import Callable
 
 from engine import Game, GameConfig, Variant, action_from_dict, action_to_dict
@@ -31,6 +34,9 @@ AIDecider = Callable[[Game, int, str, random.Random], object]
 
 #: Levels that search (and so think in the worker process).
 SEARCHING_LEVELS = frozenset({"hard"})
+
+#: Tables whose AI failure is remembered as logged in full (the most recent ones).
+WARNED_TABLES = 1024
 
 #: Searching decisions whose wall time the health check summarises (the most recent ones).
 TIMED_DECISIONS = 2048
@@ -78,7 +84,10 @@ class AISeats:
         self._decider = decider
         self.pool = WorkerPool(warm_up)
         self.fallbacks = 0  # searching decisions the worker failed and medium made instead
-        self._warned: set[str] = set()  # tables whose fallback was logged as a warning
+        self.crashes = 0  # failures (of decisions and outlooks) the AI itself raised: a bug, not a worker down
+        # Tables whose failure was logged in full, the most recent WARNED_TABLES (a long run meets
+        # many tables; one that comes back after it was let go is logged in full once more).
+        self._warned: OrderedDict[str, None] = OrderedDict()
         self.decisions = 0  # searching decisions asked of the worker since start
         # What a player waits for a hard seat: wall ms from asking to the answer, queue included.
         self.decision_ms: deque[float] = deque(maxlen=TIMED_DECISIONS)
@@ -101,20 +110,42 @@ class AISeats:
         started = time.perf_counter()
         try:
             action = action_from_dict(await self.pool.run(decide_from_state, game.to_dict(), seat, level, seed))
-            self.decisions += 1
-            self.decision_ms.append(1000 * (time.perf_counter() - started))
-            return action
-        except Exception:
+        except Exception as exc:
             # The player's own move is already applied: a table must not stall on its AI seat.
-            # Counted and shown by the health check; a warning once per table, not per turn.
+            # Counted and shown by the health check; logged in full once per table, not per turn.
             self.fallbacks += 1
-            table = seed.split(":", 1)[0]  # the table's seed: "table seed:step:seat"
-            first = table not in self._warned
-            self._warned.add(table)
-            log.log(logging.WARNING if first else logging.DEBUG,
-                    "the searching AI failed; seat %s plays the medium heuristic instead "
-                    "(%d fallback(s) since start)", seat, self.fallbacks, exc_info=first)
+            self._failed(exc, f"seat {seat}'s decision", "the medium heuristic makes it",
+                         seed.split(":", 1)[0])  # the table's seed
             return default_decider(game, seat, "medium", random.Random(seed))
+        self.decisions += 1
+        self.decision_ms.append(1000 * (time.perf_counter() - started))
+        return action
+
+    def _failed(self, exc: Exception, what: str, instead: str, table: str) -> None:
+        """Log a failure of the worker's job ``what`` (at the table with seed ``table``), which
+        ``instead`` stands in for: a crash of the AI itself (a bug, with its traceback) apart from a
+        worker that is down (it is replaced by itself)."""
+        crashed = not self._worker_down(exc)
+        if crashed:
+            self.crashes += 1
+        first = table not in self._warned
+        self._warned[table] = None
+        self._warned.move_to_end(table)
+        while len(self._warned) > WARNED_TABLES:
+            self._warned.popitem(last=False)
+        if crashed:
+            log.log(logging.ERROR if first else logging.WARNING,
+                    "the AI crashed working out %s (%s: %s); %s (%d crash(es), %d fallback(s) since start)",
+                    what, type(exc).__name__, exc, instead, self.crashes, self.fallbacks, exc_info=first)
+        else:
+            log.log(logging.WARNING if first else logging.DEBUG,
+                    "the AI's worker is down (%s: %s) for %s; %s (%d fallback(s) since start)",
+                    type(exc).__name__, exc, what, instead, self.fallbacks)
+
+    def _worker_down(self, exc: Exception) -> bool:
+        """Whether ``exc`` says the worker could not be reached (dead, being replaced, shut down),
+        rather than that the AI raised: the worker re-raises the AI's own errors as they were."""
+        return isinstance(exc, (BrokenExecutor, concurrent.futures.CancelledError)) or not self.pool.alive
 
     async def hint(self, game: Game, seat: int, seed: str):
         """The coach's hint for ``seat`` (``engine.ai.coach``), thought out in the worker like a
@@ -134,9 +165,11 @@ class AISeats:
             return special_outlook(game)  # tests that replace the AI, and --sync, think inline
         try:
             return await self.pool.run(outlook_from_state, game.to_dict())
-        except Exception:  # the worker died or is being replaced: the answer is needed now
-            log.warning("the worker could not work out a special-card outlook; worked out here", exc_info=True)
-            return special_outlook(game)
+        except Exception as exc:
+            # The answer is needed now: worked out in a thread of this process, so the event loop
+            # goes on answering clicks (the game is the caller's, under its table's lock, meanwhile).
+            self._failed(exc, "a special-card outlook", "a thread of the bot works it out", "outlook")
+            return await asyncio.to_thread(special_outlook, game)
 
     def close(self) -> None:
         self.pool.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Game
 
-from .errors import BackNextTurn, LobbyError, NoTable, NotAtTable, SeatTakenOver, StaleButton
+from .errors import BackNextTurn, LobbyError, NoTable, NotAtTable, SeatTakenOver, StaleButton, TablePaused
 from .table import Table, TableStatus
 from .text import N_
 
@@ -23,6 +23,7 @@ def seat_of(table: Table, user_id: int) -> int:
 def acting_seat(table: Table, user_id: int) -> int:
     """``seat_of`` for an action: a seat taken back acts only from the next decision point on."""
     seat = seat_of(table, user_id)
+    not_paused(table)
     if table.seats[seat].back_from_step > table.step:
         raise BackNextTurn()
     return seat
@@ -39,3 +40,9 @@ def running_game(table: Table) -> Game:
     if table.status is not TableStatus.PLAYING:
         raise NoTable(N_("That game is over."))
     return table.game
+
+
+def not_paused(table: Table) -> None:
+    """A paused game (its thread locked) takes no move until it goes on."""
+    if table.paused is not None:
+        raise TablePaused()

@@ -34,10 +34,14 @@ class NoTable(TableError):
 
 
 class TableExists(TableError):
-    def __init__(self, table_id: int, message_id: int | None) -> None:
+    """A game is played in this channel (or thread) itself already: ``message_id`` shows it (None
+    if not known yet), in ``channel_id``."""
+
+    def __init__(self, table_id: int, message_id: int | None, channel_id: int) -> None:
         super().__init__(N_("This channel already has a 6 nimmt! table."))
         self.table_id = table_id
         self.message_id = message_id
+        self.channel_id = channel_id
 
 
 class NotAtTable(TableError):
@@ -90,3 +94,11 @@ class BackNextTurn(TableError):
 
     def __init__(self) -> None:
         super().__init__(N_("You have your seat back from the next turn on: the AI's choice for this turn stands."))
+
+
+class TablePaused(TableError):
+    """The game waits with its clock stopped (``Table.paused``): nothing can be played meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("This game is paused because a moderator locked its thread. It goes on when the "
+                            "thread is unlocked; nothing was changed."))

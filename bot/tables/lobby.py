@@ -8,12 +8,12 @@ from collections.abc import Callable
 
 from engine import Game
 
-from .checks import seat_of
+from .checks import not_paused, seat_of
 from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, TableExists
 from .play import Play, ServiceDefaults
 from .registry import TableRegistry
 from .table import TURN_BASED_LOBBY_SECONDS, Seat, Table, TableOptions, TableStatus
-from .text import N_, Text
+from .text import N_, Name, Text
 from .transactions import Transactions
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
@@ -38,12 +38,12 @@ class Lobby:
         ``threaded``: the game will play in a thread started on that message
         (``set_thread``), so the channel may hold any number of them; a game
         played in the channel itself is the only one there."""
-        if not threaded:
-            existing = self.registry.played_in(channel_id)
-            if existing is not None:
-                raise TableExists(existing.id, existing.message_id)
-            if channel_id in self.registry.opening:
-                raise LobbyError(N_("A table is being set up in this channel right now."))
+        if threaded:  # a thread is started on the lobby: never inside a game's thread
+            game = self.registry.game_in_thread(channel_id)
+            if game is not None:
+                raise TableExists(game.id, game.message_id, game.channel_of(game.message_id))
+        else:
+            self.require_room_in_place(channel_id)
             self.registry.opening.add(channel_id)
         try:
             if seats is None:
@@ -65,15 +65,34 @@ class Lobby:
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
         """The game of ``table_id`` plays in ``thread_id`` (started on its lobby message); None: no
-        thread could be made, so it plays in its channel after all."""
+        thread could be made, so it plays in its channel after all, unless the channel has its one
+        game played in place already: then the table closes, saying why (the table returned is
+        closed). The registry follows only once the change is committed."""
         table = self.registry.get(table_id)
         async with self.tx.acting(table):
-            if thread_id is None:
-                table.threaded = False
-            self.registry.moved(table, thread_id)
+            before = table.thread_id
+            if thread_id is None and table.threaded:
+                try:
+                    self.require_room_in_place(table.channel_id)
+                except TableError:
+                    await self.play.close(table, "cancelled", Text(N_(
+                        "No thread could be started for this game, and this channel already has a game played "
+                        "in the channel itself, so this table was closed. Open it again once that game is over.")))
+                    return table
+                table.threaded = False  # from here on it counts as the channel's one game in place
             table.thread_id = thread_id
             await self.tx.commit(table, kind="lobby")
+            self.registry.moved(table, before)
         return table
+
+    def require_room_in_place(self, channel_id: int) -> None:
+        """Refuse a second game played in ``channel_id`` itself (a channel holds one game in place;
+        a game's thread, only its game)."""
+        existing = self.registry.played_in(channel_id)
+        if existing is not None:
+            raise TableExists(existing.id, existing.message_id, existing.channel_of(existing.message_id))
+        if channel_id in self.registry.opening:
+            raise LobbyError(N_("A table is being set up in this channel right now."))
 
     async def set_reminders(self, table_id: int, user_id: int, by_dm: bool) -> Table:
         """A turn-based player's reminders come as a direct message (``by_dm``) or as a mention."""
@@ -106,7 +125,7 @@ class Lobby:
             if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
                 raise NotInLobby()
             seat = seat_of(table, user_id)  # says why, to a player an AI plays for already
-            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=table.seats[seat].name),
+            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=Name(table.seats[seat].name)),
                                     "left")
         return table
 
@@ -121,7 +140,7 @@ class Lobby:
             if seat is None:
                 raise LobbyError(N_("That member is not playing at this table."))
             await self._remove_seat(table, seat, Text(N_("**{name}** was removed by the host."),
-                                                      name=table.seats[seat].name), "kicked")
+                                                      name=Name(table.seats[seat].name)), "kicked")
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
@@ -190,6 +209,7 @@ class Lobby:
                 raise LobbyError(N_("The game is not running, so there is no seat to take back."))
             if table.seat_of(user_id) is not None:
                 raise LobbyError(N_("You are playing your seat already."))
+            not_paused(table)
             seat = table.taken_over_seat(user_id)
             if seat is None:
                 raise NotAtTable()
@@ -201,7 +221,7 @@ class Lobby:
             player.removed = None
             player.back_from_step = table.step + 1
             table.add_post("notice", notices=[Text(N_("**{name}** took their seat back and plays again from the "
-                                                      "next turn."), name=player.name)], at=self.clock())
+                                                      "next turn."), name=Name(player.name))], at=self.clock())
             await self.tx.commit(table, kind="notice", seats=True)
         return table
 
@@ -232,6 +252,7 @@ class Lobby:
             await self._lobby_changed(table, host=host)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.
+        not_paused(table)
         table.seats[seat].removed = why
         await self.play.replace_with_ai(table, seat, notice + Text(N_("An AI plays their seat from now on.")))
 

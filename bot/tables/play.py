@@ -197,7 +197,8 @@ class Play:
         milliseconds each, in the worker): nobody sees a face-down pick, so the click that
         opened the turn is answered first and the picks follow."""
         game = table.game
-        return (table.is_open and game is not None and game.phase is Phase.PICK and not game.is_over
+        return (table.is_open and table.paused is None and game is not None and game.phase is Phase.PICK
+                and not game.is_over
                 and any(table.seats[p].is_ai and self.ai.searches(table.seats[p].ai_level)
                         for p in game.waiting_for))
 
@@ -291,9 +292,13 @@ class Play:
     # -- timers -------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
-        """Wake for the table's next timer: its reminder (turn-based), else its deadline."""
-        reminder = table.reminder_at()
-        wake = table.deadline if reminder is None else min(reminder, table.deadline)
+        """Wake for the table's next timer: its reminder (turn-based), else its deadline; a paused
+        game's only timer is its end (``Table.pause_ends_at``)."""
+        if table.paused is not None:
+            self.scheduler.set(table.id, table.pause_ends_at())
+            return
+        reminder, due = table.reminder_at(), table.due()
+        wake = due if reminder is None or due is None else min(reminder, due)
         self.scheduler.set(table.id, wake)
 
     async def on_deadline(self, table_id: int) -> None:
@@ -303,11 +308,20 @@ class Play:
             return
         async with self.tx.acting(table):
             now = self.clock()
-            reminder = table.reminder_at()
-            if table.is_open and reminder is not None and reminder <= now < table.deadline:
+            if table.paused is not None and table.is_open:  # no decision times out while it waits
+                ends = table.pause_ends_at()
+                if ends is not None and ends <= now:
+                    await self.close(table, "abandoned", Text(N_(
+                        "A moderator locked the game's thread and it stayed locked for a day, so the game was "
+                        "abandoned.")))
+                else:
+                    self.schedule(table)
+                return
+            reminder, due = table.reminder_at(), table.due()
+            if table.is_open and reminder is not None and due is not None and reminder <= now < due:
                 await self._remind(table)
                 return
-            if not table.is_open or table.deadline is None or table.deadline > now:
+            if not table.is_open or due is None or due > now:
                 if table.is_open:
                     self.schedule(table)  # acted on (or moved) while this timer was firing
                 return

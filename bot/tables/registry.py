@@ -23,17 +23,27 @@ class TableRegistry:
     def in_channel(self, channel_id: int) -> list[Table]:
         """The tables a command used in ``channel_id`` may mean: a game's thread means its game;
         a channel, every table opened there (oldest first)."""
-        table_id = self.by_thread.get(channel_id)
-        if table_id is not None:
-            return [self.tables[table_id]]
+        game = self.game_in_thread(channel_id)
+        if game is not None:
+            return [game]
         return [self.tables[t] for t in self.by_channel.get(channel_id, ())]
 
     def played_in(self, channel_id: int) -> Table | None:
-        """The table whose game is played in ``channel_id`` itself (not in a thread), if any."""
-        for table in self.in_channel(channel_id):
-            if table.home_id == channel_id and not table.threaded:
+        """The table whose game is played in ``channel_id`` itself, if any: a game's thread holds its
+        game; a channel (or a thread no game started), the one table played in it, not in a thread."""
+        game = self.game_in_thread(channel_id)
+        if game is not None:
+            return game
+        for table_id in self.by_channel.get(channel_id, ()):
+            table = self.tables[table_id]
+            if not table.threaded:
                 return table
         return None
+
+    def game_in_thread(self, thread_id: int) -> Table | None:
+        """The game whose thread ``thread_id`` is, if it is open here."""
+        table_id = self.by_thread.get(thread_id)
+        return None if table_id is None else self.tables[table_id]
 
     def of_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id]
@@ -53,12 +63,13 @@ class TableRegistry:
         if table.thread_id is not None:
             self.by_thread[table.thread_id] = table.id
 
-    def moved(self, table: Table, thread_id: int | None) -> None:
-        """``table`` plays in ``thread_id`` from now on (None: in its channel)."""
-        if table.thread_id is not None and self.by_thread.get(table.thread_id) == table.id:
-            del self.by_thread[table.thread_id]
-        if thread_id is not None and table.id in self.tables:
-            self.by_thread[thread_id] = table.id
+    def moved(self, table: Table, old_thread_id: int | None) -> None:
+        """``table`` plays in ``table.thread_id`` from now on (None: in its channel), no longer in
+        ``old_thread_id``. Called once the move is committed."""
+        if old_thread_id is not None and self.by_thread.get(old_thread_id) == table.id:
+            del self.by_thread[old_thread_id]
+        if table.thread_id is not None and table.id in self.tables:
+            self.by_thread[table.thread_id] = table.id
 
     def remove(self, table: Table) -> None:
         self.tables.pop(table.id, None)

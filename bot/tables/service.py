@@ -29,6 +29,8 @@ from .ai_seats import AIDecider, AISeats
 from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
+from .observer import Observer
+from .pause import Pauses
 from .play import Play, PickResult, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
@@ -39,6 +41,10 @@ from .transactions import UNREACHABLE, Transactions, committed_change
 from .updates import Listener
 
 log = logging.getLogger(__name__)
+
+#: Seconds a decision's post may take to reach the channel before its timer waits as long: a
+#: post shown within a second is on time for a player (and nearly every post is).
+LATE_ENOUGH = 1.0
 
 __all__ = ["TableService", "ServiceDefaults", "PickResult", "committed_change"]
 
@@ -51,17 +57,19 @@ class TableService:
         defaults: ServiceDefaults | None = None,
         clock: Callable[[], float] = time.time,
         ai: AIDecider | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self.store = store
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
         self.ai = AISeats(ai)
         self.registry = TableRegistry()
-        self.tx = Transactions(store, clock)
+        self.tx = Transactions(store, clock, observer)
         self.scheduler = Scheduler(self._on_deadline, clock)
         self.play = Play(self.registry, self.tx, self.ai, self.scheduler, self.defaults, clock)
         self.lobby = Lobby(self.registry, self.tx, self.play, self.defaults, clock)
         self.specials = Specials(self.registry, self.tx, self.play)
+        self.pauses = Pauses(self.registry, self.tx, self.play, clock)
         self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
         # The operations, as the face calls them.
         lobby, play, specials = self.lobby, self.play, self.specials
@@ -73,6 +81,8 @@ class TableService:
         self.special_prompt, self.play_special, self.decline_special = (
             specials.special_prompt, specials.play_special, specials.decline_special)
         self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
+        # A moderator locked (or unlocked) a game's thread: idempotent, one commit each.
+        self.thread_locked, self.thread_unlocked = self.pauses.thread_locked, self.pauses.thread_unlocked
 
     # -- lookup -------------------------------------------------------------------
 
@@ -264,6 +274,10 @@ class TableService:
         table = self.registry.find(table_id)
         if table is not None:
             if upto is not None:
+                now = self.clock()
+                for post in table.outbox:
+                    if post.seq <= upto:
+                        self.tx.observer.post_shown(post.kind, now - post.at)
                 table.outbox = [p for p in table.outbox if p.seq > upto]
             if message_id is not None:
                 table.message_id = message_id
@@ -277,20 +291,23 @@ class TableService:
 
     async def post_seen_late(self, table_id: int, post: Post, late: float) -> None:
         """``post`` reached the channel ``late`` seconds after its commit: if it opens the current
-        decision, that decision's timer waits as long (a slow or refused request to Discord must
-        not eat a player's thinking time), once per post. Under the table's lock, committed like
-        any change."""
+        decision and was late enough to be felt (over ``LATE_ENOUGH``), that decision's timer waits
+        as long (a slow or refused request to Discord must not eat a player's thinking time),
+        once per decision.
+
+        Neither takes the table's lock nor writes: a reveal never waits behind a click being
+        saved, nor a click behind the presenter. The extra time is this process's courtesy; a
+        restart keeps the committed deadline."""
         table = self.registry.find(table_id)
-        if table is None or late <= 0:
+        if table is None or late <= LATE_ENOUGH or not table.is_open or table.deadline is None \
+                or post.step != table.step or table.grace[0] == table.step:
             return
-        async with self.tx.acting(table):
-            if post.step != table.step or table.deadline is None or not table.is_open \
-                    or table.extended_for >= post.seq:
+        if post.at < table.resumed_at:  # held while its thread was locked: the pause kept its time
+            late = min(late, self.clock() - table.resumed_at)
+            if late <= LATE_ENOUGH:
                 return
-            table.deadline += late
-            await self.tx.commit(table)
-            table.extended_for = post.seq
-            self.play.schedule(table)
+        table.grace = (table.step, late)
+        self.play.schedule(table)
 
     async def hint(self, table_id: int, user_id: int):
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a

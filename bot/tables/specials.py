@@ -16,10 +16,10 @@ from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Specia
 from engine.errors import SpecialNotInHand
 from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
 
-from .checks import check_step, running_game, seat_of
+from .checks import check_step, not_paused, running_game, seat_of
 from .errors import TableError
 from .table import PROMPT_PREFERENCES, Table, prompt_preference
-from .text import N_, Text
+from .text import N_, Name, Text
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -31,7 +31,7 @@ class NotYourDecision(TableError):
             super().__init__(N_("Nobody is deciding on a special card right now."))
         else:
             super().__init__(N_("This decision is not yours: the game is waiting for **{name}**."),
-                             name=waiting_for)
+                             name=Name(waiting_for))
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ TIMED_OUT = {
 def timed_out_notice(table: Table, seat: int) -> Text:
     """The notice for the decline ``timed_out_decline`` makes (call it before the decline is applied)."""
     game = table.game
-    return Text(TIMED_OUT[game.phase], player=table.seats[seat].name, card=game.special_card)
+    return Text(TIMED_OUT[game.phase], player=Name(table.seats[seat].name), card=game.special_card)
 
 
 def timed_out_decline(game: Game, seat: int) -> object | None:
@@ -191,6 +191,7 @@ class Specials:
             seat = seat_of(table, user_id)
             if table.options.variant is not Variant.ANNIVERSARY:
                 raise TableError(N_("Special-card prompts are only for the Anniversary variant."))
+            not_paused(table)  # a new preference may answer the pending prompt: a move
             table.seats[seat].prompts = preference
             game = table.game
             action = declined_for(table, seat) if game is not None and seat in game.waiting_for else None

@@ -37,6 +37,11 @@ TURN_BASED_LOBBY_SECONDS = 24 * 3600
 #: A turn-based player who still owes a move is reminded once this share of its time has gone.
 REMINDER_AT = 0.75
 
+#: Why a game is paused (``Table.paused``, see ``bot.tables.pause``): a moderator locked its thread.
+LOCKED = "locked"
+#: How long a paused game waits for its thread to be unlocked before it is abandoned.
+LOCKED_LONGEST = 24 * 3600
+
 #: When an Anniversary player is asked about a special card (or a swap), see
 #: ``bot.tables.specials.asks``: ``always`` — whenever a special card could change the
 #: table, and at every swap offer; ``saving`` — when a special card would save
@@ -255,11 +260,19 @@ class Table:
     threaded: bool = False  # the game plays in a thread of its own (once ``thread_id`` is known)
     thread_id: int | None = None
     reminded_step: int = 0  # turn-based: the decision point whose reminder was sent (never twice)
+    # A game that waits with its clock stopped (see ``bot.tables.pause``): why ("locked": a moderator
+    # locked its thread), since when, and the time its current decision had left, given back after.
+    paused: str | None = None
+    paused_at: float | None = None
+    time_left: float | None = None
+    resumed_at: float = 0.0  # when it last went on after a pause
     decision: tuple | None = field(default=None, repr=False, compare=False)  # the game's decision_id
     outlook: tuple | None = field(default=None, repr=False, compare=False)  # (decision_id, outlook)
     queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
-    extended_for: int = field(default=0, repr=False, compare=False)  # see TableService.post_seen_late
+    # (step, seconds): the current decision's post reached the channel that late, and its timer waits
+    # as long (see TableService.post_seen_late); in memory only, never committed
+    grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
     version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
@@ -284,6 +297,11 @@ class Table:
         """The channel its game's messages go to: its thread, else the channel it was opened in."""
         return self.thread_id if self.thread_id is not None else self.channel_id
 
+    def channel_of(self, message_id: int | None) -> int:
+        """The channel ``message_id`` (by default, where the game's messages go) is in: the lobby, on
+        which a game's thread is started and whose id the thread shares, stays in the channel."""
+        return self.channel_id if message_id is not None and message_id == self.thread_id else self.home_id
+
     def owing(self) -> list[int]:
         """The players (user ids) the game waits on now, not counting seats an AI plays."""
         if self.game is None or self.status is not TableStatus.PLAYING:
@@ -291,12 +309,26 @@ class Table:
         return [self.seats[p].user_id for p in self.game.waiting_for
                 if not self.seats[p].is_ai and self.seats[p].user_id is not None]
 
+    def due(self) -> float | None:
+        """When the current decision's timer runs out: its committed deadline, plus the time its
+        post took to reach the channel if that was long (``grace``)."""
+        if self.deadline is None:
+            return None
+        step, seconds = self.grace
+        return self.deadline + seconds if step == self.step else self.deadline
+
     def reminder_at(self) -> float | None:
         """When the players who still owe the current move are reminded (turn-based only), or None."""
         if not self.options.turn_based or self.deadline is None or self.status is not TableStatus.PLAYING \
                 or self.reminded_step >= self.step:
             return None
         return self.deadline - (1 - REMINDER_AT) * self.options.seconds_for(self.decision_kind())
+
+    def pause_ends_at(self) -> float | None:
+        """When a paused game is abandoned (the table's clock), or None if it is not paused."""
+        if self.paused is None or self.paused_at is None:
+            return None
+        return self.paused_at + LOCKED_LONGEST
 
     def decision_kind(self) -> str:
         """Which timer the current decision runs on: "turn", "special" or "choice"."""
@@ -309,6 +341,14 @@ class Table:
 
     def has_user(self, user_id: int) -> bool:
         return any(seat.user_id == user_id for seat in self.seats)
+
+    @property
+    def host_name(self) -> str:
+        """The host's name as seated (the first seat's if the host has none, "?" at an empty table)."""
+        for seat in self.seats:
+            if seat.user_id == self.host_id:
+                return seat.name
+        return self.seats[0].name if self.seats else "?"
 
     @property
     def humans(self) -> list[Seat]:
@@ -335,6 +375,8 @@ class Table:
             "seed": self.seed, "step": self.step, "deadline": self.deadline,
             "created_at": self.created_at, "post_seq": self.post_seq,
             "threaded": self.threaded, "thread_id": self.thread_id, "reminded_step": self.reminded_step,
+            "paused": self.paused, "paused_at": self.paused_at, "time_left": self.time_left,
+            "resumed_at": self.resumed_at,
             "closed_notice": self.closed_notice.to_data() if self.closed_notice is not None else None,
         }
 
@@ -346,7 +388,8 @@ class Table:
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
         for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "created_at",
-                     "game", "decision", "closed_notice", "threaded", "thread_id", "reminded_step"):
+                     "game", "decision", "closed_notice", "threaded", "thread_id", "reminded_step",
+                     "paused", "paused_at", "time_left", "resumed_at"):
             setattr(self, name, getattr(fresh, name))
         self.unsaved = []
         self.outlook = None  # worked out again from the restored game
@@ -380,6 +423,9 @@ class Table:
             threaded=bool(meta.get("threaded", False)),
             thread_id=int(meta["thread_id"]) if meta.get("thread_id") else None,
             reminded_step=int(meta.get("reminded_step") or 0),
+            paused=meta.get("paused") or None,
+            paused_at=_seconds(meta.get("paused_at")), time_left=_seconds(meta.get("time_left")),
+            resumed_at=float(meta.get("resumed_at") or 0.0),
         )
         if state:
             table.game = Game.from_dict(state)
@@ -424,5 +470,14 @@ class TableSnapshot:
         return TableStatus(self.meta["status"])
 
     @property
+    def paused(self) -> str | None:
+        """Why the game waits with its clock stopped ("locked": a moderator locked its thread), or None."""
+        return self.meta.get("paused") or None
+
+    @property
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+def _seconds(value: Any) -> float | None:
+    return None if value is None else float(value)

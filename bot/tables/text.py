@@ -28,22 +28,28 @@ class ChannelMention(int):
     __slots__ = ()
 
 
-#: How ``to_data`` tags each kind of id field, so ``from_data`` gives the same type back.
-_ID_FIELDS: dict[str, type[int]] = {"mention": Mention, "channel": ChannelMention}
+class Name(str):
+    """A name a player chose, in a ``Text`` field: the face shows it as text, never as markup or a mention."""
+
+    __slots__ = ()
+
+
+#: How ``to_data`` tags each kind of typed field, so ``from_data`` gives the same type back.
+_TYPED_FIELDS: dict[str, type[int | str]] = {"mention": Mention, "channel": ChannelMention, "name": Name}
 
 
 def _field_to_data(value):
-    for tag, kind in _ID_FIELDS.items():
+    for tag, kind in _TYPED_FIELDS.items():
         if type(value) is kind:
-            return {tag: int(value)}
+            return {tag: str(value) if isinstance(value, str) else int(value)}
     return value
 
 
 def _field_from_data(value):
     if isinstance(value, dict) and len(value) == 1:
-        (tag, number), = value.items()
-        if tag in _ID_FIELDS:
-            return _ID_FIELDS[tag](number)
+        (tag, plain), = value.items()
+        if tag in _TYPED_FIELDS:
+            return _TYPED_FIELDS[tag](plain)
     return value
 
 

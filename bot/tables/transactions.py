@@ -25,6 +25,7 @@ from data.store import Store
 from engine import IllegalAction, action_to_dict
 
 from .errors import TableError
+from .observer import Observer
 from .table import Table, TableSnapshot
 from .updates import Listener, TableUpdate
 
@@ -66,10 +67,12 @@ class DatabaseHealth:
 class Transactions:
     """Commits tables' changes and tells the listeners what was committed."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 observer: Observer | None = None) -> None:
         self.store = store
         self.clock = clock
         self.health = DatabaseHealth()
+        self.observer = observer or Observer()
         self._listeners: list[Listener] = []
 
     # -- listeners ----------------------------------------------------------------------
@@ -147,15 +150,18 @@ class Transactions:
             self.notify(table.committed, kind)
 
     async def write(self, call):
-        """One store write, keeping ``health`` up to date; an unreachable database is logged
-        once per outage, not once per save."""
+        """One store write, keeping ``health`` up to date and the observer told how long it took;
+        an unreachable database is logged once per outage, not once per save."""
+        started = time.perf_counter()
         try:
             result = await call()
-        except UNREACHABLE as exc:
-            if self.health.failed(self.clock()):
+        except Exception as exc:
+            self.observer.store_write(time.perf_counter() - started, ok=False)
+            if isinstance(exc, UNREACHABLE) and self.health.failed(self.clock()):
                 log.error("the database cannot be reached (%s: %s); tables pause until it is back",
                           type(exc).__name__, exc)
             raise
+        self.observer.store_write(time.perf_counter() - started, ok=True)
         if self.health.succeeded(self.clock()):
             log.warning("the database is reachable again after %d failed save(s)", self.health.failures)
         return result

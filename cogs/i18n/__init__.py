@@ -38,7 +38,8 @@ from engine import (
 
 from . import de as locale_de
 from bot.tables.errors import TableError
-from bot.tables.text import N_, ChannelMention, Mention, Text
+from bot.tables.text import N_, ChannelMention, Mention, Name, Text
+from cogs.render.names import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,10 @@ def render(locale: discord.Locale | str | None, text: Text) -> str:
 
 
 def markup(value):
-    """A field as Discord shows it: a user or channel id as its mention, anything else as it is."""
+    """A field as Discord shows it: a user or channel id as its mention, a player's name as text
+    (never markup, never a mention), anything else as it is."""
+    if isinstance(value, Name):
+        return shown_name(value)
     if isinstance(value, Mention):
         return f"<@{int(value)}>"
     if isinstance(value, ChannelMention):

@@ -104,6 +104,15 @@ MESSAGES: dict[str, str] = {
     "Discord would not start a thread just now, so the game runs in this channel.":
         "Discord hat gerade keinen Thread erstellt, also läuft die Partie in diesem Kanal.",
     "6 nimmt! · {host}'s table · #{table}": "6 nimmt! · Tisch von {host} · #{table}",
+    "This server's settings cannot be read right now, so no table was opened. Please try again in a moment.":
+        "Die Einstellungen dieses Servers lassen sich gerade nicht lesen, also wurde kein Tisch eröffnet. "
+        "Bitte versuche es gleich noch einmal.",
+    "This thread's game is still open: {link}. Start the next one once it is over.":
+        "Die Partie dieses Threads läuft noch: {link}. Eröffne die nächste, wenn sie vorbei ist.",
+    "No thread could be started for this game, and this channel already has a game played in the channel "
+    "itself, so this table was closed. Open it again once that game is over.":
+        "Für diese Partie ließ sich kein Thread erstellen, und in diesem Kanal selbst läuft schon eine Partie, "
+        "also wurde dieser Tisch geschlossen. Eröffne ihn wieder, wenn jene Partie vorbei ist.",
     "The new table is open: {link}": "Der neue Tisch ist offen: {link}",
     "Where": "Wo",
     "The game will be played in its thread: {thread}": "Die Partie wird in ihrem Thread gespielt: {thread}",
@@ -128,6 +137,19 @@ MESSAGES: dict[str, str] = {
         "Der Thread der Partie wurde gelöscht, also wurde die Partie abgebrochen.",
     "The table's channel was deleted, so the game was abandoned.":
         "Der Kanal des Tisches wurde gelöscht, also wurde die Partie abgebrochen.",
+    "A moderator locked the game's thread and it stayed locked for a day, so the game was abandoned.":
+        "Ein Moderator hat den Thread der Partie gesperrt und er blieb einen Tag lang gesperrt, also wurde die "
+        "Partie abgebrochen.",
+    "This game is paused because a moderator locked its thread. It goes on when the thread is unlocked; "
+    "nothing was changed.":
+        "Diese Partie ruht, weil ein Moderator ihren Thread gesperrt hat. Sie geht weiter, sobald der Thread "
+        "entsperrt ist; es wurde nichts geändert.",
+    "⏸️ Paused": "⏸️ Pausiert",
+    "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is taken. It "
+    "goes on when the thread is unlocked; still locked after a day, the game is abandoned.":
+        "Ein Moderator hat den Thread dieser Partie gesperrt, also ruht sie: kein Timer läuft und kein Platz "
+        "wird übernommen. Sie geht weiter, sobald der Thread entsperrt ist; ist er nach einem Tag noch gesperrt, "
+        "wird die Partie abgebrochen.",
     "AI players to seat now": "Wie viele KI-Spieler gleich Platz nehmen",
     "Player aids for everyone: each hand can show the cards seen this round (default off)":
         "Hilfen für alle: jede Hand kann die in dieser Runde gesehenen Karten zeigen (Standard: aus)",
@@ -566,7 +588,6 @@ MESSAGES: dict[str, str] = {
         "Mit den Schaltflächen unter den Karten legst du fest, wann ich dich nach ihnen frage.",
     "You played **{card}**. Everyone has picked: see the reveal in the channel.":
         "Du hast die **{card}** gespielt. Alle haben gewählt: das Aufdecken steht im Kanal.",
-    "above": "oben",
     "That table cannot be set up — {problem}.": "Dieser Tisch lässt sich so nicht eröffnen — {problem}.",
     "This channel already has a 6 nimmt! table: {link}": "Dieser Kanal hat schon einen 6-nimmt!-Tisch: {link}",
     "You joined the table.": "Du sitzt jetzt am Tisch.",

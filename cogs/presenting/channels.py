@@ -28,6 +28,8 @@ T = TypeVar("T")
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 #: Discord's error codes: an archived thread refuses messages until it is unarchived; a deleted channel.
 ARCHIVED_THREAD, UNKNOWN_CHANNEL = 50083, 10003
+#: A thread a moderator locked refuses the bot's messages and edits (only Manage Threads unlocks it).
+THREAD_LOCKED = 160005
 
 
 def transient(exc: BaseException) -> bool:
@@ -36,6 +38,13 @@ def transient(exc: BaseException) -> bool:
     if isinstance(exc, discord.HTTPException):
         return exc.status == 429 or exc.status >= 500
     return isinstance(exc, (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError))
+
+
+def locked_out(exc: BaseException) -> bool:
+    """Whether Discord refused a request in a game's thread because a moderator locked it: "thread
+    is locked", or archived and the bot may not unarchive it (``TableChannels.retry``)."""
+    return isinstance(exc, discord.HTTPException) and (
+        exc.code == THREAD_LOCKED or (exc.code == ARCHIVED_THREAD and isinstance(exc.__cause__, discord.Forbidden)))
 
 
 class TableChannels:
@@ -96,7 +105,10 @@ class TableChannels:
                     # Someone (or Discord's inactivity timer) archived the game's thread: a new message
                     # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
                     unarchived = True
-                    await self.client.http.edit_channel(table.thread_id, archived=False)
+                    try:
+                        await self.client.http.edit_channel(table.thread_id, archived=False)
+                    except discord.Forbidden as refused:
+                        raise exc from refused  # locked too: only a moderator can reopen it (locked_out)
                     continue
                 if self.closing:
                     raise

@@ -22,6 +22,7 @@ from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
 from bot.tables.updates import TableUpdate
 from cogs.i18n import tr
+from cogs.render.pings import table_pings
 from cogs.render.specials import waiting_line
 from cogs.render.text import clip, lobby_embed, seat_name, table_embed
 from cogs.ui.lobby import lobby_view, server_lines
@@ -33,7 +34,7 @@ from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
-from .reminders import Reminders, wants_dm
+from .reminders import Reminders
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ class LiveMessages:
         if update.kind in ("finished", "cancelled", "picked"):
             return False
         snapshot = update.snapshot
-        if update.kind == "restored":
+        if update.kind in ("restored", "resumed"):  # a game back from its locked thread: a new deadline
             return True
         if snapshot.status is TableStatus.LOBBY:
             players = lobby_players(snapshot.table)
@@ -156,8 +157,7 @@ class LiveMessages:
                 except Exception as exc:  # its timer is only less generous: show the news
                     log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
         own = text  # the post's own words: the calls and the buttons follow the state, which moves on
-        calls, pinged = self._calls(table, post, locale)
-        text = "\n".join(t for t in (text, *calls) if t)
+        text = "\n".join(t for t in (text, *self._calls(table, post, locale)) if t)
         self._news[table.id] = list(notices)
         embed = table_embed(table, locale, list(notices))
         files = []
@@ -178,7 +178,7 @@ class LiveMessages:
         message = await self.channels.retry(
             self.outbox.send, table, post, content=clip(text) if text else None, words=own, embed=embed,
             view=table_view(table, locale), files=files,
-            allowed_mentions=self.reminders.pinging(table, post, pinged))
+            allowed_mentions=table_pings(table, text))
         self._last_edit.pop(previous, None)  # superseded: never edited again
         if message is not None:
             self._live[table.id] = message.id
@@ -190,29 +190,23 @@ class LiveMessages:
             self.outbox.live_message_posted(table.id, message.id)
         return message.id
 
-    def _calls(self, table: Table, post: Post | None, locale) -> tuple[list[str], list[int]]:
-        """The lines of a new live message that call players, and the users they ping: a game that
-        begins in its thread calls its players there (Discord adds whoever a message mentions to
-        its thread, so no request adds them); a special card's decider is nudged; in a turn-based
-        game whoever owes the move it opens is told (unless they asked for a direct message)."""
+    def _calls(self, table: Table, post: Post | None, locale) -> list[str]:
+        """The lines of a new live message that call players (and ping them, ``table_pings``): a game
+        that begins in its thread calls its players there (Discord adds whoever a message mentions to
+        its thread, so no request adds them); a special card's decider is nudged; in a turn-based game
+        whoever owes the move it opens is told (unless they asked for a direct message)."""
         lines: list[str] = []
-        pinged: list[int] = []
         if post is not None and post.kind == "started" and table.thread_id is not None:
             players = [seat.user_id for seat in table.humans if seat.user_id is not None]
             if players:
                 lines.append(tr(locale, "🎲 The game begins: {players}",
                                 players=" ".join(f"<@{user_id}>" for user_id in players)))
-                pinged += players
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)
         if nudge:
-            decider = table.seats[table.game.view(None).decider]
             lines.append(nudge)
-            if decider.user_id is not None and not decider.is_ai:
-                pinged.append(decider.user_id)
         if post is not None and post.remind:  # a turn-based decision opens
             lines.append(self.reminders.mention_line(table, post, locale))
-            pinged += [user_id for user_id in post.remind if not wants_dm(table, user_id)]
-        return lines, list(dict.fromkeys(pinged))
+        return lines
 
     async def edit(self, table: Table) -> None:
         """Bring the live message up to the table's state (who has picked, the lobby's players)."""
@@ -243,12 +237,14 @@ class LiveMessages:
 
     # -- a game in a thread ----------------------------------------------------------------
 
-    async def summary(self, table: Table, standings: int | None = None) -> None:
-        """A game in a thread: the lobby message in the channel says where it is played, who plays
-        and, at the end, who won (``standings``: the message to jump to)."""
+    async def summary(self, table: Table, standings: int | None = None,
+                      priority: Priority = Priority.COSMETIC) -> None:
+        """A game in a thread: the lobby message in the channel says where it is played, who plays,
+        whether it waits for its locked thread and, at the end, who won (``standings``: the message
+        to jump to)."""
         if table.thread_id is not None:
             locale = self.channels.locale(table)
-            with requests_for(Priority.COSMETIC):
+            with requests_for(priority):
                 await self.channels.retry(self.channels.edit, table, table.thread_id, view=None,
                                           embed=lobby_embed(table, locale, standings=standings))
 

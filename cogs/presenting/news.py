@@ -8,6 +8,7 @@ import discord
 
 from bot.tables.table import Post, Table
 from cogs.i18n import render, tr
+from cogs.render.pings import table_pings
 from cogs.render.text import clip, final_standings, lobby_embed, reveal_text
 from cogs.ui.lobby import rematch_view
 from engine import GameEnded
@@ -46,7 +47,8 @@ class News:
             if live != table.thread_id:  # a closed lobby is its own summary
                 await self.live.summary(table)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
-            await self.channels.retry(self.outbox.send, table, post, content=text)
+            await self.channels.retry(self.outbox.send, table, post, content=text,
+                                      allowed_mentions=table_pings(table, text))
             self.live.retire_thread(table)
             return None
         if post.kind == "reminder":
@@ -76,7 +78,7 @@ class News:
                                      if calls else "") if t)
         if text:
             await self.channels.retry(self.outbox.send, table, post, content=clip(text),
-                                      allowed_mentions=self.reminders.pinging(table, post if calls else None))
+                                      allowed_mentions=table_pings(table, text))
         if calls:
             await self.reminders.message_players(table, post, locale)
 
@@ -91,8 +93,9 @@ class News:
         chart = await self.pictures.chart(table, locale)
         files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
             locale, "Bullheads after each round"))]
-        standings = await self.channels.retry(self.outbox.send, table, post,
-                                              content=clip(text or tr(locale, "The game is over.")),
-                                              view=rematch_view(table.id, locale), files=files)
+        text = clip(text or tr(locale, "The game is over."))
+        standings = await self.channels.retry(self.outbox.send, table, post, content=text,
+                                              view=rematch_view(table.id, locale), files=files,
+                                              allowed_mentions=table_pings(table, text))
         await self.live.summary(table, standings.id if standings is not None else None)
         self.live.retire_thread(table)

@@ -32,6 +32,8 @@ CUT = 1900  # the characters of a post's words compared with what the channel sh
 
 #: Shows one post; the id of the live message it posted, if it posted one.
 ShowPost = Callable[[Table, Post, bool], Awaitable["int | None"]]
+#: Whether a table's post that Discord refused with this error waits (is neither shown nor dropped).
+HoldsBack = Callable[[int, discord.HTTPException], bool]
 
 
 def post_nonce(table_id: int, post: Post) -> str:
@@ -48,10 +50,12 @@ class OutboxDelivery:
     ``send`` sends one message of a post, at most once.
     """
 
-    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels) -> None:
+    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels,
+                 holds_back: HoldsBack) -> None:
         self.client = client
         self.service = service
         self.channels = channels
+        self.holds_back = holds_back
         self._pending: dict[int, dict[int, tuple[Post, TableSnapshot]]] = {}  # posts to show, by seq
         self._shown: dict[int, int] = {}  # the highest post seq shown, per table
         self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
@@ -101,7 +105,7 @@ class OutboxDelivery:
         try:
             message_id = await show(table, post, newest)
         except discord.HTTPException as exc:
-            if not self.refused_for_good(exc):
+            if not self.refused_for_good(table.id, exc):
                 raise  # not shown: it stays owed, and is tried again later (or by the next start)
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         self._since.pop(key, None)
@@ -112,10 +116,11 @@ class OutboxDelivery:
         self._unmarked[table.id] = (post.seq, message_id or message)
         await self.mark(table.id)
 
-    def refused_for_good(self, exc: discord.HTTPException) -> bool:
+    def refused_for_good(self, table_id: int, exc: discord.HTTPException) -> bool:
         """Whether Discord will never take the post ``exc`` refused, so it is skipped: a 4xx, but never
-        a 5xx or a 429 (those are tried again, even after a stop: the next start shows the post)."""
-        return not transient(exc)
+        a 5xx or a 429 (those are tried again, even after a stop: the next start shows the post), nor
+        what ``holds_back`` keeps waiting (a game's locked thread, until it is unlocked)."""
+        return not transient(exc) and not self.holds_back(table_id, exc)
 
     def live_message_posted(self, table_id: int, message_id: int) -> None:
         """A live message posted without a post (a repost): the store is told its id."""

@@ -10,6 +10,7 @@ import discord
 
 from bot.tables.table import Post, Table
 from cogs.i18n import tr
+from cogs.render.pings import table_pings
 
 from .channels import TableChannels
 from .outbox import OutboxDelivery, post_nonce
@@ -35,14 +36,6 @@ class Reminders:
         """The line mentioning the players of ``post.remind`` who did not ask for direct messages."""
         return call_line(table, [user_id for user_id in post.remind if not wants_dm(table, user_id)], locale)
 
-    @staticmethod
-    def pinging(table: Table, post: Post | None, user_ids: list[int] | None = None) -> discord.AllowedMentions:
-        """What a message may ping: ``user_ids``, by default the players ``post`` mentions (none for
-        no post). Nobody else, whatever a name in it says."""
-        if user_ids is None:
-            user_ids = [] if post is None else [user_id for user_id in post.remind if not wants_dm(table, user_id)]
-        return discord.AllowedMentions(users=[discord.Object(user_id) for user_id in user_ids])
-
     async def remind(self, table: Table, post: Post, locale) -> None:
         """A turn-based reminder, once: only while the game still waits on that decision."""
         if not self.waits_on(table.id, post):
@@ -50,7 +43,7 @@ class Reminders:
         line = self.mention_line(table, post, locale)
         if line:
             await self.channels.retry(self.outbox.send, table, post, content=line,
-                                      allowed_mentions=self.pinging(table, post))
+                                      allowed_mentions=table_pings(table, line))
         await self.message_players(table, post, locale)
 
     async def message_players(self, table: Table, post: Post, locale) -> None:
@@ -60,8 +53,9 @@ class Reminders:
         closed = [user_id for index, user_id in enumerate(post.remind)
                   if wants_dm(table, user_id) and not await self._direct_message(table, post, index, locale)]
         if closed:
-            await self.channels.retry(self.outbox.send, table, post, content=call_line(table, closed, locale),
-                                      nonce_tag="m", allowed_mentions=self.pinging(table, post, closed))
+            line = call_line(table, closed, locale)
+            await self.channels.retry(self.outbox.send, table, post, content=line, nonce_tag="m",
+                                      allowed_mentions=table_pings(table, line))
 
     async def _direct_message(self, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be

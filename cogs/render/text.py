@@ -16,6 +16,7 @@ from engine import (
     RowTaken, TakeReason, Variant,
 )
 
+from .names import shown_name
 from .specials import MARKER_LABELS, label, narrate_special
 
 BULL = "🐮"
@@ -36,14 +37,17 @@ def card_label(card: int) -> str:
 
 
 def seat_name(table: Table, seat: int, locale) -> str:
+    """A seat as the table calls it: a player's mention (which pings them only where a message
+    means to, see ``pings``), else its name as text."""
     s = table.seats[seat]
     if s.user_id is not None and not s.is_ai:
         return f"<@{s.user_id}>"
-    return s.name if s.user_id is None else tr(locale, "{name} (AI)", name=s.name)
+    return plain_name(table, seat) if s.user_id is None else tr(locale, "{name} (AI)", name=plain_name(table, seat))
 
 
 def plain_name(table: Table, seat: int) -> str:
-    return table.seats[seat].name
+    """A seat's name as text: never a mention, never markup, never reordering the line around it."""
+    return shown_name(table.seats[seat].name)
 
 
 def limits_text(table: Table, locale) -> str:
@@ -112,9 +116,13 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: list
                                  thread=f"<#{table.thread_id}>", link=thread))
     elif table.status is TableStatus.PLAYING:
         embed.set_footer(text=tr(locale, "The game has started: the table is in the newest message below."))
+    if table.paused is not None and table.is_open:
+        embed.add_field(name=tr(locale, "⏸️ Paused"), inline=False, value=tr(
+            locale, "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is "
+                    "taken. It goes on when the thread is unlocked; still locked after a day, the game is abandoned."))
     elif table.status is TableStatus.FINISHED and table.game is not None and table.game.view(None).outcome:
         outcome = table.game.view(None).outcome
-        winners = ", ".join(table.seats[w].name for w in outcome.winners)
+        winners = ", ".join(plain_name(table, w) for w in outcome.winners)
         value = tr(locale, "🏆 {winners}", winners=winners)
         if thread and standings:
             value += "\n" + tr(locale, "[The final standings]({link})", link=f"{thread}/{standings}")

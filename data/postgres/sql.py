@@ -11,9 +11,13 @@ import asyncio
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+#: A connection of its own, or one lent by the pool.
+Connection: TypeAlias = asyncpg.Connection | PoolConnectionProxy
 
 _PARAMETER = re.compile(r"\?|(?<!:):([A-Za-z_]\w*)")
 
@@ -54,13 +58,22 @@ def numbered(sql: str) -> tuple[str, tuple[str | int, ...]]:
 
 
 def arguments(order: Sequence[str | int], parameters: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
-    return [parameters[key] for key in order]  # type: ignore[index]
+    """``parameters`` in ``order``: by name from a mapping (``:name``), by position from a sequence (``?``)."""
+    if isinstance(parameters, Mapping):
+        names = [key for key in order if isinstance(key, str)]
+        if len(names) != len(order):
+            raise TypeError("a statement with ? parameters takes them as a sequence, not a mapping")
+        return [parameters[name] for name in names]
+    positions = [key for key in order if isinstance(key, int)]
+    if len(positions) != len(order):
+        raise TypeError("a statement with :name parameters takes them as a mapping, not a sequence")
+    return [parameters[position] for position in positions]
 
 
 class Numbered:
     """An asyncpg connection that runs the shared ``?``/``:name`` SQL (the ``queries.Reader`` shape)."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     async def execute_fetchall(

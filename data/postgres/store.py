@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import asyncpg
 
@@ -34,6 +34,7 @@ from .writes import drive
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Isolation = Literal["repeatable_read", "read_committed"]  # the two levels a transaction here runs at
 
 #: Pauses between tries after a lost connection: about 3 s in all, then StoreUnavailable.
 RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.5)
@@ -120,12 +121,12 @@ class PostgresStore(StoreBase):
         a hung statement then fails at once, as after a lost connection."""
         loop = asyncio.get_running_loop()
         if deadline <= loop.time():
-            raise asyncio.TimeoutError("no time left for another try")
+            raise TimeoutError("no time left for another try")
         conn = await self._pool.acquire(timeout=deadline - loop.time())
         watchdog = loop.call_later(max(0.0, deadline - loop.time()), conn.terminate)
         try:
             # REPEATABLE READ: a query of several statements sees one snapshot, as SQLite's reader does.
-            isolation = "repeatable_read" if readonly else "read_committed"
+            isolation: Isolation = "repeatable_read" if readonly else "read_committed"
             async with conn.transaction(isolation=isolation, readonly=readonly):
                 return await body(Numbered(conn))
         finally:
@@ -171,8 +172,10 @@ class PostgresStore(StoreBase):
         first: list[list[Outcome]] = []
 
         async def write(conn: Numbered) -> list[Outcome]:
-            if first and await drive(conn, batch_written(batch, first[0], now)):
-                return first[0]
+            if first:
+                written = await drive(conn, batch_written(batch, first[0], now))
+                if written:
+                    return first[0]
             outcomes = await drive(conn, write_batch(batch, now))
             first[:] = [outcomes]
             return outcomes

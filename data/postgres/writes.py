@@ -53,7 +53,7 @@ def _bulk(op: Bulk) -> list[Any]:
     arguments: list[Any] = []
     for n, part in enumerate(op.parts):
         arrays = ", ".join(f"${len(arguments) + i}::{kind}[]" for i, kind in enumerate(part.types, start=1))
-        arguments += [list(column) for column in zip(*part.rows)]
+        arguments += [list(column) for column in zip(*part.rows, strict=True)]
         tables.append(f"v{n}({', '.join(part.columns)}) AS (SELECT * FROM unnest({arrays}))")
         if n < len(op.parts) - 1:
             tables.append(f"w{n} AS ({part.sql.format(v=f'v{n}')})")

@@ -21,7 +21,6 @@ from ..errors import MigrationError, NotADatabase, SchemaTooNew
 from ..migration import Migration, outbox_migration, server_settings_migration
 from .tx import transaction
 
-
 _V1_CORE = Migration(
     1,
     "core tables: players, guilds, games, seats, checkpoints, action log, results",

@@ -11,7 +11,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import aiosqlite
 
@@ -19,6 +19,13 @@ from ..errors import StoreUnavailable
 
 T = TypeVar("T")
 Mode = Literal["DEFERRED", "IMMEDIATE"]
+
+
+class _OwnThread(Protocol):
+    """aiosqlite's ``Connection._execute`` (untyped there): runs ``fn(*args)`` in the
+    connection's thread and gives its result."""
+
+    async def _execute(self, fn: Callable[..., T], *args: Any) -> T: ...
 
 
 @asynccontextmanager
@@ -68,7 +75,8 @@ async def run_transaction(
     Uses aiosqlite's ``_execute`` (run a function in the connection's thread),
     which is why pyproject pins aiosqlite's minor version.
     """
-    return await conn._execute(_in_transaction, conn, body, mode)
+    own_thread: _OwnThread = conn
+    return await own_thread._execute(_in_transaction, conn, body, mode)
 
 
 def busy(exc: sqlite3.OperationalError) -> StoreUnavailable | None:

@@ -13,6 +13,7 @@ bounded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import aiosqlite
@@ -49,8 +50,6 @@ class WalCheckpointer:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
         await self._conn.close()

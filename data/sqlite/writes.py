@@ -8,8 +8,9 @@ calls are SQLite's single writer (no locks needed).
 
 from __future__ import annotations
 
-import sqlite3
 import json
+import sqlite3
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from ..errors import ConstraintViolation
@@ -70,7 +71,7 @@ def _bulk(conn: sqlite3.Connection, op: Bulk) -> None:
                          + part.sql.format(v="v"), [value for values in chunk for value in values])
 
 
-def _games(conn: sqlite3.Connection, game_ids: list[int]) -> list[tuple[int, str, int | None]]:
+def _games(conn: sqlite3.Connection, game_ids: Sequence[int]) -> list[tuple[int, str, int | None]]:
     # One row of JSON rather than a row per game: each row is a statement step (see _bulk).
     found = conn.execute(
         "SELECT json_group_array(json_array(g.game_id, g.status, c.last_seq)) "

@@ -26,7 +26,10 @@ from __future__ import annotations
 import enum
 import random
 
-from ..actions import ChooseRow, Draft, Pick
+from ..actions import Action, ChooseRow, Draft, Pick
+from ..anniversary.game import AnniversaryGame
+from ..game import Game
+from ..phase import Phase
 from . import anniversary, heuristics, search
 from .info import InfoSet, information_set
 
@@ -48,13 +51,13 @@ class Level(str, enum.Enum):
 DEFAULT_BUDGET_MS = 32.0
 
 def choose_action(
-    game,
+    game: Game,
     player: int,
     level: str | Level = Level.MEDIUM,
     rng: random.Random | None = None,
     budget_ms: float | None = None,
     budget_sims: int | None = None,
-):
+) -> Action:
     """The action ``player`` takes now at ``level``.
 
     ``rng`` supplies all randomness (a fresh ``Random(0)`` if omitted).
@@ -67,19 +70,19 @@ def choose_action(
     legal = game.legal_actions(player)
     if not legal:
         raise ValueError(f"the game is not waiting for seat {player}")
-    phase = getattr(game.phase, "value", game.phase)
-    if getattr(game.config.variant, "value", None) == "anniversary":
+    phase = game.phase
+    if isinstance(game, AnniversaryGame):
         return anniversary.decide(game, player, level, rng, _budget(budget_sims, budget_ms))
-    if phase not in ("pick", "choose_row", "draft"):
+    if phase not in (Phase.PICK, Phase.CHOOSE_ROW, Phase.DRAFT):
         return default_action(legal)
     if level is Level.RANDOM:
         return rng.choice(legal)
     info = information_set(game, player)
-    if phase == "draft":
+    if phase is Phase.DRAFT:
         # Every level drafts alike: a casual player's weakness is in the play (for an easy seat a
         # partly random draft was measured no better than a random one).
         return Draft(player, heuristics.medium_draft(info, rng))
-    if phase == "pick":
+    if phase is Phase.PICK:
         if level is Level.EASY:
             card = heuristics.easy_pick(info, rng)
         elif level is Level.MEDIUM:
@@ -102,7 +105,7 @@ def _budget(sims: int | None, ms: float | None) -> search.Budget:
     return search.Budget(sims, ms)
 
 
-def default_action(legal: list):
+def default_action(legal: list[Action]) -> Action:
     """A legal default for a decision the AI does not know: decline if it may, else the first."""
     for action in legal:
         name = type(action).__name__.lower()

@@ -21,18 +21,21 @@ from __future__ import annotations
 
 import random
 
-from ..actions import ChooseRow, Pick
+from ..actions import Action, ChooseRow, Pick
+from ..anniversary.actions import PlaySpecial, Swap
+from ..anniversary.game import AnniversaryGame
 from ..anniversary.outlook import settle
+from ..anniversary.specials import Special
 from ..anniversary.specials import special as as_special
 from ..phase import Phase
-from . import anniversary_search, heuristics
+from . import anniversary_search, heuristics, search
 from .anniversary_kernel import AVERAGE_WORTH, WORTH, worth_scale
 from .info import information_set
 
 
-def decide(game, player: int, level, rng: random.Random, budget) -> object:
-    """The Anniversary decision of ``player`` at ``level`` (a ``Level`` value)."""
-    level = getattr(level, "value", level)
+def decide(game: AnniversaryGame, player: int, level: str, rng: random.Random, budget: search.Budget) -> Action:
+    """The Anniversary decision of ``player`` at ``level`` (a ``Level``, or its value: a member
+    equals its value)."""
     legal = game.legal_actions(player)
     if level == "random":
         return rng.choice(legal)
@@ -67,7 +70,7 @@ def decide(game, player: int, level, rng: random.Random, budget) -> object:
 # -- pick ---------------------------------------------------------------------------
 
 
-def _pick(game, player, level, rng) -> int:
+def _pick(game: AnniversaryGame, player: int, level: str, rng: random.Random) -> int:
     info = information_set(game, player)
     rows, pts, caps = anniversary_search.open_table(game)
     info.rows, info.row_points = rows, pts
@@ -79,13 +82,13 @@ def _pick(game, player, level, rng) -> int:
 # -- special cards and row choices, by lookahead -----------------------------------------------
 
 
-def _worth(game, kind) -> float:
+def _worth(game: AnniversaryGame, kind: Special) -> float:
     """Bullheads a special card of ``kind`` is worth keeping for the turns to come."""
     turns_left = len(game.hands[0]) + anniversary_search.later_turns(game)
     return WORTH[as_special(kind)] * worth_scale(turns_left)
 
 
-def _outlook(game, player: int) -> float:
+def _outlook(game: AnniversaryGame, player: int) -> float:
     """Half the mean danger of the better half of ``player``'s hand on ``game``'s table."""
     hand = game.hands[player]
     if not hand or game.phase is Phase.GAME_OVER:
@@ -97,13 +100,13 @@ def _outlook(game, player: int) -> float:
     return 0.5 * sum(half) / len(half)
 
 
-def _ranked_by_lookahead(game, player: int, legal: list, spend: bool) -> list:
+def _ranked_by_lookahead(game: AnniversaryGame, player: int, legal: list[Action], spend: bool) -> list[Action]:
     """``legal`` ranked by the look-ahead's cost: its cheapest first (the first of equals), then
     the others from the cheapest."""
     before = game.scores[player]
     same_round = game.round
     best, best_cost = legal[-1], None
-    costs = []
+    costs: list[float] = []
     for action in legal:
         copy = game.copy()
         copy.apply(action)
@@ -111,9 +114,8 @@ def _ranked_by_lookahead(game, player: int, legal: list, spend: bool) -> list:
         cost = float(copy.scores[player] - before)
         if copy.round == same_round:
             cost += _outlook(copy, player)
-        special = getattr(action, "special", None)
-        if spend and special is not None:
-            cost += _worth(game, special)
+        if spend and isinstance(action, (PlaySpecial, Swap)):
+            cost += _worth(game, action.special)
         costs.append(cost)
         if best_cost is None or cost < best_cost - 1e-9:
             best, best_cost = action, cost
@@ -121,9 +123,9 @@ def _ranked_by_lookahead(game, player: int, legal: list, spend: bool) -> list:
     return [best] + [legal[i] for _, i in others]
 
 
-def _swap(game, player: int, legal: list):
-    held = [a for a in legal if getattr(a, "special", None) is not None]
-    decline = [a for a in legal if getattr(a, "special", None) is None]
+def _swap(game: AnniversaryGame, player: int, legal: list[Action]) -> Action:
+    held = [a for a in legal if isinstance(a, Swap)]
+    decline = [a for a in legal if not isinstance(a, Swap)]
     if not held:
         return legal[-1]
     worst = min(held, key=lambda a: WORTH[as_special(a.special)])

@@ -27,10 +27,11 @@ The swap after a take is not simulated. Kinds are ``Special`` members (a ``str``
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 
 from ..anniversary.specials import FIVE_ROWS, FOUR_ROWS, MAX_STOPS, ROW_LIMIT, SEVEN_LIMIT, Special
 from ..cards import BULLHEADS
-from .kernel import MAX_ROW_POINTS
+from .kernel import MAX_ROW_POINTS, CostTable
 
 BH = BULLHEADS
 FIFTH_ROW, SEVEN_NIMMT, INSERT, REPLACE, SHIFT, STOP, NEGATIVE_POSITIVE = (
@@ -45,6 +46,7 @@ WORTH = {
 }
 AVERAGE_WORTH = sum(WORTH.values()) / len(WORTH)
 HAND = 12  # number cards per round
+NO_ARG = -1  # how a special card is played, for a kind played one way only (see ``Table._saving``)
 
 
 def worth_scale(turns_left: int) -> float:
@@ -57,7 +59,10 @@ class Table:
 
     __slots__ = ("rows", "pts", "caps", "stops", "held", "hands", "pen")
 
-    def __init__(self, rows, caps, stops, held, hands) -> None:
+    def __init__(
+        self, rows: Iterable[Sequence[int]], caps: Iterable[int], stops: Iterable[bool],
+        held: Iterable[Iterable[Special]], hands: list[list[int]],
+    ) -> None:
         self.rows = [list(r) for r in rows]
         self.pts = [sum(BH[c] for c in r) for r in self.rows]
         self.caps = list(caps)
@@ -77,7 +82,7 @@ class Table:
             e = row[-1]
             if best_end < e < card and not stops[i]:
                 best, best_end = i, e
-            i += 1
+            i += 1  # noqa: SIM113 - a counter: enumerate costs more on this hot path
         return best
 
     def cheapest(self) -> int:
@@ -130,7 +135,8 @@ class Table:
         """Spend the special card of ``p`` that saves most beyond its worth on the take that
         ``card`` faces; whether one was spent (the card is then placed)."""
         cost = self._cost(card, r)
-        best_kind, best_gain, best_arg = None, 0.0, None
+        best_kind: Special | None = None
+        best_gain, best_arg = 0.0, NO_ARG
         for kind in set(self.held[p]):
             saving, arg = self._saving(kind, p, card, r, cost)
             gain = saving - WORTH[kind] * scale
@@ -151,42 +157,43 @@ class Table:
                 best, room = i, free
         return best
 
-    def _saving(self, kind, p: int, card: int, r: int, cost: int) -> tuple[int, object]:
-        """(bullheads ``kind`` saves on the take ``card`` faces, how it is played)."""
+    def _saving(self, kind: Special, p: int, card: int, r: int, cost: int) -> tuple[int, int]:
+        """(bullheads ``kind`` saves on the take ``card`` faces, how it is played: a row or a
+        card, ``NO_ARG`` for a kind played one way only)."""
         full = r >= 0  # else a low card
         if kind is FIFTH_ROW:
-            return (cost, None) if len(self.rows) == FOUR_ROWS else (0, None)
+            return (cost, NO_ARG) if len(self.rows) == FOUR_ROWS else (0, NO_ARG)
         if kind is SEVEN_NIMMT:
-            return (cost, None) if full and self.caps[r] == ROW_LIMIT else (0, None)
+            return (cost, NO_ARG) if full and self.caps[r] == ROW_LIMIT else (0, NO_ARG)
         if kind is INSERT:
             j = self._roomiest()
-            return (cost, j) if j >= 0 else (0, None)
+            return (cost, j) if j >= 0 else (0, NO_ARG)
         if kind is REPLACE:
             for c in self.hands[p]:
                 j = self.row_for(c)
                 if j >= 0 and len(self.rows[j]) < self.caps[j]:
                     return cost, c
-            return 0, None
+            return 0, NO_ARG
         if kind is SHIFT:
             if not full or len(self.rows[r]) < 2:
-                return 0, None
+                return 0, NO_ARG
             j = self._roomiest(exclude=r)
-            return (cost, j) if j >= 0 else (0, None)
+            return (cost, j) if j >= 0 else (0, NO_ARG)
         if kind is STOP:
             if not full or sum(self.stops) >= MAX_STOPS:
-                return 0, None
+                return 0, NO_ARG
             self.stops[r] = True
             j = self.row_for(card)
             fits = j >= 0 and len(self.rows[j]) < self.caps[j]
             self.stops[r] = False
-            return (cost, None) if fits else (0, None)
+            return (cost, NO_ARG) if fits else (0, NO_ARG)
         if kind is NEGATIVE_POSITIVE:
             row = r if full else self.cheapest()
             named = max(BH[c] for c in self.rows[row])
             return named + min(named, cost - named), row
-        return 0, None
+        return 0, NO_ARG
 
-    def _effect(self, kind, p: int, card: int, r: int, arg) -> None:
+    def _effect(self, kind: Special, p: int, card: int, r: int, arg: int) -> None:
         rows = self.rows
         if kind is FIFTH_ROW:
             rows.append([card])
@@ -221,7 +228,7 @@ class Table:
 
     # -- the rest of the round ----------------------------------------------------------
 
-    def danger(self, ctab) -> list[float]:
+    def danger(self, ctab: CostTable) -> list[float]:
         """The danger table (``kernel.danger_table``) of the unblocked rows, each with its capacity."""
         rows, pts, caps = self.rows, self.pts, self.caps
         order = sorted([(rows[i][-1], i) for i in range(len(rows)) if not self.stops[i]])
@@ -234,12 +241,12 @@ class Table:
         ext(ctab[max(0, caps[i] - len(rows[i]))][min(pts[i], MAX_ROW_POINTS)][1: 105 - e])
         return tbl
 
-    def play_turn(self, order: list, scale: float) -> None:
+    def play_turn(self, order: Iterable[tuple[int, int]], scale: float) -> None:
         """Place the revealed ``(card, seat)`` pairs, lowest first."""
         for card, p in sorted(order):
             self.place(p, card, scale)
 
-    def play_out(self, ctab, rnd, eps, later_turns: int) -> None:
+    def play_out(self, ctab: CostTable, rnd: Callable[[], float], eps: Sequence[float], later_turns: int) -> None:
         """Play the rest of the round: each seat plays by the danger table, a random card with
         chance ``eps[seat]`` (``rnd()`` gives the uniform floats); ``later_turns`` number cards
         follow this round in the game (they set what a special card is worth keeping)."""

@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
-from ..actions import ChooseRow
-from ..anniversary.actions import DeclineSwap, Swap
+from ..actions import Action, ChooseRow
+from ..anniversary.actions import DeclineSwap, PlaySpecial, Swap
+from ..anniversary.game import AnniversaryGame
 from ..anniversary.outlook import settle
 from ..anniversary.specials import FIVE_ROWS, SPECIAL_DECK, Special
 from ..phase import Phase
@@ -43,12 +45,12 @@ TOPK_SPECIAL = 4  # special plays searched beside the decline
 CARRY = worth_scale(HAND)  # a kept special card's worth (times ``WORTH``) when round 2 starts
 
 
-def later_turns(game) -> int:
+def later_turns(game: AnniversaryGame) -> int:
     """Number cards the game deals after this round (12 in the first of two rounds)."""
     return HAND if game.round < (game.config.rounds or 2) else 0
 
 
-def hidden_specials(game, me: int) -> list[Special]:
+def hidden_specials(game: AnniversaryGame, me: int) -> list[Special]:
     """The special cards ``me`` cannot see: the deck and the other hands, as one pool."""
     pool = Counter(SPECIAL_DECK)
     pool.subtract(game.specials[me])
@@ -60,15 +62,16 @@ def hidden_specials(game, me: int) -> list[Special]:
 
 
 class Deal:
-    """One determinization: every opponent's number cards and special cards, and the deck's top."""
+    """One determinization: every opponent's number cards and special cards (the player's own
+    left empty: it holds them itself), and the deck's top (``None``: no card left to draw)."""
 
     __slots__ = ("hands", "held", "top")
 
-    def __init__(self, hands, held, top) -> None:
+    def __init__(self, hands: list[list[int]], held: list[list[Special]], top: Special | None) -> None:
         self.hands, self.held, self.top = hands, held, top
 
 
-def sampler(game, me: int, rng: random.Random):
+def sampler(game: AnniversaryGame, me: int, rng: random.Random) -> Callable[[], Deal]:
     """A function returning fresh ``Deal``s consistent with what ``me`` knows."""
     n = game.config.players
     unseen = information_set(game, me).unseen
@@ -85,14 +88,15 @@ def sampler(game, me: int, rng: random.Random):
     def draw() -> Deal:
         cards = sample(unseen, numbers)
         kinds = sample(pool, len(pool)) if deck else sample(pool, specials)
-        hands: list = [None] * n
-        held: list = [None] * n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        held: list[list[Special]] = [[] for _ in range(n)]
         k = s = 0
         for p in opp:
             hands[p] = sorted(cards[k: k + sizes[p]])
             held[p] = kinds[s: s + counts[p]]
             k += sizes[p]
             s += counts[p]
+        top: Special | None
         if deck and s < len(kinds):
             top = kinds[s]
         else:  # an empty deck is rebuilt from the discard pile first
@@ -108,17 +112,17 @@ class Option:
 
     __slots__ = ("game", "base", "held", "swap_out")
 
-    def __init__(self, game, action, me: int, swap_out=None) -> None:
+    def __init__(self, game: AnniversaryGame, action: Action, me: int, swap_out: Special | None = None) -> None:
         self.swap_out = swap_out  # the kind a swap discards (its draw comes from the Deal)
         copy = game.copy()
         copy.apply(action)
         settle(copy, me)  # declines and cheapest rows only: no special card of the player's is spent
         self.game = copy
-        self.base = [a - b for a, b in zip(copy.scores, game.scores)]
+        self.base = [a - b for a, b in zip(copy.scores, game.scores, strict=True)]
         # From the action, not the copy: a round the copy ended has dealt it new cards from the
         # real (hidden) deck.
         self.held = list(game.specials[me])
-        if getattr(action, "special", None) is not None and swap_out is None:
+        if isinstance(action, (PlaySpecial, Swap)) and swap_out is None:
             self.held.remove(action.special)
         if swap_out is not None:
             self.held.remove(swap_out)
@@ -127,7 +131,7 @@ class Option:
 class Scorer:
     """Plays an ``Option`` (or a pick on the current game) to the end of the round for a ``Deal``."""
 
-    def __init__(self, game, me: int, plain: bool = False) -> None:
+    def __init__(self, game: AnniversaryGame, me: int, plain: bool = False) -> None:
         n = game.config.players
         self.me = me
         self.round = game.round
@@ -144,14 +148,14 @@ class Scorer:
         self.carry = CARRY if self.later and not plain else 0.0
         self.first = 2 * n  # noise[:first] is the opponents' picks of a pick's turn
 
-    def table(self, game, deal: Deal, held_me: list, hand_me: list) -> Table:
+    def table(self, game: AnniversaryGame, deal: Deal, held_me: list[Special], hand_me: list[int]) -> Table:
         me = self.me
         held = [held_me if p == me else deal.held[p] for p in range(len(deal.hands))]
         hands = [list(hand_me) if p == me else list(deal.hands[p]) for p in range(len(deal.hands))]
         caps = [game.capacity(r) for r in range(len(game.rows))]
         return Table(game.rows, caps, game.stops, held, hands)
 
-    def score(self, base: list, pen: list, held_me: list) -> float:
+    def score(self, base: list[int], pen: list[int], held_me: list[Special]) -> float:
         me = self.me
         s = base[me] + pen[me] - self.carry * sum(WORTH[k] for k in held_me)
         if self.weight:
@@ -159,11 +163,11 @@ class Scorer:
             s -= self.weight * sum(others) / len(others)
         return s
 
-    def finish(self, t: Table, noise: list, offset: int) -> None:
+    def finish(self, t: Table, noise: list[float], offset: int) -> None:
         if t.hands[0]:
             t.play_out(self.ctab, kernel.Floats(noise[offset:]).random, self.eps, self.later)
 
-    def option(self, opt: Option, deal: Deal, noise: list) -> float:
+    def option(self, opt: Option, deal: Deal, noise: list[float]) -> float:
         """The score of ``opt`` (carried out already) when the hidden cards are ``deal``."""
         g, me = opt.game, self.me
         held = list(opt.held)
@@ -176,7 +180,7 @@ class Scorer:
         self.finish(t, noise, 0)
         return self.score(opt.base, t.pen, t.held[me])
 
-    def pick(self, game, card: int, deal: Deal, noise: list) -> float:
+    def pick(self, game: AnniversaryGame, card: int, deal: Deal, noise: list[float]) -> float:
         """The score of picking ``card`` now when the hidden cards are ``deal``."""
         me = self.me
         hand = [c for c in game.hands[me] if c != card]
@@ -197,11 +201,11 @@ class Scorer:
         return self.score([0] * len(t.pen), t.pen, t.held[me])
 
 
-def _floats(game) -> int:
+def _floats(game: AnniversaryGame) -> int:
     return 2 * game.config.players * (len(game.hands[0]) + 2)
 
 
-def hard_pick(game, me: int, prior: list[int], rng: random.Random, budget: search.Budget) -> int:
+def hard_pick(game: AnniversaryGame, me: int, prior: list[int], rng: random.Random, budget: search.Budget) -> int:
     """The card ``me`` picks; ``prior`` is the hand ranked best first by medium."""
     scorer = Scorer(game, me)
     cands = prior[: max(1, search.TOPK)]
@@ -211,7 +215,9 @@ def hard_pick(game, me: int, prior: list[int], rng: random.Random, budget: searc
     )
 
 
-def hard_choice(game, me: int, ranked: list, rng: random.Random, budget: search.Budget):
+def hard_choice(
+    game: AnniversaryGame, me: int, ranked: list[Action], rng: random.Random, budget: search.Budget,
+) -> Action:
     """The best of ``ranked`` (actions, medium's choice first) at a pause of the resolution:
     a low card's row, a special-card play or its decline, a swap or its decline."""
     if len(ranked) == 1:
@@ -230,7 +236,7 @@ def hard_choice(game, me: int, ranked: list, rng: random.Random, budget: search.
     return ranked[best]
 
 
-def estimates(game, me: int, rng: random.Random, budget: search.Budget) -> dict:
+def estimates(game: AnniversaryGame, me: int, rng: random.Random, budget: search.Budget) -> dict[int, float]:
     """The coach's estimates: each card in hand (a pick) or each open row (a low card) with the
     bullheads ``me`` expects to take by the end of the round, on the same determinizations."""
     scorer = Scorer(game, me, plain=True)
@@ -244,14 +250,14 @@ def estimates(game, me: int, rng: random.Random, budget: search.Budget) -> dict:
                                    budget, draw, floats, rng)
 
 
-def open_table(game) -> tuple[list[list[int]], list[int], list[int]]:
+def open_table(game: AnniversaryGame) -> tuple[list[list[int]], list[int], list[int]]:
     """The open (unblocked) rows, their bullheads and capacities: the table a card may go to."""
     open_rows = game.open_rows()
     return ([game.rows[r] for r in open_rows], [game.row_bullheads(r) for r in open_rows],
             [game.capacity(r) for r in open_rows])
 
 
-def prior_picks(game, me: int) -> list[int]:
+def prior_picks(game: AnniversaryGame, me: int) -> list[int]:
     """The hand ranked by medium's expected bullheads on the open rows (best first)."""
     info = information_set(game, me)
     rows, pts, caps = open_table(game)

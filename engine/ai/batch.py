@@ -33,15 +33,18 @@ from functools import lru_cache
 
 try:  # an accelerator only: the search falls back to the list kernel without it
     import numpy as np
+    from numpy.typing import NDArray
+
+    AVAILABLE = True
 except ImportError:  # pragma: no cover - exercised where numpy is absent
-    np = None
+    AVAILABLE = False  # and nothing below runs: ``PickBatch.fits`` says no
 
 from ..cards import BULLHEADS, ROW_LIMIT
 from ..config import Variant
 from . import kernel
-from .medium_model import _tail
+from .info import InfoSet
+from .medium_model import MediumModel, _tail
 
-AVAILABLE = np is not None
 GAPS = 106  # the last axis of ``kernel.cost_table``
 POINTS = kernel.MAX_ROW_POINTS + 1
 LOWS = (ROW_LIMIT + 1) * POINTS * GAPS  # where the danger of a low card starts in the flat table
@@ -50,7 +53,7 @@ TAKES = 1000  # the standard heuristic's key of a card that takes a row: above e
 
 
 @lru_cache(maxsize=16)
-def _tables(opponents: int):
+def _tables(opponents: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """(the flat key tables of both policies, the bullheads of every card value) as arrays.
 
     First the danger table: the cost table's lines, then the floats 0, 1, … (a low card's
@@ -65,13 +68,16 @@ def _tables(opponents: int):
     return flat, np.array(BULLHEADS, dtype=np.int64)
 
 
-def _gather(a, idx):
+def _gather(a: NDArray[np.int64], idx: NDArray[np.int64]) -> NDArray[np.int64]:
     """``a[b, idx[b, ...]]`` for every batch row ``b`` (``idx`` of any trailing shape)."""
     shape = idx.shape
     return np.take_along_axis(a, idx.reshape(shape[0], -1), axis=1).reshape(shape)
 
 
-def _place(ends, lens, pts, pen, cards, bh):
+def _place(
+    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], pen: NDArray[np.int64],
+    cards: NDArray[np.int64], bh: NDArray[np.int64],
+) -> None:
     """Place each batch row's revealed ``cards`` (B, n: seat order) lowest first (Rules 1–4)."""
     b, rows_n = ends.shape
     n = cards.shape[1]
@@ -97,7 +103,10 @@ def _place(ends, lens, pts, pen, cards, bh):
         pts_f[at] = np.where(take, c_bh, p + c_bh)
 
 
-def _danger(ends, lens, pts, hands, flat, styles=None):
+def _danger(
+    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], hands: NDArray[np.int64],
+    flat: NDArray[np.float64], styles: NDArray[np.int64] | None = None,
+) -> NDArray[np.float64]:
     """Every card's danger-table value (B, n, k) on the batch's rows (a seat whose ``styles``
     entry is ``SPAN``: its standard heuristic key instead).
 
@@ -125,25 +134,33 @@ def _danger(ends, lens, pts, hands, flat, styles=None):
     return flat[at]
 
 
-def _choose(keys, hands, eps, u_random, u_index):
+def _choose(
+    keys: NDArray[np.float64], hands: NDArray[np.int64], eps: NDArray[np.float64] | None,
+    u_random: NDArray[np.float64], u_index: NDArray[np.float64],
+) -> NDArray[np.int64]:
     """The column of each seat's card: the lowest key (first on a tie), or with chance ``eps`` a
     uniformly random one. ``eps`` (n,) or (B, n), ``u_*`` (B, n)."""
     k = hands.shape[2]
-    pick = keys.argmin(axis=2)
+    pick: NDArray[np.int64] = keys.argmin(axis=2)
     if eps is not None:
         rand = (u_index * k).astype(np.int64)
         pick = np.where(u_random < eps, np.minimum(rand, k - 1), pick)
     return pick
 
 
-def _drop(hands, col):
+def _drop(hands: NDArray[np.int64], col: NDArray[np.int64]) -> NDArray[np.int64]:
     """``hands`` (B, n, k) without the card in column ``col`` (B, n) of each hand, order kept."""
     b, n, k = hands.shape
     keep = np.arange(k)[None, None, :] != col[..., None]
-    return hands[keep].reshape(b, n, k - 1)
+    kept: NDArray[np.int64] = hands[keep].reshape(b, n, k - 1)
+    return kept
 
 
-def play_out(ends, lens, pts, pen, hands, eps, gen, opponents: int, repeat: int = 1, styles=None):
+def play_out(
+    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], pen: NDArray[np.int64],
+    hands: NDArray[np.int64], eps: NDArray[np.float64] | None, gen: np.random.Generator, opponents: int,
+    repeat: int = 1, styles: NDArray[np.int64] | None = None,
+) -> NDArray[np.int64]:
     """Finish every batch row's round: each seat plays the danger table, a random card with
     chance ``eps[seat]`` (``eps`` (n,) or None); low cards take the cheapest row. ``ends``/``lens``/``pts``
     (B, rows), ``pen`` (B, n), ``hands`` (B, n, k), every hand ascending. Mutates all but
@@ -171,7 +188,7 @@ def play_out(ends, lens, pts, pen, hands, eps, gen, opponents: int, repeat: int 
 class MediumKeys:
     """``MediumModel``'s keys for a batch of hands at once (same floats, same ties)."""
 
-    def __init__(self, model, hand_size: int) -> None:
+    def __init__(self, model: MediumModel, hand_size: int) -> None:
         n = len(model.end)
         self.end = np.array(model.end, dtype=np.int64)
         self.base = np.array(model.base, dtype=np.int64)
@@ -184,7 +201,7 @@ class MediumKeys:
         self.tail = np.array([[_tail(m, need, k, size) for k in range(n + 1)]
                               for need in range(ROW_LIMIT + 1)], dtype=np.float64)
 
-    def keys(self, hands):
+    def keys(self, hands: NDArray[np.int64]) -> NDArray[np.float64]:
         """Keys (D, s, k) for sorted ``hands`` (D, s, k)."""
         e = self.end[hands]
         # own cards in the gap: the card's index minus the own cards at or below the row's end
@@ -208,8 +225,8 @@ class PickBatch:
     ``cands`` against all of them with the same random numbers, and returns the scores as a
     list per candidate (paired across candidates, determinization by determinization)."""
 
-    def __init__(self, info, model, seat_eps, eps_first, w, seed: int, std_share: float = 0.0,
-                 std_eps=(0.0, 0.0)) -> None:
+    def __init__(self, info: InfoSet, model: MediumModel, seat_eps: list[float], eps_first: float, w: float,
+                 seed: int, std_share: float = 0.0, std_eps: tuple[float, float] = (0.0, 0.0)) -> None:
         n, me = info.players, info.player
         self.n, self.me, self.w = n, me, w
         self.opponents = max(1, n - 1)
@@ -235,7 +252,7 @@ class PickBatch:
         self.gen = np.random.default_rng(seed)
 
     @staticmethod
-    def fits(info) -> bool:
+    def fits(info: InfoSet) -> bool:
         """Whether the batch covers this pick: the classic game, every hand the same size."""
         sizes = set(info.hand_sizes)
         return (AVAILABLE and info.variant is Variant.CLASSIC and len(sizes) == 1
@@ -251,12 +268,13 @@ class PickBatch:
         # which determinizations play the standard heuristic's opponents
         std = gen.random(d) < self.std_share if self.std_share > 0 else np.zeros(d, dtype=bool)
         # the opponents' first cards: medium's (or the standard heuristic's), or a random one
-        keys = self.medium.keys(dealt) if not std.all() else None
         if std.any():
             tile = (d, 1)
-            skeys = _danger(np.tile(self.ends0, tile), np.tile(self.lens0, tile), np.tile(self.pts0, tile), dealt,
-                            _tables(self.opponents)[0], np.full(opp, SPAN))
-            keys = skeys if keys is None else np.where(std[:, None, None], skeys, keys)
+            std_keys = _danger(np.tile(self.ends0, tile), np.tile(self.lens0, tile), np.tile(self.pts0, tile), dealt,
+                               _tables(self.opponents)[0], np.full(opp, SPAN))
+            keys = std_keys if std.all() else np.where(std[:, None, None], std_keys, self.medium.keys(dealt))
+        else:
+            keys = self.medium.keys(dealt)
         u = gen.random((2, d, opp))
         col = _choose(keys, dealt, np.where(std, self.eps_first_std, self.eps_first)[:, None], u[0], u[1])
         first = np.take_along_axis(dealt, col[..., None], axis=2)[..., 0]
@@ -285,7 +303,8 @@ class PickBatch:
             else:
                 styles, eps = None, self.eps
             play_out(ends, lens, pts, pen, hands, eps, gen, self.opponents, repeat=c, styles=styles)
-        mine = pen[:, me].astype(np.float64)
+        scores = pen[:, me].astype(np.float64)
         if self.w:
-            mine = mine - self.w * (pen.sum(axis=1) - pen[:, me]) / opp
-        return mine.reshape(c, d).tolist()
+            scores = scores - self.w * (pen.sum(axis=1) - pen[:, me]) / opp
+        by_candidate: list[list[float]] = scores.reshape(c, d).tolist()
+        return by_candidate

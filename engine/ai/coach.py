@@ -4,8 +4,9 @@
 on — the card to play, or the row to take for a low card — in every variant (in
 the Anniversary game with everyone's special cards in its simulations). Its only
 input is what the player may know (the public table and the player's own hand
-and special cards, never another hand, a face-down card or the special deck), so two games that differ only in cards the player cannot see give the
-same hint for the same ``rng`` seed. Half the time goes to hard's own search
+and special cards, never another hand, a face-down card or the special deck), so
+two games that differ only in cards the player cannot see give the same hint for
+the same ``rng`` seed. Half the time goes to hard's own search
 (its choice, exactly as a hard seat would decide with that budget), half to
 simulating every option on the same determinized deals, so each option gets
 its expected bullheads for the rest of the round.
@@ -16,7 +17,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..config import Variant
+from ..actions import ChooseRow, Pick
+from ..anniversary.game import AnniversaryGame
+from ..game import Game
 from . import DEFAULT_BUDGET_MS, anniversary, anniversary_search, search
 from .info import information_set
 
@@ -34,21 +37,26 @@ class Hint:
     simulations: int  # simulated rounds behind the estimates
 
 
-def hint(game, player: int, rng: random.Random, budget_ms: float | None = None,
+def hint(game: Game, player: int, rng: random.Random, budget_ms: float | None = None,
          budget_sims: int | None = None) -> Hint:
     """The coach's hint for ``player`` now (see module doc); raises ``NoHint`` if there is none."""
-    phase = getattr(game.phase, "value", game.phase)
+    phase = game.phase.value
     if phase not in ("pick", "choose_row") or player not in game.waiting_for:
         raise NoHint(f"the game is not waiting for seat {player} to play a card or choose a row")
     if budget_ms is None and budget_sims is None:
         budget_ms = DEFAULT_BUDGET_MS
     half_ms = budget_ms / 2 if budget_ms is not None else None
     half_sims = budget_sims // 2 if budget_sims is not None else None
-    if game.config.variant is Variant.ANNIVERSARY:
+    if isinstance(game, AnniversaryGame):
         action = anniversary.decide(game, player, "hard", rng, search.Budget(half_sims, half_ms))
         budget = search.Budget(half_sims, half_ms)
         means = anniversary_search.estimates(game, player, rng, budget)
-        choice = action.card if phase == "pick" else action.row
+        if isinstance(action, Pick):
+            choice = action.card
+        elif isinstance(action, ChooseRow):
+            choice = action.row
+        else:  # a pick or a row choice is answered with a card or a row
+            raise NoHint(f"the hard level answered with a {type(action).__name__}, not a card or a row")
         return Hint(phase, tuple(sorted(means.items())), choice, budget.used)
     info = information_set(game, player)
     if phase == "pick":

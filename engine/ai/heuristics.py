@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 
 from ..cards import BULLHEADS, ROW_LIMIT
 from . import kernel
@@ -48,7 +49,9 @@ def _at_least(odds: list[float], need: int) -> float:
     return sum(dist[need:])
 
 
-def card_danger(info: InfoSet, rows, pts, card: int, caps=None) -> float:
+def card_danger(
+    info: InfoSet, rows: list[list[int]], pts: list[int], card: int, caps: list[int] | None = None,
+) -> float:
     """Expected bullheads from playing ``card`` now on ``rows`` (a one-turn estimate);
     ``caps`` gives each row's capacity (Anniversary: six under a 7 nimmt!), else five."""
     r = kernel.row_for(rows, card)
@@ -62,17 +65,24 @@ def card_danger(info: InfoSet, rows, pts, card: int, caps=None) -> float:
     return _at_least(odds, need) * (pts[r] + need * kernel.AVG_BH)
 
 
-def medium_pick(info: InfoSet, rng: random.Random, rows=None, pts=None, caps=None) -> int:
+def medium_pick(
+    info: InfoSet, rng: random.Random, rows: list[list[int]] | None = None, pts: list[int] | None = None,
+    caps: list[int] | None = None,
+) -> int:
     """The card with the fewest expected bullheads now (the smaller gap on a near tie);
     ``rows``/``pts``/``caps`` override the table (Anniversary: only the open rows)."""
     keys = pick_keys(info, rows, pts, caps)
     return min(info.hand, key=keys.__getitem__)
 
 
-def pick_keys(info: InfoSet, rows=None, pts=None, caps=None) -> dict[int, float]:
+def pick_keys(
+    info: InfoSet, rows: list[list[int]] | None = None, pts: list[int] | None = None, caps: list[int] | None = None,
+) -> dict[int, float]:
     """Medium's key for every card in hand (lower is better; the search uses it as a prior)."""
     if rows is None:
         rows, pts = info.rows, info.row_points
+    elif pts is None:
+        raise ValueError("rows replace the table only with their bullheads (pts)")
     keys = {}
     for c in info.hand:
         r = kernel.row_for(rows, c)
@@ -104,7 +114,7 @@ def medium_row(info: InfoSet, rng: random.Random) -> int:
 
 def row_costs(info: InfoSet) -> list[float]:
     """Medium's cost of taking each row for the pending low card (the search's prior)."""
-    costs = []
+    costs: list[float] = []
     for r in range(len(info.rows)):
         rows, pts, pen = _after_row(info, r)
         cost = float(pen[info.player])
@@ -119,14 +129,14 @@ def row_costs(info: InfoSet) -> list[float]:
 # -- the field's standard opponents (benchmarks) ---------------------------------------------
 
 
-def standard_pick(rows, pts, hand) -> int:
+def standard_pick(rows: list[list[int]], pts: list[int], hand: Iterable[int]) -> int:
     """The field's **standard heuristic** player's card (what published agents call the
     closest-gap heuristic): among the cards that land on a row holding fewer than five cards,
     the one with the smallest gap to that row's end; if every card takes a row, the card whose
     immediate take is cheapest (a sixth card: that row's bullheads; a card lower than every
     row: the cheapest row's bullheads). Ties: the lower card. ``hand`` need not be sorted."""
-    best = None  # (gap, card) of a card that takes nothing
-    cheapest = None  # (bullheads taken, card) when every card takes a row
+    best: tuple[int, int] | None = None  # (gap, card) of a card that takes nothing
+    cheapest: tuple[int, int] | None = None  # (bullheads taken, card) when every card takes a row
     for c in hand:
         r = kernel.row_for(rows, c)
         if r >= 0 and len(rows[r]) < ROW_LIMIT:
@@ -137,7 +147,11 @@ def standard_pick(rows, pts, hand) -> int:
             key = (pts[r] if r >= 0 else min(pts), c)
             if cheapest is None or key < cheapest:
                 cheapest = key
-    return best[1] if best is not None else cheapest[1]
+    if best is not None:
+        return best[1]
+    if cheapest is None:
+        raise ValueError("the standard heuristic needs a card in hand to play")
+    return cheapest[1]
 
 
 # -- easy: the quick glance of a casual player -------------------------------------------------
@@ -153,6 +167,7 @@ def easy_pick(info: InfoSet, rng: random.Random) -> int:
     hand = info.hand
     if rng.random() < 0.12:  # a blunder
         return rng.choice(hand)
+    danger: dict[int, float] | list[float]  # by card
     if info.known_hands is not None:
         danger = pick_keys(info)
     else:

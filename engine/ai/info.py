@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import BULLHEADS
 from ..config import Variant
+from ..game import Game
 
 
 @dataclass(slots=True)
@@ -51,12 +52,12 @@ class InfoSet:
         if self.rounds is not None and self.round >= self.rounds:
             return True
         if self.target is not None:
-            scores = [t + r for t, r in zip(self.totals, self.round_points)]
+            scores = [t + r for t, r in zip(self.totals, self.round_points, strict=True)]
             return max(scores) + 12 >= self.target
         return False
 
 
-def information_set(game, player: int) -> InfoSet:
+def information_set(game: Game, player: int) -> InfoSet:
     """The information set of ``player`` in ``game`` (see module doc)."""
     config = game.config
     rows = [list(r) for r in game.rows]
@@ -79,7 +80,7 @@ def information_set(game, player: int) -> InfoSet:
         player=player,
         players=config.players,
         variant=config.variant,
-        phase=getattr(game.phase, "value", str(game.phase)),
+        phase=game.phase.value,
         round=game.round,
         turn=game.turn,
         deck_size=config.deck_size,

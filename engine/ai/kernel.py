@@ -15,7 +15,9 @@ C-level ``min(hand, key=danger.__getitem__)``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Protocol, TypeAlias
 
 from ..cards import BULLHEADS, ROW_LIMIT
 
@@ -26,6 +28,17 @@ AVG_BH = 171 / 104  # mean bullheads of a card
 #: Width of the card range over which an opponent's card is spread (the
 #: density of unseen cards between two values); 100 is right for classic play.
 SPREAD = 100.0
+
+#: ``table[need][points][gap]`` (see ``cost_table``).
+CostTable: TypeAlias = tuple[tuple[tuple[float, ...], ...], ...]
+#: How a low card's row is chosen in ``resolve``: ``choose(rows, pts, card, seat)`` -> row.
+RowChooser: TypeAlias = Callable[[list[list[int]], list[int], int, int], int]
+
+
+class RandomSource(Protocol):
+    """What a simulation draws its uniform floats from: a ``random.Random`` or a ``Floats``."""
+
+    def random(self) -> float: ...
 
 
 def row_for(rows: list[list[int]], card: int) -> int:
@@ -38,7 +51,7 @@ def row_for(rows: list[list[int]], card: int) -> int:
         if best_end < end < card:
             best = i
             best_end = end
-        i += 1
+        i += 1  # noqa: SIM113 - a counter: enumerate costs more on this hot path
     return best
 
 
@@ -47,7 +60,10 @@ def cheapest_row(pts: list[int]) -> int:
     return pts.index(min(pts))
 
 
-def resolve(rows, pts, order, pen, choose=None, piles=None) -> None:
+def resolve(
+    rows: list[list[int]], pts: list[int], order: Iterable[tuple[int, int]], pen: list[int],
+    choose: RowChooser | None = None, piles: list[list[int]] | None = None,
+) -> None:
     """Place the revealed ``order`` ((card, seat) pairs, lowest first) into ``rows``.
 
     ``choose(rows, pts, card, seat)`` returns the row a low card takes
@@ -97,7 +113,7 @@ def prob_table(opponents: int, spread: float = SPREAD) -> tuple[tuple[float, ...
     m = opponents
     out = []
     for need in range(ROW_LIMIT + 1):
-        col = []
+        col: list[float] = []
         for gap in range(106):
             q = min(1.0, max(0, gap - 1) / spread)
             if need == 0:
@@ -109,7 +125,7 @@ def prob_table(opponents: int, spread: float = SPREAD) -> tuple[tuple[float, ...
 
 
 @lru_cache(maxsize=64)
-def cost_table(opponents: int, spread: float = SPREAD) -> tuple:
+def cost_table(opponents: int, spread: float = SPREAD) -> CostTable:
     """``table[need][points][gap]``: the danger of a card ``gap`` above the end of a row
     that needs ``need`` more cards before the sixth and holds ``points`` bullheads."""
     ptab = prob_table(opponents, spread)
@@ -127,10 +143,10 @@ def cost_table(opponents: int, spread: float = SPREAD) -> tuple:
 MAX_ROW_POINTS = 5 * 7  # a row never holds more bullheads than five 55s would
 
 
-def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
+def danger_table(rows: list[list[int]], pts: list[int], ctab: CostTable, low_extra: float = 0.0) -> list[float]:
     """``danger[c]`` for every card value 0…104 on the current rows (see module doc);
     ``ctab`` is a ``cost_table``."""
-    order = sorted([(r[-1], len(r), p) for r, p in zip(rows, pts)])
+    order = sorted([(r[-1], len(r), p) for r, p in zip(rows, pts, strict=True)])
     tbl = [min(pts) + low_extra] * (order[0][0] + 1)
     ext = tbl.extend
     e, length, p = order[0]
@@ -141,7 +157,7 @@ def danger_table(rows, pts, ctab, low_extra: float = 0.0) -> list[float]:
     return tbl
 
 
-def heuristic_picks(rows, pts, hands, ctab) -> list[int]:
+def heuristic_picks(rows: list[list[int]], pts: list[int], hands: list[list[int]], ctab: CostTable) -> list[int]:
     """Every seat's card by the danger table (the simulated opponents' policy)."""
     tbl = danger_table(rows, pts, ctab)
     key = tbl.__getitem__
@@ -156,10 +172,13 @@ class Floats:
     __slots__ = ("random",)
 
     def __init__(self, floats: list[float]) -> None:
-        self.random = iter(floats).__next__
+        self.random: Callable[[], float] = iter(floats).__next__
 
 
-def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
+def play_out(
+    rows: list[list[int]], pts: list[int], hands: list[list[int]], pen: list[int], ctab: CostTable,
+    rng: RandomSource | None = None, eps: float | Sequence[float] = 0.0,
+) -> None:
     """Play the rest of the round: every seat plays by the danger table
     (a random card with chance ``eps``, a number or one per seat), low cards take
     the cheapest row. Mutates ``rows``, ``pts``, ``hands`` and ``pen``.
@@ -167,16 +186,14 @@ def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
     n = len(hands)
     seats = range(n)
     bh = BH
-    if not isinstance(eps, (list, tuple)):
-        eps = [eps] * n
-    noisy = any(eps) and rng is not None
-    rnd = rng.random if noisy else None
+    seat_eps = [eps] * n if isinstance(eps, (int, float)) else eps
+    rnd = rng.random if rng is not None and any(seat_eps) else None  # None: no random cards
     last = len(rows) - 1
     while hands[0]:
         # The rows in order of their ends serve both the danger table and the placement.
         srt = sorted([(r[-1], i) for i, r in enumerate(rows)])
         e, i = srt[0]
-        tbl = [min(pts)] * (e + 1)
+        tbl: list[float] = [min(pts)] * (e + 1)
         ext = tbl.extend
         for nxt, j in srt[1:]:
             ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: nxt - e + 1])
@@ -184,10 +201,10 @@ def play_out(rows, pts, hands, pen, ctab, rng=None, eps=0.0) -> None:
         ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: 105 - e])
         key = tbl.__getitem__
         order = []
-        if noisy:
+        if rnd is not None:
             for p in seats:
                 h = hands[p]
-                if rnd() < eps[p]:
+                if rnd() < seat_eps[p]:
                     c = h[int(rnd() * len(h))]
                 else:
                     c = min(h, key=key)

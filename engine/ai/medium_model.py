@@ -19,12 +19,14 @@ in the Pro variant medium counts each known hand separately.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from ..cards import ROW_LIMIT
 from . import heuristics, kernel
 
 AVG_BH = kernel.AVG_BH
-_TAILS: dict = {}  # (opponents, need, k, size) -> chance that at least ``need`` land in the gap
+#: (opponents, need, k, size) -> the chance that at least ``need`` land in the gap
+_TAILS: dict[tuple[int, int, int, int], float] = {}
 
 
 def _tail(m: int, need: int, k: int, size: int) -> float:
@@ -41,7 +43,9 @@ class MediumModel:
 
     __slots__ = ("size", "m", "low", "end", "base", "need", "pts", "cost")
 
-    def __init__(self, rows, pts, universe, opponents: int, deck_size: int = 104) -> None:
+    def __init__(
+        self, rows: list[list[int]], pts: list[int], universe: Sequence[int], opponents: int, deck_size: int = 104,
+    ) -> None:
         self.size = len(universe)
         self.m = opponents
         self.low = float(min(pts))

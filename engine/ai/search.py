@@ -60,6 +60,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Hashable
+from itertools import pairwise
+from typing import TypeAlias, TypeVar
 
 from ..cards import BULLHEADS
 from . import batch, heuristics, kernel
@@ -89,6 +92,16 @@ FILL = 0.6  # a batch is sized to a share of the time left: a busy machine's slo
 CAREFUL_GAP, CAREFUL_GAP_PER_TURN, RANDOM_GAP = 2.0, 0.5, 11.5  # mean gaps (see ``carelessness``)
 
 
+C = TypeVar("C", bound=Hashable)  # a candidate: a card, a row, an option's number
+D = TypeVar("D")  # a determinization: what the player cannot see, drawn once for every candidate
+#: ``simulate(candidate, determinization, noise)`` -> the candidate's score there (lower is better)
+Simulate: TypeAlias = Callable[[C, D, list[float]], float]
+#: A classic determinization: every seat's hand (the player's own left empty: it is ``info.hand``).
+Hands: TypeAlias = list[list[int]]
+#: ``run(candidates, d)`` -> ``d`` paired scores per candidate (see ``batched_search``)
+BatchRun: TypeAlias = Callable[[list[int], int], list[list[float]]]
+
+
 #: The clock of the ``ms`` budget: the wall clock, which is what a player waits on. A benchmark
 #: on a crowded machine may set ``time.process_time`` to measure play as on a core of its own.
 CLOCK = time.perf_counter
@@ -110,23 +123,21 @@ class Budget:
     def left(self) -> bool:
         if self.sims is not None and self.used >= self.sims:
             return False
-        if self.deadline is not None and self.clock() >= self.deadline:
-            return False
-        return True
+        return self.deadline is None or self.clock() < self.deadline
 
 
 def _weight(info: InfoSet) -> float:
     return LAST_ROUND_WEIGHT if info.last_round else 0.0
 
 
-def _sampler(info: InfoSet, rng: random.Random):
-    """A function returning fresh opponents' hands (list per seat; the player's own is None)."""
+def _sampler(info: InfoSet, rng: random.Random) -> Callable[[], Hands]:
+    """A function returning fresh opponents' hands (list per seat; the player's own is empty)."""
     n, me = info.players, info.player
     if info.known_hands is not None:
         known = info.known_hands
 
-        def fixed():
-            return [None if p == me else list(known[p]) for p in range(n)]
+        def fixed() -> Hands:
+            return [[] if p == me else list(known[p]) for p in range(n)]
 
         return fixed
     unseen = info.unseen
@@ -134,13 +145,13 @@ def _sampler(info: InfoSet, rng: random.Random):
     total = sum(sizes[p] for p in range(n) if p != me)
     sample = rng.sample
 
-    def draw():
+    def draw() -> Hands:
         cards = sample(unseen, total)
-        out = []
+        out: Hands = []
         k = 0
         for p in range(n):
             if p == me:
-                out.append(None)
+                out.append([])
             else:
                 s = sizes[p]
                 h = cards[k: k + s]
@@ -152,20 +163,25 @@ def _sampler(info: InfoSet, rng: random.Random):
     return draw
 
 
-def _search(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget):
+def _search(
+    info: InfoSet, rng: random.Random, candidates: list[int], simulate: Simulate[int, Hands], budget: Budget,
+) -> int:
     """Paired Monte Carlo over ``candidates`` on the opponents' hands ``info`` allows."""
     floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
     return paired_search(candidates, simulate, budget, _sampler(info, rng), floats, rng)
 
 
-def paired_search(candidates: list, simulate, budget: Budget, draw, floats: int, rng: random.Random):
+def paired_search(
+    candidates: list[C], simulate: Simulate[C, D], budget: Budget, draw: Callable[[], D], floats: int,
+    rng: random.Random,
+) -> C:
     """Paired Monte Carlo over ``candidates``, the first of them the prior's choice:
     ``simulate(cand, det, noise)`` -> score, where ``det = draw()`` is a determinization and
     ``noise`` a list of ``floats`` uniform floats, both shared by every candidate."""
     if len(candidates) == 1:
         return candidates[0]
     alive = list(candidates)
-    scores: dict = {c: [] for c in candidates}
+    scores: dict[C, list[float]] = {c: [] for c in candidates}
     rounds = 0
     rand = rng.random
     while budget.left():
@@ -182,7 +198,7 @@ def paired_search(candidates: list, simulate, budget: Budget, draw, floats: int,
     return _decide(candidates, alive, scores, rounds)
 
 
-def _decide(candidates: list, alive: list, scores: dict, rounds: int):
+def _decide(candidates: list[C], alive: list[C], scores: dict[C, list[float]], rounds: int) -> C:
     """The best surviving candidate by its mean score, or the prior's choice (``candidates[0]``)
     unless the best beats it by ``DEFER`` standard errors."""
     # ties go to the earliest candidate (a stable, deterministic order)
@@ -196,7 +212,7 @@ def _decide(candidates: list, alive: list, scores: dict, rounds: int):
     return best
 
 
-def batched_search(candidates: list, run, budget: Budget):
+def batched_search(candidates: list[int], run: BatchRun, budget: Budget) -> int:
     """``paired_search`` a batch of determinizations at a time: ``run(alive, d)`` -> a list of ``d``
     paired scores per alive candidate. The first batch has ``FIRST_BATCH`` determinizations; the
     next ones are sized from the last one's pace to fill a share ``FILL`` of the time left (at
@@ -204,7 +220,7 @@ def batched_search(candidates: list, run, budget: Budget):
     if len(candidates) == 1:
         return candidates[0]
     alive = list(candidates)
-    scores: dict = {c: [] for c in candidates}
+    scores: dict[int, list[float]] = {c: [] for c in candidates}
     rounds = 0
     d = FIRST_BATCH
     clock = budget.clock
@@ -214,7 +230,7 @@ def batched_search(candidates: list, run, budget: Budget):
         if d < 1 or not budget.left():
             break
         started = clock()
-        for c, got in zip(alive, run(alive, d)):
+        for c, got in zip(alive, run(alive, d), strict=True):
             scores[c].extend(got)
         budget.used += len(alive) * d
         rounds += d
@@ -231,7 +247,7 @@ def batched_search(candidates: list, run, budget: Budget):
     return _decide(candidates, alive, scores, rounds)
 
 
-def _paired(a: list, b: list) -> tuple[float, float]:
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
     """Mean and standard error of the paired differences a − b."""
     k = len(a)
     d = [a[i] - b[i] for i in range(k)]
@@ -240,7 +256,7 @@ def _paired(a: list, b: list) -> tuple[float, float]:
     return mean, math.sqrt(var / k)
 
 
-def _prune(alive: list, scores: dict, rounds: int) -> list:
+def _prune(alive: list[C], scores: dict[C, list[float]], rounds: int) -> list[C]:
     means = {c: sum(scores[c]) / len(scores[c]) for c in alive}
     best = min(alive, key=means.__getitem__)
     b = scores[best]
@@ -263,7 +279,7 @@ def carelessness(info: InfoSet) -> float:
     rows is ~2.4 at turn 2, growing to ~7 at turn 10, when medium players play,
     and ~11–12 throughout with random players. Fewer than ``MIN_GAPS`` gaps say
     nothing (0: the careful model, as before)."""
-    gaps = [b - a for r in info.rows for a, b in zip(r, r[1:])]
+    gaps = [b - a for r in info.rows for a, b in pairwise(r)]
     if len(gaps) < MIN_GAPS:
         return 0.0
     careful = CAREFUL_GAP + CAREFUL_GAP_PER_TURN * info.turn
@@ -289,7 +305,7 @@ def _eps(info: InfoSet) -> tuple[float, float]:
     return EPS_CLASSIC + care * (1.0 - EPS_CLASSIC), EPS_FIRST + care * (1.0 - EPS_FIRST)
 
 
-def pick_batch(info: InfoSet, w: float, rng: random.Random):
+def pick_batch(info: InfoSet, w: float, rng: random.Random) -> tuple[BatchRun, list[int]]:
     """(``run(cands, d)`` of ``batch.PickBatch``, the hand ranked by medium's prior) for a classic
     pick: the simulations of ``pick_simulation``, a batch of determinizations at a time."""
     n, me = info.players, info.player
@@ -303,7 +319,7 @@ def pick_batch(info: InfoSet, w: float, rng: random.Random):
     return sims.run, sorted(info.hand, key=lambda c: (keys[c], c))
 
 
-def pick_simulation(info: InfoSet, w: float):
+def pick_simulation(info: InfoSet, w: float) -> tuple[Simulate[int, Hands], list[int]]:
     """(``simulate(card, det, noise)`` -> score, the hand ranked by medium's prior) for a pick;
     ``w`` is the share of the opponents' mean bullheads subtracted from a score."""
     hand = info.hand
@@ -312,14 +328,14 @@ def pick_simulation(info: InfoSet, w: float):
     eps, eps_first = _eps(info)
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     rows0, pts0 = info.rows, info.row_points
-    cache: dict = {}
+    cache: dict[int, tuple[Hands, list[tuple[int, int]]]] = {}  # id(det) -> (det, its picks)
     model = None
     if info.known_hands is None:  # classic: opponents choose this turn's card as medium does
         model = MediumModel(rows0, pts0, sorted(info.unseen + hand), n - 1, info.deck_size)
 
     first = 2 * n  # noise[:first] is this turn's, the rest the play-out's
 
-    def opp_picks(det, noise):
+    def opp_picks(det: Hands, noise: list[float]) -> list[tuple[int, int]]:
         key = id(det)
         got = cache.get(key)
         if got is not None and got[0] is det:
@@ -340,7 +356,7 @@ def pick_simulation(info: InfoSet, w: float):
         cache[key] = (det, picks)
         return picks
 
-    def simulate(card, det, noise):
+    def simulate(card: int, det: Hands, noise: list[float]) -> float:
         picks = opp_picks(det, noise)
         rows = [list(r) for r in rows0]
         pts = list(pts0)
@@ -376,7 +392,7 @@ def last_row_costs(info: InfoSet, w: float) -> list[float]:
             (heuristics._after_row(info, r) for r in range(len(info.rows)))]
 
 
-def row_simulation(info: InfoSet, w: float):
+def row_simulation(info: InfoSet, w: float) -> tuple[Simulate[int, Hands], list[int]]:
     """(``simulate(row, det, noise)`` -> score, the rows ranked by medium's prior) for a low card."""
     n, me = info.players, info.player
     ptab = kernel.cost_table(max(1, n - 1))
@@ -384,7 +400,7 @@ def row_simulation(info: InfoSet, w: float):
     seat_eps = [EPS_SELF if p == me else eps for p in range(n)]
     after = [heuristics._after_row(info, r) for r in range(len(info.rows))]
 
-    def simulate(r, det, noise):
+    def simulate(r: int, det: Hands, noise: list[float]) -> float:
         rows0, pts0, pen0 = after[r]
         rows = [list(x) for x in rows0]
         pts = list(pts0)
@@ -397,13 +413,18 @@ def row_simulation(info: InfoSet, w: float):
     return simulate, sorted(range(len(info.rows)), key=lambda r: (prior[r], r))
 
 
-def estimates(info: InfoSet, rng: random.Random, candidates: list, simulate, budget: Budget) -> dict:
+def estimates(
+    info: InfoSet, rng: random.Random, candidates: list[int], simulate: Simulate[int, Hands], budget: Budget,
+) -> dict[int, float]:
     """Every candidate's mean score on the same determinizations of ``info`` (paired; none is dropped)."""
     floats = 2 * info.players * (len(info.hand) + 1)
     return paired_estimates(candidates, simulate, budget, _sampler(info, rng), floats, rng)
 
 
-def paired_estimates(candidates: list, simulate, budget: Budget, draw, floats: int, rng: random.Random) -> dict:
+def paired_estimates(
+    candidates: list[C], simulate: Simulate[C, D], budget: Budget, draw: Callable[[], D], floats: int,
+    rng: random.Random,
+) -> dict[C, float]:
     """Every candidate's mean score on the same determinizations ``draw()`` (as ``paired_search``)."""
     rand = rng.random
     totals = dict.fromkeys(candidates, 0.0)

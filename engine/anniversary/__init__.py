@@ -8,19 +8,33 @@ deck, taking a row), ``legal`` (which special plays are legal now),
 ``AnniversaryGame`` for an Anniversary config; so does ``engine.new_game``.
 """
 
+from ..variants import Parts, Serializer, Variant, register
 from .actions import DeclineSpecial, DeclineSwap, PlaySpecial, Swap
 from .events import (
-    BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialChoiceRequired, SpecialDeckReshuffled,
-    SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved,
-    SwapDeclined, SwapOffered,
+    BullheadsCancelled,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowClosed,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SevenNimmtRemoved,
+    SpecialChoiceRequired,
+    SpecialDeckReshuffled,
+    SpecialDeclined,
+    SpecialPlayed,
+    SpecialsDealt,
+    SpecialSwapped,
+    StopPlaced,
+    StopsRemoved,
+    SwapDeclined,
+    SwapOffered,
 )
-from ..variants import Parts, Serializer, Variant, register
 from .game import AnniversaryGame
 from .outlook import OptionOutcome, SpecialOutlook, special_outlook
+from .serialize import anniversary_to_dict, load_anniversary
 from .specials import LABELS, SPECIAL_DECK, Special
 from .table import PlacementPreview, best_cancellation
-from .serialize import anniversary_to_dict, load_anniversary
 from .view import AnniversaryView, observe_anniversary
 
 __all__ = [

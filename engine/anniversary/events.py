@@ -148,4 +148,8 @@ class SpecialDeckReshuffled(NamedTuple):
     size: int
 
 
-register_events(SpecialsDealt, SpecialChoiceRequired, SpecialDeclined, SpecialPlayed, FifthRowOpened, FifthRowClosed, SevenNimmtPlaced, SevenNimmtRemoved, CardInserted, CardReplaced, CardShifted, StopPlaced, StopsRemoved, BullheadsCancelled, SwapOffered, SpecialSwapped, SwapDeclined, SpecialDeckReshuffled)
+register_events(
+    SpecialsDealt, SpecialChoiceRequired, SpecialDeclined, SpecialPlayed, FifthRowOpened, FifthRowClosed,
+    SevenNimmtPlaced, SevenNimmtRemoved, CardInserted, CardReplaced, CardShifted, StopPlaced, StopsRemoved,
+    BullheadsCancelled, SwapOffered, SpecialSwapped, SwapDeclined, SpecialDeckReshuffled,
+)

@@ -21,40 +21,31 @@ Rulings:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from ..actions import ChooseRow
+from ..actions import Action, ChooseRow
 from ..cards import BULLHEADS
 from ..config import GameConfig, Variant
 from ..errors import InvalidConfig, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand, WrongPhase
-from ..events import CardPlaced, TakeReason
-from ..game import Game
+from ..events import CardPlaced, Event, TakeReason
 from ..phase import Phase
 from ..setup import check_even_hands
 from .actions import DeclineSpecial, DeclineSwap, PlaySpecial, Swap
 from .events import SpecialDeclined, SpecialPlayed, SpecialsDealt, SpecialSwapped, SwapDeclined
 from .legal import all_special_plays, refuse, special_plays
-from .placement import PlacementMixin
+from .placement import AnniversaryPlacement
 from .specials import FIVE_ROWS, FOUR_ROWS, SPECIAL_DECK, SPECIALS_PER_DEAL, Special, sort_specials
-from .table import TableMixin
 
 
-class AnniversaryGame(TableMixin, PlacementMixin, Game):
+class AnniversaryGame(AnniversaryPlacement):
     """A game of the Anniversary variant. ``Game.new`` makes one for an Anniversary config."""
 
-    __slots__ = ("specials", "special_deck", "special_discard", "sevens", "stops", "decider", "decided")
+    __slots__ = ()
 
     def __init__(self, config: GameConfig, rng: random.Random) -> None:
         if config.variant is not Variant.ANNIVERSARY:
             raise InvalidConfig("an AnniversaryGame needs the anniversary variant")
         super().__init__(config, rng)
-        n = config.players
-        self.specials: list[list[Special]] = [[] for _ in range(n)]
-        self.special_deck: list[Special] = []  # face down; the top card is the last
-        self.special_discard: list[Special] = []  # face up, oldest first
-        self.sevens: list[bool] = []  # per row: a 7 nimmt! lies at its end
-        self.stops: list[bool] = []  # per row: a Stop blocks it
-        self.decider: int | None = None  # whom Phase.SPECIAL / Phase.SWAP waits for
-        self.decided = False  # the special card of the card being placed is settled
 
     @classmethod
     def from_position(
@@ -63,15 +54,15 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         rows: list[list[int]],
         hands: list[list[int]],
         *,
-        specials: list[list] | None = None,
+        specials: Sequence[Sequence[Special | str]] | None = None,
         piles: list[list[int]] | None = None,
         sevens: list[bool] | None = None,
         stops: list[bool] | None = None,
-        special_deck: list | None = None,
-        special_discard: list | None = None,
+        special_deck: Sequence[Special | str] | None = None,
+        special_discard: Sequence[Special | str] | None = None,
         totals: list[int] | None = None,
         seed: int = 0,
-    ) -> "AnniversaryGame":
+    ) -> AnniversaryGame:
         """A game at a chosen position in its picking phase (rulebook examples, puzzles).
 
         Four or five ascending rows; special cards not in a hand, the discard
@@ -87,7 +78,9 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
             raise InvalidConfig("a position needs four or five ascending rows")
         sevens = list(sevens) if sevens is not None else [False] * len(rows)
         stops = list(stops) if stops is not None else [False] * len(rows)
-        if any(len(r) > (6 if s else 5) for r, s in zip(rows, sevens)) or sum(stops) > 2:
+        if len(sevens) != len(rows) or len(stops) != len(rows):
+            raise InvalidConfig("a position needs one 7 nimmt! flag and one Stop flag per row")
+        if any(len(r) > (6 if s else 5) for r, s in zip(rows, sevens, strict=True)) or sum(stops) > 2:
             raise InvalidConfig("a row holds five cards (six with a 7 nimmt!); two Stops at most")
         used = [c for group in (rows, hands, piles) for cards in group for c in cards]
         if len(set(used)) != len(used) or not all(1 <= c <= 104 for c in used):
@@ -125,7 +118,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
 
     # -- rounds ------------------------------------------------------------------
 
-    def _start_round(self, events: list) -> None:
+    def _start_round(self, events: list[Event]) -> None:
         discard = self.special_discard
         if self.round == 0:  # the special cards are shuffled on their own
             deck = list(SPECIAL_DECK)
@@ -148,23 +141,23 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         for _ in range(count):
             for p in range(n):
                 drawn[p].append(self._draw(events))
-        self.specials = [sort_specials(h + d) for h, d in zip(self.specials, drawn)]
+        self.specials = [sort_specials(h + d) for h, d in zip(self.specials, drawn, strict=True)]
         events.append(SpecialsDealt(self.round, (count,) * n))
 
     # -- queries -----------------------------------------------------------------
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
-        if self.phase is Phase.SPECIAL or self.phase is Phase.SWAP:
+        if (self.phase is Phase.SPECIAL or self.phase is Phase.SWAP) and self.decider is not None:
             return (self.decider,)
-        return Game.waiting_for.fget(self)
+        return super().waiting_for
 
     @property
     def special_card(self) -> int | None:
         """The number card waiting for its player's special-card decision (already revealed)."""
         return self.pending[-1][0] if self.phase is Phase.SPECIAL else None
 
-    def legal_actions(self, player: int) -> list:
+    def legal_actions(self, player: int) -> list[Action]:
         self._check_player(player)
         phase = self.phase
         if phase is Phase.SPECIAL:
@@ -184,7 +177,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
 
     # -- actions -----------------------------------------------------------------
 
-    def apply(self, action) -> list:
+    def apply(self, action: Action) -> list[Event]:
         if isinstance(action, PlaySpecial):
             return self.play_special(action)
         if isinstance(action, DeclineSpecial):
@@ -202,7 +195,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
             self._check_player(player)
             raise NotYourTurn(f"you cannot {what} now: the game waits for another player")
 
-    def play_special(self, action: PlaySpecial) -> list:
+    def play_special(self, action: PlaySpecial) -> list[Event]:
         """Play a special card on your number card about to be placed (see ``legal.py``)."""
         self._check_decider(action.player, Phase.SPECIAL, "play a special card")
         card = self.pending[-1][0]
@@ -214,21 +207,21 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         self.specials[player].remove(action.special)
         if action.special not in (Special.STOP, Special.SEVEN_NIMMT, Special.FIFTH_ROW):
             self.special_discard.append(action.special)
-        events: list = [SpecialPlayed(player, action.special, card)]
+        events: list[Event] = [SpecialPlayed(player, action.special, card)]
         self.decider = None
         self._play_effect(events, player, card, action)
         return events
 
-    def decline_special(self, player: int) -> list:
+    def decline_special(self, player: int) -> list[Event]:
         """Place your number card without a special card."""
         self._check_decider(player, Phase.SPECIAL, "decline a special card")
-        events: list = [SpecialDeclined(player, self.pending[-1][0])]
+        events: list[Event] = [SpecialDeclined(player, self.pending[-1][0])]
         self.decided = True
         self.decider = None
         self._resolve(events)
         return events
 
-    def swap(self, player: int, special) -> list:
+    def swap(self, player: int, special: Special | str) -> list[Event]:
         """Discard ``special`` from your hand and draw the top card of the special deck."""
         self._check_decider(player, Phase.SWAP, "swap a special card")
         try:
@@ -238,7 +231,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         hand = self.specials[player]
         if special not in hand:
             raise SpecialNotInHand(f"you do not hold a {special.label} card")
-        events: list = []
+        events: list[Event] = []
         drawn = self._draw(events)
         hand.remove(special)
         hand.append(drawn)
@@ -249,15 +242,15 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         self._resolve(events)
         return events
 
-    def decline_swap(self, player: int) -> list:
+    def decline_swap(self, player: int) -> list[Event]:
         """Keep your special cards."""
         self._check_decider(player, Phase.SWAP, "decline a swap")
-        events: list = [SwapDeclined(player)]
+        events: list[Event] = [SwapDeclined(player)]
         self.decider = None
         self._resolve(events)
         return events
 
-    def choose_row(self, player: int, row: int) -> list:
+    def choose_row(self, player: int, row: int) -> list[Event]:
         """Take ``row`` (an unblocked one) for a low card."""
         if self.phase is not Phase.CHOOSE_ROW:
             raise WrongPhase(self._not_now("choose a row"))
@@ -271,7 +264,7 @@ class AnniversaryGame(TableMixin, PlacementMixin, Game):
         card = self.pending.pop()[0]
         self.chooser = None
         self.decided = False
-        events: list = []
+        events: list[Event] = []
         if self._take_row(events, player, row, self.rows[row], card, TakeReason.LOW_CARD):
             events.append(CardPlaced(player, card, row))
         if not self._offer_swap(events, player):

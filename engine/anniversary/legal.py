@@ -25,13 +25,19 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..errors import (
-    CardNotInHand, IllegalAction, IllegalSpecial, InvalidRow, RowBlocked, SpecialNotInHand,
+    CardNotInHand,
+    IllegalAction,
+    IllegalSpecial,
+    InvalidRow,
+    RowBlocked,
+    SpecialNotInHand,
 )
 from .actions import PlaySpecial
 from .specials import FOUR_ROWS, MAX_STOPS, Special, sort_specials
+from .table import AnniversaryTable
 
 
-def special_plays(game, player: int, card: int, kind: Special) -> list[PlaySpecial]:
+def special_plays(game: AnniversaryTable, player: int, card: int, kind: Special) -> list[PlaySpecial]:
     """Every legal play of ``kind`` by ``player`` on ``card`` now, fully parameterised."""
     rows = game.rows
     stops = game.stops
@@ -72,7 +78,7 @@ def special_plays(game, player: int, card: int, kind: Special) -> list[PlaySpeci
     return []
 
 
-def all_special_plays(game, player: int, card: int) -> list[PlaySpecial]:
+def all_special_plays(game: AnniversaryTable, player: int, card: int) -> list[PlaySpecial]:
     """Every legal special play of ``player`` on ``card``, one kind after another."""
     plays: list[PlaySpecial] = []
     for kind in sort_specials(set(game.specials[player])):
@@ -80,12 +86,12 @@ def all_special_plays(game, player: int, card: int) -> list[PlaySpecial]:
     return plays
 
 
-def has_special_play(game, player: int, card: int) -> bool:
+def has_special_play(game: AnniversaryTable, player: int, card: int) -> bool:
     """Whether ``player`` holds a special card that is legal on ``card`` now."""
     return any(special_plays(game, player, card, kind) for kind in set(game.specials[player]))
 
 
-def refuse(game, action: PlaySpecial, card: int) -> IllegalAction:
+def refuse(game: AnniversaryTable, action: PlaySpecial, card: int) -> IllegalAction:
     """The most precise error for a special play that is not legal (``action`` is not in
     ``special_plays``); ``player`` is known to be the one the game waits for."""
     player, kind, row = action.player, action.special, action.row

@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import WrongPhase
-from ..events import CardPlaced, RowChoiceRequired, RowTaken
+from ..events import CardPlaced, Event, RowChoiceRequired, RowTaken
+from ..game import Game
 from ..phase import Phase
 from .actions import DeclineSpecial, PlaySpecial
 from .events import CardInserted, FifthRowOpened, SwapOffered
+from .game import AnniversaryGame
 from .legal import all_special_plays
 
 
@@ -61,18 +63,18 @@ class SpecialOutlook:
         """The most bullheads one special play saves the player now (0 if none saves any)."""
         return max([0] + [self.saving(o) for o in self.options])
 
-    def outcome_of(self, action) -> OptionOutcome | None:
+    def outcome_of(self, action: object) -> OptionOutcome | None:
         if action == self.decline.action:
             return self.decline
         return next((o for o in self.options if o.action == action), None)
 
 
-def settle(game, player: int) -> list:
+def settle(game: AnniversaryGame, player: int) -> list[Event]:
     """Make ``player``'s own remaining decisions of this placement the cheapest way; their events.
 
     Stops as soon as the game waits on someone else (or on the next turn).
     """
-    events: list = []
+    events: list[Event] = []
     for _ in range(8):  # a placement pauses at most three times (special, row, swap)
         if player not in game.waiting_for or game.phase in (Phase.PICK, Phase.GAME_OVER):
             break
@@ -87,7 +89,11 @@ def settle(game, player: int) -> list:
     return events
 
 
-def _table_state(game, round_: int) -> tuple:
+#: What "changes something" compares (see ``_table_state``).
+TableState = tuple[object, ...]
+
+
+def _table_state(game: AnniversaryGame, round_: int) -> TableState:
     """What "changes something" compares: the table and piles, or only the scores after a round ends."""
     if game.round != round_ or game.is_over:
         return (game.round, tuple(game.scores))
@@ -100,7 +106,9 @@ def _table_state(game, round_: int) -> tuple:
 _PLACING = (CardPlaced, CardInserted, FifthRowOpened)
 
 
-def _play_out(game, action, player: int, base: tuple | None = None) -> tuple[OptionOutcome, tuple]:
+def _play_out(
+    game: AnniversaryGame, action: PlaySpecial | DeclineSpecial, player: int, base: TableState | None = None,
+) -> tuple[OptionOutcome, TableState]:
     """``action`` played out on a copy (see the module's docstring); its outcome and table state."""
     copy = game.copy()
     events = copy.apply(action)
@@ -115,9 +123,11 @@ def _play_out(game, action, player: int, base: tuple | None = None) -> tuple[Opt
     return outcome, state
 
 
-def special_outlook(game) -> SpecialOutlook:
-    """Where declining and each legal special play lead, for the card the game pauses on now."""
-    if game.phase is not Phase.SPECIAL:
+def special_outlook(game: Game) -> SpecialOutlook:
+    """Where declining and each legal special play lead, for the card the game pauses on now
+    (``WrongPhase`` if it pauses on none, as a game without special cards never does)."""
+    # the pause names its player and card; ``special_card`` is None in every other phase
+    if not isinstance(game, AnniversaryGame) or game.decider is None or game.special_card is None:
         raise WrongPhase("no special-card decision is pending")
     player, card = game.decider, game.special_card
     declined, base = _play_out(game, DeclineSpecial(player), player)

@@ -31,22 +31,31 @@ from __future__ import annotations
 
 from bisect import insort
 
-from ..events import CardPlaced, RowChoiceRequired, TakeReason
+from ..errors import IllegalSpecial
+from ..events import CardPlaced, Event, RowChoiceRequired, TakeReason
 from ..phase import Phase
+from .actions import PlaySpecial
 from .events import (
-    CardInserted, CardReplaced, CardShifted, FifthRowOpened, SevenNimmtPlaced,
-    SpecialChoiceRequired, StopPlaced, SwapOffered,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SpecialChoiceRequired,
+    StopPlaced,
+    SwapOffered,
 )
 from .legal import has_special_play
 from .specials import Special
+from .table import AnniversaryTable
 
 
-class PlacementMixin:
-    """The resolution loop and the special cards' effects (mixed into ``AnniversaryGame``)."""
+class AnniversaryPlacement(AnniversaryTable):
+    """The resolution loop and the special cards' effects (``AnniversaryGame`` builds on it)."""
 
     __slots__ = ()
 
-    def _resolve(self, events: list) -> None:
+    def _resolve(self, events: list[Event]) -> None:
         rows = self.rows
         pending = self.pending
         add = events.append
@@ -82,7 +91,7 @@ class PlacementMixin:
         else:
             self._end_round(events)
 
-    def _offer_swap(self, events: list, player: int) -> bool:
+    def _offer_swap(self, events: list[Event], player: int) -> bool:
         """Pause for ``player``'s swap after a take, if a swap is possible."""
         if self._last_placement(player):
             return False
@@ -100,7 +109,7 @@ class PlacementMixin:
 
     # -- effects of the special cards (the play is already known to be legal) -----
 
-    def _play_effect(self, events: list, player: int, card: int, action) -> None:
+    def _play_effect(self, events: list[Event], player: int, card: int, action: PlaySpecial) -> None:
         """Carry out ``action`` on ``card`` (the top of ``pending``), then go on resolving."""
         kind = action.special
         add = events.append
@@ -114,46 +123,59 @@ class PlacementMixin:
             self.decided = False
             add(FifthRowOpened(player, card, len(rows) - 1))
         elif kind is Special.SEVEN_NIMMT:
-            self.sevens[action.row] = True
-            add(SevenNimmtPlaced(player, action.row))
+            row = given(action.row)
+            self.sevens[row] = True
+            add(SevenNimmtPlaced(player, row))
         elif kind is Special.STOP:
-            self.stops[action.row] = True
-            add(StopPlaced(player, action.row))
+            row = given(action.row)
+            self.stops[row] = True
+            add(StopPlaced(player, row))
         elif kind is Special.REPLACE:
+            replacement = given(action.card)
             hand = self.hands[player]
-            hand.remove(action.card)
+            hand.remove(replacement)
             hand.append(card)
             hand.sort()
-            self.pending[-1] = (action.card, player)
-            add(CardReplaced(player, card, action.card))
+            self.pending[-1] = (replacement, player)
+            add(CardReplaced(player, card, replacement))
         elif kind is Special.SHIFT:
-            source, moved, target = rows[action.row], action.card, action.target_row
+            row, moved, target = given(action.row), given(action.card), given(action.target_row)
+            source = rows[row]
             source.remove(moved)
             insort(rows[target], moved)
-            add(CardShifted(player, moved, action.row, target, rows[target].index(moved)))
+            add(CardShifted(player, moved, row, target, rows[target].index(moved)))
             if not source:  # Shift example 2: the played card starts the emptied row
                 self.pending.pop()
                 self.decided = False
                 source.append(card)
-                add(CardPlaced(player, card, action.row))
+                add(CardPlaced(player, card, row))
         elif kind is Special.INSERT:
+            row, position = given(action.row), given(action.position)
             self.pending.pop()
             self.decided = False
-            row = rows[action.row]
-            row.insert(action.position, card)
-            add(CardInserted(player, card, action.row, action.position))
-            if len(row) > self.capacity(action.row):
-                self._take_row(events, player, action.row, row[:-1], row[-1], TakeReason.FULL_ROW)
+            cards = rows[row]
+            cards.insert(position, card)
+            add(CardInserted(player, card, row, position))
+            if len(cards) > self.capacity(row):
+                self._take_row(events, player, row, cards[:-1], cards[-1], TakeReason.FULL_ROW)
                 if self._offer_swap(events, player):
                     return
         elif kind is Special.NEGATIVE_POSITIVE:
+            row, named = given(action.row), given(action.card)
             self.pending.pop()
             self.decided = False
             low = self.row_for(card) is None
             reason = TakeReason.LOW_CARD if low else TakeReason.FULL_ROW
-            row = action.row
-            if self._take_row(events, player, row, rows[row], card, reason, named=action.card):
+            if self._take_row(events, player, row, rows[row], card, reason, named=named):
                 add(CardPlaced(player, card, row))
             if self._offer_swap(events, player):
                 return
         self._resolve(events)
+
+
+def given(value: int | None) -> int:
+    """A parameter of a special play already found legal: every legal play names each parameter
+    its special card uses (see ``legal.special_plays``), so ``None`` here is a bug, not a move."""
+    if value is None:
+        raise IllegalSpecial("this special card's play lacks a row or card it needs")
+    return value

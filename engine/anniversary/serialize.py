@@ -5,11 +5,15 @@ Special cards are saved as their values (``"stop"`` …), markers as booleans.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import CorruptState
+from ..serialize import seat_or_none
+from .game import AnniversaryGame
 from .specials import SPECIAL_DECK, Special
 
 
-def anniversary_to_dict(game) -> dict:
+def anniversary_to_dict(game: AnniversaryGame) -> dict[str, Any]:
     return {
         "specials": [[s.value for s in hand] for hand in game.specials],
         "special_deck": [s.value for s in game.special_deck],
@@ -21,7 +25,7 @@ def anniversary_to_dict(game) -> dict:
     }
 
 
-def _specials(value, name: str) -> list[Special]:
+def _specials(value: object, name: str) -> list[Special]:
     if not isinstance(value, list):
         raise CorruptState(f"{name} must be a list of special cards")
     try:
@@ -30,13 +34,13 @@ def _specials(value, name: str) -> list[Special]:
         raise CorruptState(f"{name} holds something that is not a special card") from exc
 
 
-def _flags(value, name: str, rows: int) -> list[bool]:
+def _flags(value: object, name: str, rows: int) -> list[bool]:
     if not isinstance(value, list) or len(value) != rows or not all(type(f) is bool for f in value):
         raise CorruptState(f"{name} must hold one true/false per row")
     return list(value)
 
 
-def load_anniversary(game, data: dict) -> None:
+def load_anniversary(game: AnniversaryGame, data: dict[str, Any]) -> None:
     """Fill ``game``'s Anniversary state from ``data`` (``CorruptState`` if it cannot be one)."""
     extra = data.get("anniversary")
     if not isinstance(extra, dict):
@@ -51,10 +55,7 @@ def load_anniversary(game, data: dict) -> None:
     rows = len(game.rows)
     game.sevens = _flags(extra["sevens"], "sevens", rows)
     game.stops = _flags(extra["stops"], "stops", rows)
-    decider = extra["decider"]
-    if decider is not None and not (type(decider) is int and 0 <= decider < n):
-        raise CorruptState("decider must be a seat or null")
-    game.decider = decider
+    game.decider = seat_or_none(extra["decider"], "decider", n)
     if type(extra["decided"]) is not bool:
         raise CorruptState("decided must be true or false")
     game.decided = extra["decided"]

@@ -8,6 +8,7 @@ writes them as their value).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 
 class Special(str, enum.Enum):
@@ -45,11 +46,11 @@ ROW_LIMIT, SEVEN_LIMIT = 5, 6  # a row holds five cards, six with a 7 nimmt!
 ORDER = {s: i for i, s in enumerate(Special)}
 
 
-def special(value) -> Special:
+def special(value: Special | str) -> Special:
     """``value`` as a ``Special``; a ``ValueError`` for anything else."""
     return value if isinstance(value, Special) else Special(value)
 
 
-def sort_specials(cards) -> list[Special]:
+def sort_specials(cards: Iterable[Special]) -> list[Special]:
     """A hand of special cards in the order of ``Special`` (so states compare equal)."""
     return sorted(cards, key=ORDER.__getitem__)

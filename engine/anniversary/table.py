@@ -27,12 +27,19 @@ Rulings (the rulebook is silent):
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from ..cards import BULLHEADS
-from ..events import RowTaken, TakeReason
+from ..config import GameConfig
+from ..events import Event, RowTaken, TakeReason
+from ..game import Game
 from .events import (
-    BullheadsCancelled, FifthRowClosed, SevenNimmtRemoved, SpecialDeckReshuffled, StopsRemoved,
+    BullheadsCancelled,
+    FifthRowClosed,
+    SevenNimmtRemoved,
+    SpecialDeckReshuffled,
+    StopsRemoved,
 )
 from .specials import FIVE_ROWS, ROW_LIMIT, SEVEN_LIMIT, Special
 
@@ -53,11 +60,13 @@ def best_cancellation(pile: list[int], budget: int) -> tuple[int, ...]:
             if base is None:
                 continue
             candidate = (base[0] + 1, base[1] + (card,))
-            if best[total] is None or candidate < best[total]:
+            found = best[total]
+            if found is None or candidate < found:
                 best[total] = candidate
     for total in range(budget, -1, -1):
-        if best[total] is not None:
-            return best[total][1]
+        found = best[total]
+        if found is not None:
+            return found[1]
     return ()
 
 
@@ -76,10 +85,22 @@ class PlacementPreview(NamedTuple):
     bullheads: int
 
 
-class TableMixin:
-    """Row markers, the special deck and the take of a row (mixed into ``AnniversaryGame``)."""
+class AnniversaryTable(Game):
+    """The Anniversary state beside the classic lists, the row markers, the special deck and the
+    take of a row (``AnniversaryGame`` builds on it)."""
 
-    __slots__ = ()
+    __slots__ = ("specials", "special_deck", "special_discard", "sevens", "stops", "decider", "decided")
+
+    def __init__(self, config: GameConfig, rng: random.Random) -> None:
+        super().__init__(config, rng)
+        n = config.players
+        self.specials: list[list[Special]] = [[] for _ in range(n)]
+        self.special_deck: list[Special] = []  # face down; the top card is the last
+        self.special_discard: list[Special] = []  # face up, oldest first
+        self.sevens: list[bool] = []  # per row: a 7 nimmt! lies at its end
+        self.stops: list[bool] = []  # per row: a Stop blocks it
+        self.decider: int | None = None  # whom Phase.SPECIAL / Phase.SWAP waits for
+        self.decided = False  # the special card of the card being placed is settled
 
     # -- rows ---------------------------------------------------------------------
 
@@ -93,7 +114,8 @@ class TableMixin:
 
     def row_for(self, card: int) -> int | None:
         """The row ``card`` goes to by Rules 1 and 2 among the unblocked rows; ``None``: low card."""
-        best, best_end = None, 0
+        best: int | None = None
+        best_end = 0
         stops = self.stops
         for i, row in enumerate(self.rows):
             end = row[-1]
@@ -128,7 +150,7 @@ class TableMixin:
 
     # -- the special deck ---------------------------------------------------------
 
-    def _draw(self, events: list) -> Special:
+    def _draw(self, events: list[Event]) -> Special:
         """The top special card; an empty deck is first rebuilt from the shuffled discard pile."""
         if not self.special_deck:
             deck = self.special_discard
@@ -141,7 +163,7 @@ class TableMixin:
     # -- taking a row -------------------------------------------------------------
 
     def _take_row(
-        self, events: list, player: int, row: int, taken: list[int], first: int,
+        self, events: list[Event], player: int, row: int, taken: list[int], first: int,
         reason: TakeReason, named: int | None = None,
     ) -> bool:
         """``player`` takes ``taken`` from ``row``; ``first`` starts the row again.
@@ -180,7 +202,7 @@ class TableMixin:
         self.round_points[player] = sum(BULLHEADS[c] for c in pile)
         return stays
 
-    def _cancel(self, events: list, player: int, named: int) -> None:
+    def _cancel(self, events: list[Event], player: int, named: int) -> None:
         """Negative = Positive: set ``named`` aside with the pile cards its bullheads cancel."""
         pile = self.piles[player]
         pile.remove(named)

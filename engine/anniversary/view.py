@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..view import PlayerView, observe
+from .game import AnniversaryGame
 from .specials import FIVE_ROWS, Special
 
 
@@ -18,10 +19,10 @@ class AnniversaryView(PlayerView):
     """A ``PlayerView`` of an Anniversary game (the base view carries every field)."""
 
 
-def row_markers(game) -> tuple[tuple[str, ...], ...]:
+def row_markers(game: AnniversaryGame) -> tuple[tuple[str, ...], ...]:
     markers = []
     for r in range(len(game.rows)):
-        here = []
+        here: list[str] = []
         if r == FIVE_ROWS - 1 and len(game.rows) == FIVE_ROWS:
             here.append(Special.FIFTH_ROW.value)
         if game.sevens[r]:
@@ -32,7 +33,7 @@ def row_markers(game) -> tuple[tuple[str, ...], ...]:
     return tuple(markers)
 
 
-def observe_anniversary(game, player: int | None) -> AnniversaryView:
+def observe_anniversary(game: AnniversaryGame, player: int | None) -> AnniversaryView:
     base = observe(game, player)
     values = {f.name: getattr(base, f.name) for f in fields(PlayerView)}
     values.update(

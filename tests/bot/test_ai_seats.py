@@ -1,6 +1,7 @@
 """AI seats through the service's one interface: hard seats think in a worker process."""
 
 import asyncio
+import concurrent.futures
 import logging
 import os
 import signal
@@ -12,7 +13,40 @@ from bot.health import ai_status, check, write_atomically
 from bot.tables.ai_seats import AISeats, decide_from_state
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
-from engine import Game, GameConfig, Phase, action_from_dict, action_to_dict
+from engine import Game, GameConfig, Phase, Variant, action_from_dict, action_to_dict
+
+
+async def worker_gone(*args):
+    """A worker pool's ``run`` while its worker cannot be reached."""
+    raise RuntimeError("the worker is gone")
+
+
+async def worker_died(*args):
+    raise concurrent.futures.process.BrokenProcessPool("the worker died")
+
+
+class LoopGaps:
+    """The longest the event loop went between the turns of a task that asks for one every 2 ms."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self._task = asyncio.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.002)
+            now = time.perf_counter()
+            self.gaps.append(now - last)
+            last = now
+
+    async def stop(self) -> None:
+        await asyncio.sleep(0.01)  # one more turn: a stall just before shows as its gap
+        self._task.cancel()
+
+    @property
+    def longest(self) -> float:
+        return max(self.gaps)
 
 
 async def test_a_worker_decision_is_the_same_decision_the_engine_makes():
@@ -29,11 +63,7 @@ async def test_a_failed_search_still_gives_a_legal_move():
     fails, the seat plays the medium heuristic instead of stalling the table."""
     game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
     seats = AISeats()
-
-    async def broken(*args):
-        raise RuntimeError("the worker is gone")
-
-    seats.pool.run = broken
+    seats.pool.run = worker_gone
     action = await seats.decide(game, 2, "hard", "11:3:2")
     assert action == await AISeats().decide(game, 2, "medium", "11:3:2")
     assert action in game.legal_actions(2)
@@ -50,17 +80,7 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
     await service.start()
     table = await service.open_lobby(1, 10, 100, "alice",
                                      TableOptions(rounds=1, target=None, ai_seats=2, ai_level="hard"))
-    gaps: list[float] = []
-
-    async def tick() -> None:
-        last = time.perf_counter()
-        while True:
-            await asyncio.sleep(0.002)
-            now = time.perf_counter()
-            gaps.append(now - last)
-            last = now
-
-    ticker = asyncio.create_task(tick())
+    gaps = LoopGaps()
     try:
         await service.begin(table.id, 100)
         game = table.game
@@ -73,12 +93,12 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
             else:
                 await service.choose_row(table.id, 100, 0, table.step)
     finally:
-        ticker.cancel()
+        await gaps.stop()
         await service.close()
     assert table.status.value == "finished"
     assert not service.ai.pool.started  # closed with the service
     assert len(game.history) == 1 and sum(game.history[0]) > 0
-    assert max(gaps) < 0.08, f"the event loop stalled for {max(gaps) * 1000:.0f} ms"
+    assert gaps.longest < 0.08, f"the event loop stalled for {gaps.longest * 1000:.0f} ms"
 
 
 async def test_heuristic_levels_decide_inline_without_a_worker(store, clock):
@@ -147,11 +167,7 @@ async def test_a_dead_worker_is_replaced_before_anyone_needs_it():
 async def test_fallbacks_are_counted_and_warned_once_per_table(caplog):
     game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
     seats = AISeats()
-
-    async def broken(*args):
-        raise RuntimeError("the worker is gone")
-
-    seats.pool.run = broken
+    seats.pool.run = worker_gone
     with caplog.at_level(logging.DEBUG, logger="bot.tables.ai_seats"):
         for seed in ("77:3:2", "77:4:2", "78:3:2"):  # two decisions at one table, one at another
             await seats.decide(game, 2, "hard", seed)
@@ -164,11 +180,89 @@ def test_the_health_line_shows_the_ai_worker_and_its_fallbacks(tmp_path):
     seats = AISeats()
     seats.fallbacks = 2
     status = ai_status(seats)
-    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2, "ai_decisions": 0}
+    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2, "ai_crashes": 0,
+                      "ai_decisions": 0}
     beat = tmp_path / "beat"
     write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
     healthy, line = check(beat, now=101.0)
     assert healthy and line.endswith("AI worker not started, 0 restart(s), 2 fallback(s) to medium")
+
+
+class BuggyGame(Game):
+    """A game whose state, as sent to the worker, makes the AI raise there: a bug in the AI."""
+
+    def to_dict(self):
+        return {**super().to_dict(), "hands": None}
+
+
+async def test_a_crash_of_the_ai_is_logged_and_counted_apart_from_a_worker_that_is_down(caplog, tmp_path):
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    buggy = BuggyGame.from_dict(game.to_dict())
+    seats = AISeats()
+    seats.start()
+    try:
+        await seats.pool.ready()
+        with caplog.at_level(logging.DEBUG, logger="bot.tables.ai_seats"):
+            # The AI raises in the worker: the seat still plays (medium), and the crash is an error,
+            # with the worker's traceback, and counted as a crash.
+            action = await seats.decide(buggy, 2, "hard", "77:3:2")
+            assert action in game.legal_actions(2)
+            [crash] = [r for r in caplog.records if r.levelno == logging.ERROR]
+            assert "crashed" in crash.getMessage() and crash.exc_info is not None
+            assert "Traceback" in caplog.text  # the worker's own, carried back with the error
+            assert seats.crashes == 1 and seats.fallbacks == 1
+            caplog.clear()
+            # A worker that cannot be reached is not a crash: a warning, counted as a fallback only.
+            real = seats.pool.run
+            seats.pool.run = worker_died
+            await seats.decide(game, 2, "hard", "78:3:2")
+            assert [r.levelno for r in caplog.records] == [logging.WARNING]
+            assert "worker is down" in caplog.records[0].getMessage()
+            assert seats.crashes == 1 and seats.fallbacks == 2
+            seats.pool.run = real
+    finally:
+        seats.close()
+    # The health line says so.
+    beat = tmp_path / "beat"
+    write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **ai_status(seats)})
+    healthy, line = check(beat, now=101.0)
+    assert healthy and line.endswith("2 fallback(s) to medium, 1 crash(es) of the AI itself")
+
+
+async def test_an_outlook_the_worker_cannot_give_is_worked_out_off_the_event_loop(monkeypatch):
+    from bot.tables import ai_seats
+
+    game = Game.new(GameConfig(5, Variant.ANNIVERSARY), seed=0)
+    seats = AISeats()
+    seats.start()
+
+    def slow_outlook(game):  # as long as the longest outlook, and then some
+        time.sleep(0.3)
+        return "the outlook"
+
+    monkeypatch.setattr(seats.pool, "run", worker_died)
+    monkeypatch.setattr(ai_seats, "special_outlook", slow_outlook)
+    gaps = LoopGaps()
+    try:
+        await asyncio.sleep(0.02)
+        assert await seats.outlook(game) == "the outlook"
+    finally:
+        await gaps.stop()
+        seats.close()
+    assert gaps.longest < 0.1, f"the event loop stalled for {gaps.longest * 1000:.0f} ms"
+
+
+async def test_tables_whose_failure_was_logged_are_remembered_only_so_long(caplog, monkeypatch):
+    from bot.tables import ai_seats
+
+    monkeypatch.setattr(ai_seats, "WARNED_TABLES", 3)
+    game = Game.new(GameConfig(4, rounds=1, target=None), seed=11)
+    seats = AISeats()
+    seats.pool.run = worker_gone
+    with caplog.at_level(logging.DEBUG, logger="bot.tables.ai_seats"):
+        for table in (1, 2, 3, 4, 1):  # table 1 was let go after three others: logged in full again
+            await seats.decide(game, 2, "hard", f"{table}:3:2")
+    assert [r.levelno for r in caplog.records] == [logging.WARNING] * 5
 
 
 async def test_the_health_line_shows_how_long_hard_decisions_took(tmp_path):

@@ -38,7 +38,7 @@ class FlakyStore:
 
 async def test_a_server_that_chose_nothing_has_the_bot_defaults():
     book = ServerSettingsBook(FlakyStore(), BOT)
-    assert await book.get(GUILD) == BOT
+    assert await book.fetch(GUILD) == BOT
     assert book.cached(GUILD) == BOT and book.differences(GUILD) == []
 
 
@@ -47,21 +47,40 @@ async def test_the_store_is_read_once_per_guild():
     store.rows[GUILD] = ServerSettings(ai_level="hard")
     book = ServerSettingsBook(store, BOT)
     assert book.cached(GUILD) == BOT, "not loaded yet: the bot's defaults"
-    assert (await book.get(GUILD)).ai_level == "hard"
-    assert (await book.get(GUILD)).ai_level == "hard" and book.cached(GUILD).ai_level == "hard"
+    assert (await book.fetch(GUILD)).ai_level == "hard"
+    assert (await book.fetch(GUILD)).ai_level == "hard" and book.cached(GUILD).ai_level == "hard"
     assert store.reads == 1
 
 
-async def test_a_failing_read_gives_the_bot_defaults_and_is_tried_again(caplog):
+async def test_a_failing_read_is_said_so_never_answered_with_the_bot_defaults(caplog):
     store = FlakyStore()
     store.rows[GUILD] = ServerSettings(pace="8h")
     store.failing = True
     book = ServerSettingsBook(store, BOT)
     with caplog.at_level(logging.WARNING):
-        assert await book.get(GUILD) == BOT
-    assert "cannot be read" in caplog.text
+        for _ in range(2):
+            with pytest.raises(StoreUnavailable):
+                await book.fetch(GUILD)
+    assert "cannot be read (StoreUnavailable: away); 2 failed read(s)" in caplog.text
+    assert book.read_failures == 2
     store.failing = False
-    assert (await book.get(GUILD)).pace == "8h", "not cached: read again"
+    assert (await book.fetch(GUILD)).pace == "8h", "not cached: read again"
+
+
+async def test_the_guilds_kept_are_the_most_recently_used(monkeypatch):
+    from bot import server_settings
+
+    monkeypatch.setattr(server_settings, "CACHED_GUILDS", 2)
+    store = FlakyStore()
+    book = ServerSettingsBook(store, BOT)
+    for guild in (1, 2, 1, 3):  # guild 2 is the least recently used when guild 3 comes
+        await book.fetch(guild)
+    assert store.reads == 3
+    await book.fetch(1)
+    await book.fetch(3)
+    assert store.reads == 3, "kept: not read again"
+    await book.fetch(2)
+    assert store.reads == 4, "let go: read again"
 
 
 async def test_update_saves_and_differences_are_in_field_order():
@@ -119,7 +138,7 @@ async def test_the_choices_survive_a_new_book_on_a_real_store(tmp_path):
         await store.close()
     store = await open_store(path)
     try:
-        again = await ServerSettingsBook(store, BOT).get(GUILD)
+        again = await ServerSettingsBook(store, BOT).fetch(GUILD)
     finally:
         await store.close()
     assert (again.turn_seconds, again.threads) == (120, False)

@@ -35,22 +35,48 @@ async def test_ai_seats_opened_together_have_distinct_names(store, clock):
 
 
 async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
-    """A post shown late (a slow or failing Discord) gives the players their whole time."""
+    """A post shown late (a slow or failing Discord) gives the players their whole time, without
+    a second save of the table: the committed deadline stays, the timer waits the extra time."""
     service = TableService(store, clock=clock, ai=first_legal)
     table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
                                                                        turn_seconds=60))
     await service.begin(table.id, 100)
     [post] = table.outbox
-    assert table.deadline == clock() + 60
+    committed = clock() + 60
+    assert table.deadline == committed
     clock.advance(7)  # Discord took seven seconds to accept the table message
     await service.post_seen_late(table.id, post, 7)
     await service.post_seen_late(table.id, post, 7)  # a retry of the same post extends nothing more
-    assert table.deadline == clock() + 60
+    assert table.deadline == committed, "nothing is rewritten"
     await service.mark_shown(table.id, upto=post.seq, message_id=555)
     assert table.outbox == [] and table.message_id == 555
     [restored] = await store.load_unfinished()
-    assert restored.checkpoint.meta["deadline"] == table.deadline
+    assert restored.checkpoint.meta["deadline"] == committed
     assert restored.posts == [] and restored.game.message_id == 555
+
+    hand = list(table.game.hands[table.seat_of(100)])
+    assert service.scheduler.deadline(table.id) == committed + 7
+    clock.advance(60 - 7 + 1)  # past the committed deadline, within the seven seconds given back
+    await service.play.on_deadline(table.id)
+    assert list(table.game.hands[table.seat_of(100)]) == hand, "the player still has their time"
+    clock.advance(7)
+    await service.play.on_deadline(table.id)
+    assert len(table.game.hands[table.seat_of(100)]) == len(hand) - 1, "then the turn is played for them"
+    await service.close()
+
+
+async def test_a_post_shown_in_time_changes_no_timer(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
+                                                                       turn_seconds=60))
+    await service.begin(table.id, 100)
+    [post] = table.outbox
+    hand = list(table.game.hands[table.seat_of(100)])
+    await service.post_seen_late(table.id, post, 0.3)  # shown 300 ms after its commit: on time
+    assert service.scheduler.deadline(table.id) == table.deadline
+    clock.advance(60.1)
+    await service.play.on_deadline(table.id)
+    assert len(table.game.hands[table.seat_of(100)]) == len(hand) - 1
     await service.close()
 
 

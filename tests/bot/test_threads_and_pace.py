@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables.errors import TableExists
+from data import StoreUnavailable
 from bot.tables.service import TableService
 from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
 from tests.bot.conftest import play_out
@@ -138,4 +139,57 @@ async def test_reminders_by_direct_message_are_a_turn_based_players_choice(store
     await service.set_reminders(slow.id, 100, True)
     [restored] = [e for e in await store.load_unfinished() if e.game.game_id == slow.id]
     assert restored.checkpoint.meta["seats"][0]["remind_by_dm"] is True
+    await service.close()
+
+
+async def test_a_games_thread_is_known_only_once_it_is_saved(store, clock, monkeypatch):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1),
+                                     threaded=True)
+    saves = store.commit
+
+    async def away(*args, **kwargs):
+        raise StoreUnavailable("the database cannot be reached")
+
+    monkeypatch.setattr(store, "commit", away)
+    with pytest.raises(StoreUnavailable):
+        await service.set_thread(table.id, 1001)
+    # Not saved, so not so: a command in that thread finds no game; in the channel it finds it.
+    assert service.tables_in(1001) == [] and service.tables_in(10) == [table] and table.home_id == 10
+    monkeypatch.setattr(store, "commit", saves)
+    await service.set_thread(table.id, 1001)
+    assert service.tables_in(1001) == [table] and table.home_id == 1001
+    await service.close()
+
+
+async def test_no_table_is_ever_opened_inside_a_games_thread(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1)
+    game = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    await service.set_thread(game.id, 1001)
+    for threaded in (False, True):
+        with pytest.raises(TableExists) as refused:
+            await service.open_lobby(1, 1001, 200, "bob", options, threaded=threaded)
+        assert refused.value.table_id == game.id
+    assert service.tables_in(1001) == [game] and len(service.registry) == 1
+    await service.close()
+
+
+async def test_a_failed_thread_start_closes_the_table_when_the_channel_has_its_game_in_place(store, clock):
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1)
+    here = await service.open_lobby(1, 10, 100, "alice", options)
+    other = await service.open_lobby(1, 10, 200, "bob", options, threaded=True)
+    closed = await service.set_thread(other.id, None)
+    assert not closed.is_open and "already has a game played in the channel" in str(closed.closed_notice)
+    assert service.tables_in(10) == [here]
+    assert (await store.load_table(other.id)).game.status == "cancelled"
+    # Without a game in place, a failed thread start plays in the channel, and holds its one place.
+    again = await service.open_lobby(1, 11, 200, "bob", options, threaded=True)
+    await service.set_thread(again.id, None)
+    with pytest.raises(TableExists):
+        await service.open_lobby(1, 11, 300, "carol", options)
     await service.close()

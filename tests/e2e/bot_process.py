@@ -49,7 +49,10 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     ``chose-row``   right after the commit of a row choice, before it is answered;
     ``results``     inside the result's write, after its rows and before they commit;
     ``posted``      once Discord has accepted a post of a turn (its reveal), before the
-                    write that records it as shown.
+                    write that records it as shown;
+    ``thread``      as the bot asks Discord to start a game's thread on its lobby (posted and
+                    saved), before the request is sent;
+    ``thread-started`` once Discord has started that thread, before the bot saves it.
 
 The process prints ``CRASH <point>`` to stderr just before it dies, and
 ``RESTORED [table ids]`` once it has restored its tables at start-up.
@@ -131,6 +134,22 @@ class CrashingStore:
         if CRASH_AT == "reveal" and "pick" in kinds and before is not None and point[:2] != before[:2]:
             die(CRASH_AT)
         return result
+
+
+def install_thread_crash() -> None:
+    """``thread`` / ``thread-started``: die around Discord's start of a game's thread."""
+    from discord.http import HTTPClient
+
+    original = HTTPClient.start_thread_with_message
+
+    async def start_thread_with_message(self, *args, **kwargs):
+        if CRASH_AT == "thread":
+            die(CRASH_AT)
+        data = await original(self, *args, **kwargs)
+        die(CRASH_AT)
+        return data
+
+    HTTPClient.start_thread_with_message = start_thread_with_message
 
 
 def install_results_crash() -> None:
@@ -253,13 +272,17 @@ async def main() -> None:
         Lobby.new_seed = staticmethod(lambda: int(seed))
     if CRASH_AT == "results":
         install_results_crash()
+    if CRASH_AT in ("thread", "thread-started"):
+        install_thread_crash()
     if os.environ.get("SIXNIMMT_TIMING"):
         time_service_start(timing)
-    shards = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
+    extra = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
         if os.environ.get("SHARD_COUNT") else {}
+    if os.environ.get("METRICS_PORT"):  # the operators' endpoint, as the bot reads it from the environment
+        extra.update(metrics_port=os.environ["METRICS_PORT"], metrics_host=os.environ.get("METRICS_HOST", "0.0.0.0"))
     settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
                         database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING",
-                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **shards)
+                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **extra)
     store = CrashingStore(await open_store(settings.database))
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):

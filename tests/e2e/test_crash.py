@@ -292,3 +292,38 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
         replay.apply(action_from_dict(action))
     assert replay == Game.from_dict(state) and replay.is_over
     assert len(acknowledged) >= 15  # nearly every pick of the game was confirmed before its crash point
+
+
+async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its_thread(tmp_path):
+    """The bot dies as it asks Discord for a lobby's thread, or once Discord has started it but
+    before the bot saved it: the next process starts that thread, or finds it (it shares the
+    lobby's id), and the game is played there."""
+    async with DiscordStandin(ack_deadline=10) as standin:
+        guild = standin.add_guild("Bullpen")
+        channel = standin.add_text_channel(guild, "games")
+        alice = standin.add_member(guild, "alice")
+        bot = BotProcess(standin, tmp_path, seed=1)
+        try:
+            for point in ("thread", "thread-started"):
+                await bot.start(point, sync=point == "thread", THREADS="true")
+                await standin.wait_for_commands("6nimmt", timeout=10)
+                lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1,
+                                                   ai_level="easy")).reply(timeout=10)
+                await bot.died()
+                await bot.start(THREADS="true")
+                thread = await standin.world.wait_until(lambda: standin.world.channels.get(lobby.id), 10,
+                                                        f"killed at {point}: the lobby's thread")
+                await standin.world.wait_until(
+                    lambda: f"<#{thread.id}>" in str(standin.message(lobby.id).embed) or None, 10,
+                    f"killed at {point}: the lobby to say where the game is played")
+                await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
+                await wait_for_live(standin, thread, "6n:h:")
+                assert not [m for m in standin.channel_messages(channel) if table_ids(m)], \
+                    "the game is played in its thread, not in the channel"
+                await bot.kill()
+        finally:
+            if bot.proc is not None and bot.proc.returncode is None:
+                bot.proc.kill()
+                await bot.proc.wait()
+        assert [c.id for c in standin.world.channels.values() if c.is_thread] == \
+            [m.id for m in standin.channel_messages(channel)], "one thread for each lobby"

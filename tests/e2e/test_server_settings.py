@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.config import Settings
+from data import StoreUnavailable
 from data.models import ServerSettings
 from tests.e2e.db_outage import SQLiteLocked
 from tests.standin import InteractionRejected
@@ -149,3 +150,28 @@ async def test_a_servers_own_defaults_shape_its_new_games_and_show_in_the_lobby(
                                                    "6nimmt start", pace="24h")).reply()
         assert "turned off on this server" in refused.content
         assert len(world.bot.service.tables) == 1
+
+
+async def test_a_start_while_the_servers_settings_cannot_be_read_opens_nothing_and_says_so(world, monkeypatch):
+    dora = manager(world)
+    async with world.running_bot():
+        await settings(world, dora, turn_based=False, ai_level="hard")
+    # A new process, whose first read of this server's settings fails (the database's reads are away).
+    async with world.running_bot() as bot:
+        store = bot.service.store
+        reads = store.server_settings
+
+        async def away(guild_id):
+            raise StoreUnavailable("the database cannot be reached")
+
+        monkeypatch.setattr(store, "server_settings", away)
+        refused = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
+        assert refused.ephemeral_to.id == world.alice.id
+        assert "settings cannot be read right now" in refused.content and "no table was opened" in refused.content
+        assert world.public() == [] and not bot.service.tables
+        # Once it can be read, the server's own rules hold: no turn-based game, its AI level.
+        monkeypatch.setattr(store, "server_settings", reads)
+        again = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
+        assert "turned off on this server" in again.content
+        lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", ai_players=1)).reply()
+        assert "AI level hard" in str(lobby.embed)

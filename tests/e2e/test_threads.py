@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from tests.e2e.db_outage import SQLiteLocked
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_takeovers import play_to_the_end
 
@@ -150,6 +151,28 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
         world.standin.assert_no_errors()
 
 
+async def test_a_deleted_threads_game_whose_ending_fails_is_ended_once_the_database_is_back(world, caplog):
+    world.threads = True
+    locked = SQLiteLocked(world.tmp_path / "bot.sqlite3")
+    async with world.running_bot():
+        lobby, thread, table_id = await begun_in_thread(world)
+        await locked.begin()
+        try:
+            await world.standin.delete_channel(thread)
+            await world.standin.world.wait_until(  # past the store's wait for the lock
+                lambda: any("could not be ended" in r.getMessage() for r in caplog.records) or None, 15,
+                "the ending to fail")
+            assert world.bot.service.registry.find(table_id) is not None
+        finally:
+            await locked.end()
+        # Nothing else happens at the table (no timer, no post): the ending is tried again anyway.
+        await world.standin.world.wait_until(
+            lambda: world.bot.service.registry.find(table_id) is None or None, 10, "the table to end")
+        await world.settle()
+        assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
+        assert "thread was deleted" in str(world.standin.message(lobby.id).embed)
+
+
 async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next_start(world):
     world.threads = True
     async with world.running_bot():
@@ -165,7 +188,7 @@ async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next
 
 async def test_a_game_started_inside_a_thread_runs_there_and_the_host_is_told_why(world):
     world.threads = True
-    chat = world.standin.add_thread(world.channel, "chat")
+    chat = world.standin.add_thread(world.channel, "chat", owner=world.alice)  # a member's thread, not a game's
     async with world.running_bot():
         lobby = await (await world.standin.slash(world.alice, chat, "6nimmt start", rounds=1, ai_players=1)).reply()
         [why] = await world.standin.world.wait_until(
@@ -192,3 +215,86 @@ async def test_a_deleted_channel_ends_the_games_in_its_threads(world):
         for table_id in (playing, waiting_id):
             assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
         assert not world.bot.get_cog("Tables").presenter.busy_tables
+
+
+async def test_start_inside_a_running_games_thread_is_refused_with_a_link_to_that_game(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread, table_id = await begun_in_thread(world)
+        live = table_in(world, thread)
+        refused = await (await world.standin.slash(world.bob, thread, "6nimmt start", rounds=1)).reply()
+        assert refused.ephemeral_to.id == world.bob.id and "still open" in refused.content
+        assert f"https://discord.com/channels/{world.guild.id}/{thread.id}/{live.id}" in refused.content
+        await world.settle()
+        # Nothing was opened: not in the thread, not in the channel; the game is the thread's only table.
+        assert [m.id for m in world.public()] == [lobby.id]
+        assert table_in(world, thread).id == live.id
+        assert not [m for m in world.standin.channel_messages(thread) if "table open" in str(m.embed)]
+        assert [c for c in world.standin.world.channels.values() if c.is_thread] == [thread]
+        # The thread's commands still mean its game.
+        hand = await (await world.standin.slash(world.alice, thread, "6nimmt hand")).reply()
+        assert any(cid.startswith(f"6n:p:{table_id}:") for cid in hand.custom_ids)
+        world.standin.assert_no_errors()
+
+
+async def next_game_from(world, user, thread):
+    """``user`` types /6nimmt start in the finished game's ``thread``: the new lobby (in the channel)
+    and its own thread, after checking the player alone was told where it is."""
+    said = await (await world.standin.slash(user, thread, "6nimmt start", rounds=1, ai_players=1)).reply()
+    await world.settle()
+    lobby = world.public()[-1]
+    assert said.ephemeral_to.id == user.id and "new table is open" in said.content
+    assert f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{lobby.id}" in said.content
+    assert "table open" in lobby.embed["title"] and lobby.button("Join")
+    new_thread = await world.standin.world.wait_until(
+        lambda: world.standin.world.channels.get(lobby.id), 3, "the new game's thread")
+    assert new_thread.parent is world.channel and new_thread is not thread
+    return lobby, new_thread
+
+
+async def test_start_inside_a_finished_games_thread_opens_the_next_in_the_channel_with_its_own_thread(world):
+    world.threads = True
+    async with world.running_bot():
+        lobby, thread, _ = await begun_in_thread(world)
+        await play_in(world, thread, [world.alice])
+        await world.settle()
+        in_thread = len(world.standin.channel_messages(thread))
+        second, second_thread = await next_game_from(world, world.bob, thread)
+        # Nothing new in the old thread; the new game is played in its own thread.
+        assert len(world.standin.channel_messages(thread)) == in_thread
+        await click_ok(world, world.bob, second, second.button("Start")["custom_id"])
+        await play_in(world, second_thread, [world.bob])
+        await world.settle()
+        assert "Game over" in world.standin.channel_messages(second_thread)[-1].content
+    # After a restart the bot still knows the finished game's thread for a game's.
+    async with world.running_bot():
+        third, _ = await next_game_from(world, world.carol, thread)
+        assert third.id not in (lobby.id, second.id)
+        assert [m.id for m in world.public()] == [lobby.id, second.id, third.id]
+        world.standin.assert_no_errors()
+
+
+async def test_a_failed_thread_start_never_makes_a_second_game_in_the_channel(world):
+    world.threads = True
+    thread_start = "/channels/{channel}/messages/{message}/threads"
+    async with world.running_bot():
+        # Discord fails the first thread start: that game plays in the channel, its one game in place.
+        world.standin.fail_next("POST", thread_start, status=503)
+        first = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)).reply()
+        await world.standin.world.wait_until(
+            lambda: [m for m in world.standin.ephemerals(world.alice) if "runs in this channel" in (m.content or "")]
+            or None, 3, "alice to be told the game runs in the channel")
+        # It fails again for bob's table: a second game in place is not made; bob's table closes, and he is told.
+        world.standin.fail_next("POST", thread_start, status=503)
+        second = await (await world.standin.slash(world.bob, world.channel, "6nimmt start", rounds=1)).reply()
+        [why] = await world.standin.world.wait_until(
+            lambda: [m for m in world.standin.ephemerals(world.bob) if "table was closed" in (m.content or "")]
+            or None, 3, "bob to be told his table was closed")
+        assert "already has a game played in the channel" in why.content
+        await world.settle()
+        assert not world.standin.message(second.id).custom_ids, "bob's lobby keeps no buttons"
+        assert world.standin.message(first.id).button("Join"), "alice's lobby is open"
+        # The channel has one game: a command there needs no table option.
+        joined = await (await world.standin.slash(world.carol, world.channel, "6nimmt join")).reply()
+        assert "joined" in joined.content
+        assert not [c for c in world.standin.world.channels.values() if c.is_thread]

@@ -5,7 +5,7 @@ import pytest
 
 from engine import (
     AnniversaryGame, CardNotInHand, ChooseRow, CorruptState, DeclineSpecial, DeclineSwap, Game,
-    GameConfig, IllegalAction, IllegalSpecial, NotYourTurn, Phase, Pick, PlaySpecial, RowBlocked,
+    GameConfig, IllegalAction, IllegalSpecial, InvalidConfig, NotYourTurn, Phase, Pick, PlaySpecial, RowBlocked,
     Special, SpecialNotInHand, Swap, UnknownPlayer, WrongPhase, action_from_dict, action_to_dict,
     new_game,
 )
@@ -230,3 +230,11 @@ def test_classic_from_position_with_an_anniversary_config_gives_an_anniversary_g
     game = Game.from_position(CONFIG, rows=FOUR, hands=[[45], [101], [102]])
     assert isinstance(game, AnniversaryGame) and game.specials == [[], [], []]
     assert Game.from_dict(game.to_dict()) == game
+
+
+@pytest.mark.parametrize("markers", [{"sevens": [False]}, {"stops": [False] * 5}])
+def test_a_position_needs_one_marker_flag_per_row(markers):
+    # A flag list of another length than the rows was once taken as it came: a game that later
+    # failed reading the flag of a row that had none, or carried flags of rows that were not there.
+    with pytest.raises(InvalidConfig, match="one 7 nimmt! flag and one Stop flag per row"):
+        AnniversaryGame.from_position(CONFIG, rows=FOUR, hands=[[45], [101], [102]], **markers)

@@ -163,6 +163,16 @@ def test_corrupt_saved_games_are_refused():
     assert Game.from_dict(good) == fresh_game()
 
 
+@pytest.mark.parametrize("field", ["chooser", "drafter", "first_drafter"])
+@pytest.mark.parametrize("value", [9, -1, "0", True])
+def test_a_save_whose_seat_is_no_seat_is_refused(field, value):
+    # These were once taken as saved: a chooser of seat 9 made a game waiting for nobody there.
+    data = fresh_game().to_dict()
+    data[field] = value
+    with pytest.raises(CorruptState, match=f"{field} must be a seat or null"):
+        Game.from_dict(data)
+
+
 def test_saves_with_the_generator_state_as_a_number_list_still_load():
     """Checkpoints written before the compact (base64) generator state keep working."""
     game = fresh_game()

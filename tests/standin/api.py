@@ -280,8 +280,10 @@ class DiscordStandin:
         """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
         return self.world.dm_channel(user.user if isinstance(user, Member) else user)
 
-    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none()) -> Role:
-        role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles))
+    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none(), *,
+                 mentionable: bool = False) -> Role:
+        role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles),
+                    mentionable=mentionable)
         guild.roles.append(role)
         self._announce("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": role.payload()})
         return role

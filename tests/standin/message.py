@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
+from .mentions import Pings
 from .model import HAS_THREAD_FLAG, LOADING_FLAG, Channel, Guild, User, iso_now
 
 
@@ -60,6 +61,23 @@ class Message:
     nonce: Optional[str] = None  # as sent on create; Discord echoes it in the create's answer and event
     thread: Optional[Channel] = None  # the thread started from this message (same id), if any
     written_at: float = field(default_factory=time.monotonic)  # when this version was created or edited
+    pinged: list[User] = field(default_factory=list)  # who this version pings (mentions.py): its `mentions`
+    pings: Pings = field(default_factory=Pings)
+
+    @property
+    def pinged_users(self) -> frozenset[int]:
+        """The users this message pings (Discord's `mentions`), as mentions.py decides."""
+        return self.pings.users
+
+    @property
+    def pinged_roles(self) -> frozenset[int]:
+        """The roles this message pings (Discord's `mention_roles`)."""
+        return self.pings.roles
+
+    @property
+    def pinged_everyone(self) -> bool:
+        """Whether this message pings @everyone or @here (Discord's `mention_everyone`)."""
+        return self.pings.everyone
 
     @property
     def ephemeral(self) -> bool:
@@ -86,6 +104,7 @@ class Message:
             attachments=[a.filename for a in self.attachments],
             edited_timestamp=self.edited_timestamp,
             written_at=self.written_at,
+            pings=self.pings,
         )
 
     def versions(self) -> list["MessageSnapshot"]:
@@ -137,9 +156,9 @@ class Message:
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": self.pings.everyone,
+            "mentions": [user.payload() for user in self.pinged],
+            "mention_roles": [str(role) for role in sorted(self.pings.roles)],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components),
@@ -194,6 +213,7 @@ class MessageSnapshot:
     attachments: list[str]
     edited_timestamp: Optional[str]
     written_at: float = 0.0  # time.monotonic() when this version was written
+    pings: Pings = field(default_factory=Pings)  # who this version pinged
 
     @property
     def custom_ids(self) -> list[str]:

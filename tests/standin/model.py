@@ -99,6 +99,7 @@ class Role:
     name: str
     permissions: int
     position: int = 0
+    mentionable: bool = False  # "Allow anyone to @mention this role"
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -112,7 +113,7 @@ class Role:
             "position": self.position,
             "permissions": str(self.permissions),
             "managed": False,
-            "mentionable": False,
+            "mentionable": self.mentionable,
             "flags": 0,
         }
 

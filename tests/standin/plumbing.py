@@ -11,6 +11,7 @@ from typing import Any, Optional
 from aiohttp import web
 
 from .faults import Fault, InjectedFault, channel_of, error_body, route_of
+from .mentions import allowed_mentions_errors, pings_of
 from .message import Attachment, Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, iso_now, snowflake
 from .validation import validate_message
@@ -128,6 +129,9 @@ def check_message_payload(payload: dict[str, Any], uploads: dict[str, Attachment
     error = validate_message(payload | ({"_has_files": True} if uploads else {}), is_edit=is_edit)
     if error is not None:
         raise DiscordError(400, error["code"], error["message"], error["errors"])
+    errors = allowed_mentions_errors(payload.get("allowed_mentions"))
+    if errors is not None:
+        raise DiscordError(400, 50035, "Invalid Form Body", errors)
 
 
 def apply_payload(world: World, base_url: str, message: Message, payload: dict[str, Any],
@@ -149,9 +153,24 @@ def apply_payload(world: World, base_url: str, message: Message, payload: dict[s
         message.flags = (int(payload["flags"]) & _SETTABLE_FLAGS & ~EPHEMERAL_FLAG) | keep
     if is_edit:
         message.flags &= ~LOADING_FLAG
+    if not is_edit or "content" in payload or "allowed_mentions" in payload:
+        _record_pings(world, message, payload.get("allowed_mentions"))
     _apply_attachments(base_url, message, payload, uploads)
     world.notify()
     return message
+
+
+def _record_pings(world: World, message: Message, allowed: dict[str, Any] | None) -> None:
+    """Who the message pings now (mentions.py): its content's mentions under `allowed_mentions`,
+    the bot's permissions in the channel and the guild's roles."""
+    guild = message.channel.guild
+    replied = world.messages.get(message.reference_id) if message.reference_id else None
+    message.pings = pings_of(
+        message.content, allowed, known_users=set(world.users),
+        guild_roles={role.id: role.mentionable for role in guild.roles} if guild is not None else {},
+        may_mention_everyone=guild is not None and world.bot_permissions_in(message.channel).mention_everyone,
+        replied_author=replied.author.id if replied is not None else None)
+    message.pinged = [world.users[user_id] for user_id in sorted(message.pings.users)]
 
 
 def _apply_attachments(base_url: str, message: Message, payload: dict[str, Any], uploads: dict[str, Attachment]) -> None:

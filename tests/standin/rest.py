@@ -22,6 +22,7 @@ from .message import Message
 from .model import Channel, snowflake
 from .threads import (
     THREAD_LOCKED, add_pinged_members, apply_thread_change, dispatch_members_update, require_thread_open_for_edit,
+    require_thread_unlocked,
 )
 from .world import ApiError, Command, World
 
@@ -228,7 +229,7 @@ class RestApi:
             self.world.remember_nonce(message)
         if channel.is_thread:
             self.world.touch(channel, message.id)
-            await add_pinged_members(self.world, channel, payload, message.content)
+            await add_pinged_members(self.world, channel, message.pinged_users)
         else:
             channel.last_message_id = message.id
         await self.dispatch_message("MESSAGE_CREATE", message)
@@ -242,6 +243,7 @@ class RestApi:
         that thread"."""
         from .model import iso_at
 
+        require_thread_unlocked(self.world, thread)
         if thread.check_archived():
             if thread.locked:
                 raise DiscordError(403, THREAD_LOCKED, "Thread is locked")
@@ -269,6 +271,7 @@ class RestApi:
         if message.author is not self.world.bot:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         require_thread_open_for_edit(message.channel)
+        require_thread_unlocked(self.world, message.channel)
         payload, uploads = await read_body(request)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=True)
         await self.dispatch_message("MESSAGE_UPDATE", message)

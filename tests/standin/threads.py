@@ -8,7 +8,7 @@ Where the docs name a refusal but not its HTTP status, the status chosen here is
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Optional
 
 from aiohttp import web
@@ -42,6 +42,11 @@ UNKNOWN_MEMBER = 10007
 
 def missing_permissions() -> DiscordError:
     return DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def thread_locked() -> DiscordError:
+    # The docs give the code, not the status; 403 as for the other refusals of what the bot may not do.
+    return DiscordError(403, THREAD_LOCKED, "Thread is locked")
 
 
 def archived_thread() -> DiscordError:
@@ -229,9 +234,24 @@ class ThreadApi:
             touches_creator_fields = "name" in payload or "auto_archive_duration" in payload or payload.get("archived") is True
             if touches_creator_fields and not (perms.manage_threads or creator):
                 raise missing_permissions()
+            if touches_creator_fields and not unarchive:
+                require_thread_unlocked(world, thread)  # "or update properties like its title"
         apply_thread_change(world, thread, payload)
         await world.dispatch("THREAD_UPDATE", thread.payload())
         return thread.payload()
+
+    async def moderate(self, thread: Channel, *, locked: bool | None = None, archived: bool | None = None,
+                       announce: bool = True) -> None:
+        """A moderator (MANAGE_THREADS, which may change every thread field: Threads.md, Editing &
+        Deleting Threads) locks or unlocks, archives or unarchives `thread`. The bot hears of it as a
+        THREAD_UPDATE carrying the thread (Gateway_Events.md, Thread Update: "Sent when a thread is
+        updated"), whose thread_metadata says `locked` and `archived`; `announce=False`: that event
+        never reaches the bot (lost with a gateway session that could not be resumed)."""
+        change = {name: value for name, value in (("locked", locked), ("archived", archived)) if value is not None}
+        apply_thread_change(self.world, thread, change)
+        self.world.notify()
+        if announce:
+            await self.world.dispatch("THREAD_UPDATE", thread.payload())
 
     async def delete_channel(self, request: web.Request) -> web.Response:
         channel = self.rest._channel(request)
@@ -283,6 +303,8 @@ class ThreadApi:
         # requires the thread is not archived." Join Thread (@me): "Also requires the thread is not archived."
         if thread.check_archived():
             raise archived_thread()
+        if user_id != self.world.bot.id:
+            require_thread_unlocked(self.world, thread)  # a locked thread takes no message of the bot's
         perms = self.world.bot_permissions_in(thread)
         if not (perms.view_channel and perms.send_messages_in_threads):
             raise missing_permissions()
@@ -343,6 +365,15 @@ def require_thread_open_for_edit(thread: Channel) -> None:
         raise archived_thread()
 
 
+def require_thread_unlocked(world: "World", thread: Channel) -> None:
+    """Threads.md, Locked Threads: "Users (including bot users) without the MANAGE_THREADS permission
+    are more restricted in locked threads. Users won't be able to create or update messages in locked
+    threads, or update properties like its title or tags." -> 160005 "Thread is locked" (opcodes table),
+    whether the thread is archived or not."""
+    if thread.is_thread and thread.locked and not world.bot_permissions_in(thread).manage_threads:
+        raise thread_locked()
+
+
 async def dispatch_members_update(world: "World", thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
     """Gateway_Events.md, Thread Members Update: "Sent when anyone is added to or removed from a
     thread. If the current user does not have the GUILD_MEMBERS Gateway Intent, then this event
@@ -357,27 +388,11 @@ async def dispatch_members_update(world: "World", thread: Channel, *, added: lis
     await world.dispatch("THREAD_MEMBERS_UPDATE", data)
 
 
-#: A user mention in message content: <@id> or the older <@!id> (Message_Formatting.md).
-_USER_MENTION = re.compile(r"<@!?(\d+)>")
-
-
-def pinged_users(payload: dict[str, Any], content: str) -> list[int]:
-    """The users a new message's content pings, by its allowed_mentions (Message.md, Allowed Mentions
-    Object): without the field every mention in the content is parsed; with it, only the "users" of
-    its ``parse`` list, or else the ids in its ``users`` array."""
-    mentioned = [int(found) for found in _USER_MENTION.findall(content or "")]
-    allowed = payload.get("allowed_mentions")
-    if allowed is None or "users" in (allowed.get("parse") or []):
-        return list(dict.fromkeys(mentioned))
-    listed = {int(user_id) for user_id in allowed.get("users") or []}
-    return list(dict.fromkeys(user_id for user_id in mentioned if user_id in listed))
-
-
-async def add_pinged_members(world: "World", thread: Channel, payload: dict[str, Any], content: str) -> None:
-    """A message in a thread adds the members it pings to the thread: Discord's help on threads says a
-    mentioned user is added to the thread, and its blog that private threads show for those "added
-    manually, or @mentioned within the Thread itself". Only members who can see the thread."""
-    added = [user_id for user_id in pinged_users(payload, content)
+async def add_pinged_members(world: "World", thread: Channel, pinged: Iterable[int]) -> None:
+    """A message in a thread adds the members it pings (``Message.pinged_users``, mentions.py) to the
+    thread: Discord's help on threads says a mentioned user is added to the thread, and its blog that
+    private threads show for those "added manually, or @mentioned within the Thread itself"."""
+    added = [user_id for user_id in sorted(pinged)
              if user_id in thread.guild.members and user_id not in thread.members]
     for user_id in added:
         thread.members[user_id] = iso_at(world.now())
