@@ -135,30 +135,39 @@ class OutboxDelivery:
 
     async def send(self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "",
                    **fields: Any) -> discord.Message | None:
-        """Send a message; for ``post``, once: with its nonce, and after a long outage only if the
-        channel does not show it yet (``words``: what the post says; the content by default).
-        ``nonce_tag`` marks a second message of the same post (its nonce differs by it)."""
+        """Send a message to the table's channel; for ``post``, once: with its nonce, and after a long
+        outage only if the channel does not show it yet (``words``: what the post says; the content
+        by default). ``nonce_tag`` marks a second message of the same post (its nonce differs by it)."""
+        words = fields.get("content") if words is None else words
+        return await self.send_to(self.channels.channel(table), table, post, nonce_tag,
+                                  (lambda content: says(content, words)) if words else None, **fields)
+
+    async def send_to(self, where: discord.abc.Messageable, table: Table, post: Post | None, nonce_tag: str,
+                      matches: Callable[[str], bool] | None, **fields: Any) -> discord.Message | None:
+        """Send a message of ``post`` to ``where`` (its table's channel, or a player's direct
+        messages), once: with its nonce, and after a long outage only if none of our messages there
+        since the post's first try ``matches`` (None: nothing to look for)."""
         if post is not None:
             fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
             since = self._since.get((table.id, post.seq))
-            words = fields.get("content") if words is None else words
-            if since is not None and words and self.service.clock() - since > NONCE_TRUST:
-                sent = await self._sent_before(table, since, words)
+            if since is not None and matches is not None and self.service.clock() - since > NONCE_TRUST:
+                sent = await self._sent_before(table, where, since, matches)
                 if sent is not None:
                     return sent
         for file in fields.get("files", ()):
             file.reset()  # a retried upload sends the picture from its start again
-        return await self.channels.channel(table).send(**fields)
+        return await where.send(**fields)
 
-    async def _sent_before(self, table: Table, since: float, words: str) -> discord.Message | None:
-        """Our message saying ``words`` (then perhaps more) among the channel's messages since
-        ``since``: an earlier try that Discord took, too long ago for the nonce to tell; or None."""
+    async def _sent_before(self, table: Table, where: discord.abc.Messageable, since: float,
+                           matches: Callable[[str], bool]) -> discord.Message | None:
+        """Our message that ``matches`` among those in ``where`` since ``since``: an earlier try that
+        Discord took, too long ago for the nonce to tell; or None."""
         me = self.client.user
         after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, timezone.utc)))
         try:
-            async for message in self.channels.channel(table).history(limit=LOOK_BACK, after=after):
-                if me is not None and message.author.id == me.id and says(message.content, words):
-                    log.info("table %s: a post was already in the channel (message %s)", table.id, message.id)
+            async for message in where.history(limit=LOOK_BACK, after=after):
+                if me is not None and message.author.id == me.id and matches(message.content):
+                    log.info("table %s: a post was already sent (message %s)", table.id, message.id)
                     return message
         except discord.HTTPException as exc:  # cannot read the channel: sending is all that is left
             log.warning("table %s: could not look for an earlier post (%s)", table.id, exc)

@@ -4,6 +4,7 @@ direct message if they asked for one (and mentioned after all if their direct me
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 import discord
@@ -16,6 +17,11 @@ from .channels import TableChannels
 from .outbox import OutboxDelivery, post_nonce
 
 log = logging.getLogger(__name__)
+
+#: Discord's error code for a user who accepts no direct messages from the bot (403).
+CLOSED_DMS = 50007
+#: Stands for the deadline in a direct message's words while they are compared.
+WHEN = "\x00when\x00"
 
 #: Whether the newest commit known of a table still waits on the decision a post opened.
 WaitsOn = Callable[[int, Post], bool]
@@ -59,14 +65,24 @@ class Reminders:
 
     async def _direct_message(self, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
-        messaged (the channel mentions them instead)."""
+        messaged (closed direct messages: the channel mentions them instead). Sent once, like any
+        post: its nonce, and after a long outage a look among the direct messages for it."""
         where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"  # its newest message is the table
-        text = tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
-                  table=table.id, when=f"<t:{int(table.deadline)}:R>", link=where)
+
+        def text(when: str) -> str:
+            return tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
+                      table=table.id, when=when, link=where)
+
+        # The deadline may have moved since an earlier try (a post seen late gives its time back).
+        same = re.compile(re.escape(text(WHEN)).replace(re.escape(WHEN), r"<t:\d+:R>"))
         try:
             channel = await self.channels.retry(self.client.create_dm, discord.Object(post.remind[index]))
-            await self.channels.retry(channel.send, text, nonce=f"{post_nonce(table.id, post)}d{index}"[:25])
-        except discord.HTTPException as exc:  # closed direct messages: 403
+            await self.channels.retry(self.outbox.send_to, channel, table, post, f"d{index}",
+                                      lambda content: same.fullmatch(content) is not None,
+                                      content=text(f"<t:{int(table.deadline)}:R>"))
+        except discord.Forbidden as exc:
+            if exc.code != CLOSED_DMS:
+                raise  # refused for another reason: the post says so, as for any refusal
             log.info("table %s: a reminder could not be sent privately (%s)", table.id, exc)
             return False
         return True

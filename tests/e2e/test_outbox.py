@@ -201,3 +201,51 @@ async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_on
         assert len(reveals(world)) == 1, "shown once, though its mark failed four times"
         assert (await store.load_table(table_id)).posts == [], "every shown post is marked in the end"
         world.standin.assert_no_errors()
+
+
+async def play_to_the_last_turn(world, players):
+    """``players`` play their first card each turn (row 1 when asked) until one card is left in each
+    hand; the live table message then."""
+    for _ in range(200):
+        await world.settle()
+        table = world.table_message()
+        game = world.bot.service.table_in(world.channel.id).game
+        if game.phase.value == "pick" and len(game.hands[0]) == 1:
+            return table
+        if any(cid.startswith("6n:r:") for cid in table.custom_ids):
+            for user in players:
+                if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:
+                    break
+            continue
+        for user in players:
+            await pick_first_card(world, user, table)
+    raise AssertionError("the game did not reach its last turn")
+
+
+def standings(world) -> list:
+    return [m for m in world.public() if "Game over" in (m.content or "")]
+
+
+async def test_a_5xx_during_a_clean_stop_leaves_the_standings_for_the_next_start(world):
+    """Discord fails (503) while a stop shows the final standings: they stay owed, never dropped or
+    marked shown, and the next start shows them, once."""
+    async with world.running_bot():
+        await start_game(world, rounds=1)
+        table = await play_to_the_last_turn(world, [world.alice, world.bob])
+        release = asyncio.Event()
+        hold_posts(world.bot.get_cog("Tables").presenter, release)
+        await pick_first_card(world, world.alice, table)
+        await pick_first_card(world, world.bob, table)  # the game is over: its standings are owed
+        assert world.bot.service.table_in(world.channel.id) is None
+        # The stop begins; from now on Discord answers every message with 503.
+        world.standin.fail_requests(1.0, status=503, routes=["/channels/{channel}/messages",
+                                                             "/channels/{channel}/messages/{message}"])
+        asyncio.get_running_loop().call_later(0.3, release.set)
+    assert any(f.status == 503 for f in world.standin.injected_faults), "the stop met Discord failing"
+    assert standings(world) == []
+    world.standin.clear_faults()
+    async with world.running_bot():
+        await world.settle()
+        assert len(standings(world)) == 1, "the next start showed the standings, once"
+        assert standings(world)[0].button("Rematch")
+    world.standin.assert_no_errors()

@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 
 from bot.tables.lobby import Lobby
+from tests.bot.conftest import FakeClock
+from tests.standin.world import NONCE_WINDOW
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_threads import start_in_thread, table_in
 
@@ -154,3 +157,94 @@ async def test_a_player_whose_direct_messages_are_closed_is_reminded_in_the_thre
         assert len(reminders_in(world, thread, world.carol)) == 2 and private_reminders(world, world.carol) == []
         assert len(reminders_in(world, thread, world.alice)) == 1
         assert {error.body.get("code") for error in world.standin.errors} == {50007}
+
+
+async def bob_wants_direct_messages(world, monkeypatch):
+    """A one-hour turn-based game in its thread: bob asked for his reminders as direct messages and
+    alice has picked, so the game waits on bob alone. (lobby, thread)"""
+    monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
+    lobby, thread = await start_in_thread(world, world.alice, rounds=1, pace="1h")
+    await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+    await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+    await world.settle()
+    table_message = table_in(world, thread)
+    hand = await (await world.standin.click(world.bob, table_message,
+                                            table_message.button("Play a card")["custom_id"])).reply()
+    await (await world.standin.click(world.bob, hand, hand.button("Remind me by direct message")["custom_id"])).reply()
+    await pick(world, world.alice, thread)
+    await world.settle()
+    return lobby, thread
+
+
+async def reminder_falls_due(world):
+    """75 % of bob's hour goes by: the reminder's timer fires (not waiting for what it shows)."""
+    world.clock.advance(0.75 * HOUR)
+    world.standin.advance_time(0.75 * HOUR)
+    world.bot.service.scheduler.wake()
+
+
+async def test_a_direct_message_reminder_whose_record_was_lost_is_not_sent_again_past_the_nonce_memory(
+        world, monkeypatch):
+    """The bot sends bob his reminder, then the record that it was sent is lost (as when the process
+    dies before writing it); it starts again after Discord forgot the message's nonce. The direct
+    message is found among bob's and not sent twice."""
+    world.threads = True
+    # The bot's clock is the real one when the reminder falls due: Discord dates its messages by their
+    # ids, which the bot reads to find a message sent before.
+    world.clock = FakeClock(time.time() - 0.75 * HOUR)
+    async with world.running_bot():
+        _, thread = await bob_wants_direct_messages(world, monkeypatch)
+        mentioned = len(reminders_in(world, thread, world.bob))  # at the game's start
+        presenter = world.bot.get_cog("Tables").presenter
+        presenter.drain_seconds = 0.2
+        store = world.bot.service.store
+        mark_shown = store.mark_shown
+
+        async def never_recorded(game_id, *, upto=None, message_id=None):
+            if upto is not None:
+                await asyncio.Event().wait()  # the process dies before this write
+            await mark_shown(game_id, upto=upto, message_id=message_id)
+
+        monkeypatch.setattr(store, "mark_shown", never_recorded)
+        await reminder_falls_due(world)
+        await world.standin.world.wait_until(lambda: private_reminders(world, world.bob) or None, 5,
+                                             "bob's direct message")
+    # Two minutes later (Discord's nonce memory is a few minutes; the stand-in's is shorter).
+    world.clock.advance(NONCE_WINDOW + 10)
+    world.standin.advance_time(NONCE_WINDOW + 10)
+    async with world.running_bot():
+        await world.settle()
+        assert len(private_reminders(world, world.bob)) == 1, "the reminder was found, not sent again"
+        assert len(reminders_in(world, thread, world.bob)) == mentioned, "nor was bob mentioned instead"
+    world.standin.assert_no_errors()
+
+
+async def test_a_5xx_on_a_direct_message_during_a_stop_is_no_closed_direct_message(world, monkeypatch):
+    """Discord fails bob's direct message (503) while the bot stops: that is no refusal of direct
+    messages, so bob is not mentioned in the thread instead; the next start sends the message."""
+    world.threads = True
+    async with world.running_bot():
+        _, thread = await bob_wants_direct_messages(world, monkeypatch)
+        mentioned = len(reminders_in(world, thread, world.bob))  # at the game's start
+        release = asyncio.Event()
+        create_dm = world.bot.create_dm
+
+        async def slow_create_dm(user):
+            await release.wait()
+            return await create_dm(user)
+
+        monkeypatch.setattr(world.bot, "create_dm", slow_create_dm)
+        await reminder_falls_due(world)
+        await world.standin.world.wait_until(lambda: world.bot.get_cog("Tables").presenter.busy_tables or None, 5,
+                                             "the reminder under way")
+        dm = world.standin.dm_channel(world.bob)
+        world.standin.fail_requests(1.0, status=503, routes=["/channels/{channel}/messages"], channel=dm.id)
+        asyncio.get_running_loop().call_later(0.3, release.set)
+    assert any(f.status == 503 for f in world.standin.injected_faults), "the stop met Discord failing"
+    assert private_reminders(world, world.bob) == [] and len(reminders_in(world, thread, world.bob)) == mentioned
+    world.standin.clear_faults()
+    async with world.running_bot():
+        await world.settle()
+        assert len(private_reminders(world, world.bob)) == 1, "the next start sent it"
+        assert len(reminders_in(world, thread, world.bob)) == mentioned
+    world.standin.assert_no_errors()
