@@ -85,7 +85,9 @@ class Presenter:
         if known is None or snapshot.version >= known.version or not snapshot.is_open:
             self._latest[tid] = snapshot
         self.live.learn(snapshot)
-        if not self.outbox.take(snapshot) and self.live.needs_edit(update):
+        if update.kind == "restored":
+            self.channels.confirm_home(snapshot)
+        if not self.outbox.take(snapshot, restored=update.kind == "restored") and self.live.needs_edit(update):
             self.live.fall_behind(tid)
         self._kick(tid)
 
@@ -202,7 +204,7 @@ class Presenter:
         owed = self.outbox.next_post(table_id)
         if owed is not None and not paused:  # a locked thread takes nothing: its news waits for the unlock
             post, made_by, newest = owed
-            with requests_for(Priority.PLAYERS):
+            with requests_for(self.outbox.priority(table_id, post)):
                 await self.outbox.deliver(made_by, post, newest, self._show)
             return True
         if self.outbox.unmarked(table_id):

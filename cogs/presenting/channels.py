@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from bot.tables.service import TableService
-from bot.tables.table import Table
+from bot.tables.table import Table, TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,25 @@ class TableChannels:
                 log.warning("Discord failed (%s); trying again in %.1f s", exc, delay)
                 await asyncio.sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, RETRY_MOST)
+
+    def confirm_home(self, snapshot: TableSnapshot) -> None:
+        """A table restored at start-up may play in a thread (or channel) deleted while no process
+        listened (the gateway tells only a listener), and no request goes to an up-to-date table to
+        find it out. Once connected, a place the gateway does not list among its guild's channels
+        and active threads is asked for, once: an archived thread is fine, a deleted one ends the table."""
+        if snapshot.is_open:
+            home = int(snapshot.meta.get("thread_id") or snapshot.channel_id)
+            self.background(self._confirm_home(home), f"table {snapshot.id}: the check of its channel")
+
+    async def _confirm_home(self, channel_id: int) -> None:
+        await self.client.wait_until_ready()
+        if self.client.get_channel(channel_id) is not None:
+            return
+        try:
+            await self.client.fetch_channel(channel_id)
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                await self.service.channel_gone(channel_id)
 
     def background(self, work: Awaitable[Any], what: str) -> None:
         """Run ``work`` on its own, best effort: nothing committed depends on it."""

@@ -88,8 +88,10 @@ class LiveMessages:
         if update.kind in ("finished", "cancelled", "picked"):
             return False
         snapshot = update.snapshot
-        if update.kind in ("restored", "resumed"):  # a game back from its locked thread: a new deadline
+        if update.kind == "resumed":  # a game back from its locked thread: a new deadline
             return True
+        if update.kind == "restored":
+            return may_be_behind(snapshot)
         if snapshot.status is TableStatus.LOBBY:
             players = lobby_players(snapshot.table)
             # A new lobby's first commit is what its message (the command's answer) was drawn from.
@@ -268,6 +270,16 @@ def edit_priority(table: Table) -> Priority:
     if table.status is TableStatus.PLAYING and game is not None and game.phase is Phase.DRAFT:
         return Priority.PLAYERS
     return Priority.COSMETIC
+
+
+def may_be_behind(snapshot: TableSnapshot) -> bool:
+    """Whether a table restored at start-up may show less than it committed, beyond the posts it
+    still owes (which draw it anew): what changes a live message without a post may have been
+    committed just before the stop, unshown, and nothing records which change it shows. That is a
+    lobby's players, a Pro draft's picks, and a game back from a locked thread (its deadline). A
+    game in play shows its last post's table: who has picked is not shown, so it is up to date."""
+    return (snapshot.status is TableStatus.LOBBY or snapshot.state.get("phase") == Phase.DRAFT.value
+            or bool(snapshot.meta.get("resumed_at")))
 
 
 def lobby_players(table: Table) -> tuple[object, ...]:

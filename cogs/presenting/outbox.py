@@ -20,6 +20,7 @@ import discord
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot
 
+from .budget import Priority
 from .channels import TableChannels, transient
 
 log = logging.getLogger(__name__)
@@ -60,17 +61,20 @@ class OutboxDelivery:
         self._shown: dict[int, int] = {}  # the highest post seq shown, per table
         self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
         self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
+        self._restored: set[tuple[int, int]] = set()  # (table, post seq) owed since before this start
 
     # -- what is owed ---------------------------------------------------------------
 
-    def take(self, snapshot: TableSnapshot) -> bool:
+    def take(self, snapshot: TableSnapshot, restored: bool = False) -> bool:
         """The posts of a commit, each to be drawn as the commit that made it left the table; whether
-        it brought any not known before."""
+        it brought any not known before. ``restored``: a start-up's, owed since before it."""
         shown = self._shown.get(snapshot.id, 0)
         pending = self._pending.setdefault(snapshot.id, {})
         new = [post for post in snapshot.posts if post.seq > shown and post.seq not in pending]
         for post in new:
             pending[post.seq] = (post, snapshot)
+            if restored:
+                self._restored.add((snapshot.id, post.seq))
         return bool(new)
 
     def next_post(self, table_id: int) -> tuple[Post, TableSnapshot, bool] | None:
@@ -82,6 +86,11 @@ class OutboxDelivery:
         post, snapshot = pending[seq]
         return post, snapshot, seq == max(pending)
 
+    def priority(self, table_id: int, post: Post) -> Priority:
+        """Players' requests go first; a post owed since before a restart waits behind those of the
+        moves made since (the table it shows is drawn from the newest state anyway)."""
+        return Priority.NORMAL if (table_id, post.seq) in self._restored else Priority.PLAYERS
+
     def unmarked(self, table_id: int) -> bool:
         """Whether the store has yet to be told what the channel shows."""
         return table_id in self._unmarked
@@ -92,6 +101,8 @@ class OutboxDelivery:
     def forget(self, table_id: int) -> None:
         self._pending.pop(table_id, None)
         self._shown.pop(table_id, None)
+        if self._restored:
+            self._restored = {key for key in self._restored if key[0] != table_id}
 
     # -- delivering -----------------------------------------------------------------
 
@@ -109,6 +120,7 @@ class OutboxDelivery:
                 raise  # not shown: it stays owed, and is tried again later (or by the next start)
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         self._since.pop(key, None)
+        self._restored.discard(key)
         # Shown: never again from this process, whatever the store says next.
         self._pending[table.id].pop(post.seq, None)
         self._shown[table.id] = max(self._shown.get(table.id, 0), post.seq)

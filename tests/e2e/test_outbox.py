@@ -109,6 +109,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert not live._lobby_drawn
         assert live._last_edit == {}, "no edit times of messages that will never be edited again"
         assert outbox._since == {}, "no first-try times of posts that were shown"
+        assert outbox._restored == set()
         service = world.bot.service
         registry = service.registry
         assert registry.tables == {} and registry.by_channel == {} and not registry.opening

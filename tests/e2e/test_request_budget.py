@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 
 from bot.tables.lobby import Lobby
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_threads import start_in_thread
-from tests.e2e.test_timers_and_restarts import start_game
+from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 from tests.e2e.test_takeovers import play_to_the_end
-from tests.e2e.test_outbox import reveals
+from tests.e2e.test_outbox import hold_posts, reveals
 
 
 def bot_token_requests(world, since: int = 0):
@@ -79,3 +80,40 @@ async def test_a_one_round_game_costs_at_most_two_requests_a_turn(world, monkeyp
     per_turn, turns, routes = await play_counting_requests(world, monkeypatch, rounds=1)
     assert turns == 10
     assert per_turn <= 2, (per_turn, turns, routes)
+
+
+async def test_a_restart_redraws_only_the_tables_whose_messages_may_be_behind(world):
+    """Three games in their threads; a stop comes while the third's reveal is still owed. The next
+    start shows that reveal, and costs no request at all for the two games whose messages are up
+    to date (before, a restart edited every open table's message)."""
+    world.threads = True
+    async with world.running_bot():
+        games = []
+        for host in (world.alice, world.bob, world.carol):
+            lobby, thread = await start_in_thread(world, host, rounds=1, ai_players=1, ai_level="easy")
+            await click_ok(world, host, lobby, lobby.button("Start")["custom_id"])
+            await world.settle()
+            games.append(thread)
+        up_to_date, behind = games[:2], games[2]
+        for thread, host in zip(up_to_date, (world.alice, world.bob)):
+            await pick_first_card(world, host, world.table_message(thread))
+        await world.settle()
+        presenter = world.bot.get_cog("Tables").presenter
+        presenter.drain_seconds = 0.2
+        hold_posts(presenter, asyncio.Event())  # Discord hangs: the stop cannot wait for the reveal
+        await pick_first_card(world, world.carol, world.table_message(behind))
+    shown = {thread.id: list(world.standin.channel_messages(thread)) for thread in games}
+    assert not any("🃏 Revealed" in (m.content or "") for m in shown[behind.id]), "the stop left the reveal owed"
+
+    first = len(world.standin.requests)
+    async with world.running_bot():
+        await world.settle()
+        made = bot_token_requests(world, first)
+        for thread in up_to_date:
+            # The thread's messages, and its summary in the channel (the message it was started on).
+            assert [r for r in made if str(thread.id) in r.path] == [], "nothing asked of an up-to-date game"
+            assert world.standin.channel_messages(thread) == shown[thread.id]
+        reveal = world.table_message(behind)
+        assert "🃏 Revealed" in reveal.content, "the owed reveal is shown, with the table"
+        assert [r.method for r in made if str(behind.id) in r.path] == ["POST"], "one request: the post"
+    world.standin.assert_no_errors()
