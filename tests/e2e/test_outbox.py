@@ -205,22 +205,12 @@ async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_on
 
 
 async def play_to_the_last_turn(world, players):
-    """``players`` play their first card each turn (row 1 when asked) until one card is left in each
-    hand; the live table message then."""
-    for _ in range(200):
-        await world.settle()
-        table = world.table_message()
+    """``players`` play until one card is left in each hand; the live table message then."""
+    def last_turn():
         game = world.bot.service.table_in(world.channel.id).game
-        if game.phase.value == "pick" and len(game.hands[0]) == 1:
-            return table
-        if any(cid.startswith("6n:r:") for cid in table.custom_ids):
-            for user in players:
-                if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:
-                    break
-            continue
-        for user in players:
-            await pick_first_card(world, user, table)
-    raise AssertionError("the game did not reach its last turn")
+        return game.phase.value == "pick" and len(game.hands[0]) == 1
+
+    return await play_to_the_end(world, players, until=last_turn)
 
 
 def standings(world) -> list:

@@ -23,14 +23,17 @@ async def start_three(world):
     return world.bot.service.table_in(world.channel.id)
 
 
-async def play_to_the_end(world, players, max_steps=200, channel=None):
+async def play_to_the_end(world, players, max_steps=200, channel=None, until=None):
     """``players`` play their first card each turn and choose row 1 when asked, until the standings
-    (in the games channel, or in ``channel``: a game's thread)."""
+    (in the games channel, or in ``channel``: a game's thread), or until ``until()`` holds before a
+    move: then the live table message."""
     for _ in range(max_steps):
         await world.settle()
         table = world.table_message(channel)
         if table is None:
-            return
+            return None
+        if until is not None and until():
+            return table
         if any(cid.startswith("6n:r:") for cid in table.custom_ids):
             for user in players:
                 if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:

@@ -138,20 +138,27 @@ async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_rest
         world.standin.assert_no_errors()
 
 
+async def waiting_on(world, player):
+    """A one-hour turn-based game in its thread: ``player`` joined and asked for their reminders as
+    direct messages, and alice has picked, so the game waits on ``player`` alone. (lobby, thread)"""
+    lobby, thread = await start_in_thread(world, world.alice, rounds=1, pace="1h")
+    await click_ok(world, player, lobby, lobby.button("Join")["custom_id"])
+    await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+    await world.settle()
+    table_message = table_in(world, thread)
+    hand = await (await world.standin.click(player, table_message,
+                                            table_message.button("Play a card")["custom_id"])).reply()
+    await (await world.standin.click(player, hand, hand.button("Remind me by direct message")["custom_id"])).reply()
+    await pick(world, world.alice, thread)
+    await world.settle()
+    return lobby, thread
+
+
 async def test_a_player_whose_direct_messages_are_closed_is_reminded_in_the_thread(world):
     world.threads = True
     world.standin.block_dms(world.carol)
     async with world.running_bot():
-        lobby, thread = await start_in_thread(world, world.alice, rounds=1, pace="1h")
-        await click_ok(world, world.carol, lobby, lobby.button("Join")["custom_id"])
-        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await world.settle()
-        table_message = table_in(world, thread)
-        hand = await (await world.standin.click(world.carol, table_message,
-                                                table_message.button("Play a card")["custom_id"])).reply()
-        await (await world.standin.click(world.carol, hand,
-                                         hand.button("Remind me by direct message")["custom_id"])).reply()
-        await pick(world, world.alice, thread)
+        _, thread = await waiting_on(world, world.carol)
         await pass_time(world, 0.75 * HOUR)
         # The direct message is refused (403), so the reminder mentions her in the thread instead.
         assert len(reminders_in(world, thread, world.carol)) == 2 and private_reminders(world, world.carol) == []
@@ -160,20 +167,9 @@ async def test_a_player_whose_direct_messages_are_closed_is_reminded_in_the_thre
 
 
 async def bob_wants_direct_messages(world, monkeypatch):
-    """A one-hour turn-based game in its thread: bob asked for his reminders as direct messages and
-    alice has picked, so the game waits on bob alone. (lobby, thread)"""
+    """``waiting_on`` bob, on the same deal every run."""
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
-    lobby, thread = await start_in_thread(world, world.alice, rounds=1, pace="1h")
-    await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
-    await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-    await world.settle()
-    table_message = table_in(world, thread)
-    hand = await (await world.standin.click(world.bob, table_message,
-                                            table_message.button("Play a card")["custom_id"])).reply()
-    await (await world.standin.click(world.bob, hand, hand.button("Remind me by direct message")["custom_id"])).reply()
-    await pick(world, world.alice, thread)
-    await world.settle()
-    return lobby, thread
+    return await waiting_on(world, world.bob)
 
 
 async def reminder_falls_due(world):
