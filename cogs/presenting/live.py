@@ -78,7 +78,9 @@ class LiveMessages:
 
     def wait_before_edit(self, table_id: int) -> float:
         """Seconds until the live message may be edited again (0 or less: now)."""
-        return self._last_edit.get(self._live.get(table_id), -1e9) + self.edit_interval - time.monotonic()
+        live = self._live.get(table_id)
+        last = self._last_edit.get(live, -1e9) if live is not None else -1e9
+        return last + self.edit_interval - time.monotonic()
 
     def needs_edit(self, update: TableUpdate) -> bool:
         """Whether ``update``, bringing no post (which would draw the table anew), changed what the
@@ -142,7 +144,9 @@ class LiveMessages:
         self._without_picture.discard(table_id)
         self._news.pop(table_id, None)
         self._lobby_drawn.pop(table_id, None)
-        self._last_edit.pop(self._live.pop(table_id, None), None)
+        live = self._live.pop(table_id, None)
+        if live is not None:
+            self._last_edit.pop(live, None)
 
     # -- posting and editing -------------------------------------------------------------
 
@@ -164,9 +168,9 @@ class LiveMessages:
         embed = table_embed(table, locale, list(notices))
         files = []
         image = None
-        if table.game.view(None).rows:  # none during a Pro draft
+        if table.game is not None and table.game.view(None).rows:  # none during a Pro draft
             try:
-                image = await self.pictures.table(table, post.events if post else [], locale)
+                image = await self.pictures.table(table, list(post.events) if post else [], locale)
             except Exception:  # the picture only repeats the rows in the text: post the table without it
                 log.exception("table %s: the table picture could not be drawn", table.id)
         if image is None:
@@ -181,7 +185,8 @@ class LiveMessages:
             self.outbox.send, table, post, content=clip(text) if text else None, words=own, embed=embed,
             view=table_view(table, locale), files=files,
             allowed_mentions=table_pings(table, text))
-        self._last_edit.pop(previous, None)  # superseded: never edited again
+        if previous is not None:
+            self._last_edit.pop(previous, None)  # superseded: never edited again
         if message is not None:
             self._live[table.id] = message.id
         if post is not None and post.remind:
@@ -223,7 +228,7 @@ class LiveMessages:
             self._lobby_drawn[table.id] = lobby_players(table)
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
-            if table.game.view(None).rows and table.id not in self._without_picture:
+            if table.game is not None and table.game.view(None).rows and table.id not in self._without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
         self._last_edit[live] = time.monotonic()

@@ -54,7 +54,7 @@ class News:
         if post.kind == "reminder":
             await self.reminders.remind(table, post, locale)
             return None
-        text = reveal_text(table, post.events, locale)
+        text = reveal_text(table, list(post.events), locale)
         if post.kind == "finished":
             await self._standings(table, post, text, notices, locale)
             return None
