@@ -128,8 +128,13 @@ class RequestBudget:
                 await self.sleep(self._starts[0] + self.WINDOW - now)
 
     def close(self) -> None:
+        """The process stops: whatever still waits goes now (nothing is left to keep in pace)."""
         if self._serving is not None:
             self._serving.cancel()
+        for _, _, future in self._waiting:
+            if not future.done():
+                future.set_result(None)
+        self._waiting.clear()
 
 
 def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[], None]:

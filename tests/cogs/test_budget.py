@@ -133,3 +133,15 @@ async def test_every_request_of_the_http_client_waits_for_the_budget_with_its_pr
 def test_a_budget_needs_a_rate():
     with pytest.raises(ValueError):
         RequestBudget(0)
+
+
+async def test_a_closed_budget_lets_whatever_waits_go():
+    time = FakeTime()
+    budget = budget_on(time, 1)
+    await budget.acquire()
+    waiting = asyncio.create_task(budget.acquire())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    budget.close()
+    await asyncio.wait_for(waiting, 1)
+    assert time.now == 0.0, "let go at the stop, not a second later"

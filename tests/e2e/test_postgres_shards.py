@@ -144,9 +144,9 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
                 lobby = await (await standin.slash(dana[shard], channel[shard], "6nimmt start", rounds=1, ai_players=1,
                                                    ai_level="easy")).reply(timeout=10)
                 await (await standin.click(dana[shard], lobby, lobby.button("Start")["custom_id"])).ack()
-                live[shard] = await standin.wait_for_message(
-                    lambda m, c=channel[shard]: m.channel.id == c.id and not m.ephemeral
-                    and any(i.startswith("6n:h:") for i in m.custom_ids), 10)
+                live[shard] = await standin.wait_for_message(  # the earlier games' messages keep their buttons
+                    lambda m, c=channel[shard], after=lobby.id: m.channel.id == c.id and not m.ephemeral
+                    and m.id > after and any(i.startswith("6n:h:") for i in m.custom_ids), 10)
             games = {shard: await game_in(postgres_url, channel[shard].id) for shard in (0, 1)}
             other_before = await checkpoint_row(postgres_url, games[1])
 
