@@ -10,12 +10,15 @@ at most once per ``edit_interval``.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.tables.service import TableService
@@ -42,6 +45,10 @@ log = logging.getLogger(__name__)
 EDIT_INTERVAL = 1.0
 #: Minutes without a message after which a finished game's thread archives itself (Discord's least).
 THREAD_ARCHIVE_AFTER_GAME = 60
+#: How long a click's token may edit the message it was on: Discord gives 15 minutes, less a margin.
+CLICK_TOKEN_SECONDS = 14 * 60
+#: How long an edit waits for the click it goes through to be answered (Discord's deadline is 3 s).
+CLICK_ANSWER_SECONDS = 3.0
 
 
 class LiveMessages:
@@ -65,6 +72,7 @@ class LiveMessages:
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
         self._behind: set[int] = set()  # tables whose live message is behind their state
         self._lobby_drawn: dict[int, tuple[object, ...]] = {}  # the players each lobby message shows
+        self._clicks: dict[int, Click] = {}  # the newest click on each table's lobby message
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
 
     def learn(self, snapshot: TableSnapshot) -> None:
@@ -132,7 +140,8 @@ class LiveMessages:
             await pause(wait)  # a post arriving meanwhile goes first
             return
         priority = edit_priority(snapshot.table)
-        if not self.budget.room_for(priority) and not self.channels.closing:
+        if not self.budget.room_for(priority) and not self.channels.closing \
+                and not self.can_edit_through_a_click(table_id):
             # The budget is short: players' requests first; this edit then draws the newest state.
             await pause(self.budget.seconds_to_room())
             return
@@ -144,6 +153,7 @@ class LiveMessages:
         self._without_picture.discard(table_id)
         self._news.pop(table_id, None)
         self._lobby_drawn.pop(table_id, None)
+        self._clicks.pop(table_id, None)
         live = self._live.pop(table_id, None)
         if live is not None:
             self._last_edit.pop(live, None)
@@ -232,15 +242,14 @@ class LiveMessages:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
         self._last_edit[live] = time.monotonic()
-        await self.channels.retry(self.channels.edit, table, live, **fields)
+        await self.edit_message(table, live, **fields)
 
     async def close_lobby(self, table: Table) -> None:
         """A lobby that closed before its game began says so, without its buttons (it stays in the
         channel as the table's summary)."""
         locale = self.channels.locale(table)
         with requests_for(Priority.COSMETIC):
-            await self.channels.retry(self.channels.edit, table, self._live.get(table.id), view=None,
-                                      embed=lobby_embed(table, locale))
+            await self.edit_message(table, self._live.get(table.id), view=None, embed=lobby_embed(table, locale))
 
     # -- a game in a thread ----------------------------------------------------------------
 
@@ -252,8 +261,34 @@ class LiveMessages:
         if table.thread_id is not None:
             locale = self.channels.locale(table)
             with requests_for(priority):
-                await self.channels.retry(self.channels.edit, table, table.thread_id, view=None,
-                                          embed=lobby_embed(table, locale, standings=standings))
+                await self.edit_message(table, table.thread_id, view=None,
+                                        embed=lobby_embed(table, locale, standings=standings))
+
+    # -- edits through a click -------------------------------------------------------------
+
+    def clicked(self, table_id: int, interaction: discord.Interaction) -> Click:
+        """A click on a table's lobby message: once it is answered with no message of its own (see
+        ``Click``), and until its token expires, an edit of that message (the lobby, then the game's
+        summary) goes through the click's own webhook, which Discord does not count against the
+        bot token's limit, instead of a request of the bot's."""
+        click = self._clicks[table_id] = Click(interaction)
+        return click
+
+    async def edit_message(self, table: Table, message_id: int | None, **fields: Any) -> None:
+        """Edit one of ``table``'s messages, through a click on it when one can, else with the bot's
+        token (tried until Discord accepts it)."""
+        click = self._clicks.get(table.id)
+        if click is not None and message_id is not None and click.on(message_id) and await click.usable():
+            try:
+                await click.interaction.edit_original_response(**fields)
+                return
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # its token ran out, or a 5xx
+                log.debug("table %s: an edit through a click failed (%s); the bot's own request", table.id, exc)
+        await self.channels.retry(self.channels.edit, table, message_id, **fields)
+
+    def can_edit_through_a_click(self, table_id: int) -> bool:
+        click = self._clicks.get(table_id)
+        return click is not None and click.answered_quietly and click.lasts()
 
     def retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:
@@ -275,6 +310,33 @@ def edit_priority(table: Table) -> Priority:
     if table.status is TableStatus.PLAYING and game is not None and game.phase is Phase.DRAFT:
         return Priority.PLAYERS
     return Priority.COSMETIC
+
+
+@dataclass
+class Click:
+    """A click on a table's public message, as its button's callback answers it: ``settled`` once
+    the answer is sent (or the click refused), ``answered_quietly`` if that answer was no message
+    of its own (a deferred update), so that the interaction's original message is the one clicked."""
+
+    interaction: discord.Interaction
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_quietly: bool = False
+
+    def on(self, message_id: int) -> bool:
+        return self.interaction.message is not None and self.interaction.message.id == message_id
+
+    def lasts(self) -> bool:
+        return (discord.utils.utcnow() - self.interaction.created_at).total_seconds() < CLICK_TOKEN_SECONDS
+
+    async def usable(self) -> bool:
+        """Whether the click can edit its message now, waiting a moment for its answer."""
+        if not self.lasts():
+            return False
+        try:
+            await asyncio.wait_for(self.settled.wait(), CLICK_ANSWER_SECONDS)
+        except TimeoutError:
+            return False
+        return self.answered_quietly
 
 
 def may_be_behind(snapshot: TableSnapshot) -> bool:

@@ -66,8 +66,7 @@ class News:
         if post.kind == "started" and live is not None:
             # The lobby says the game began, the table posted below it (or in its thread).
             with requests_for(Priority.COSMETIC):
-                await self.channels.retry(self.channels.edit, table, live, embed=lobby_embed(table, locale),
-                                          view=None)
+                await self.live.edit_message(table, live, embed=lobby_embed(table, locale), view=None)
         return posted
 
     async def _older_news(self, table: Table, post: Post, text: str, notices: list[str], locale) -> None:

@@ -40,6 +40,19 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(match["action"], int(match["table"]))
 
     async def act(self, interaction, service, reply):
+        # The lobby's next edit can go through this click, once it is answered without a message.
+        tables = interaction.client.get_cog("Tables")
+        click = tables.presenter.live.clicked(self.table_id, interaction) if tables is not None else None
+        try:
+            await self._act(interaction, service)
+            await reply.acknowledge()  # the lobby message is updated by the presenter
+            if click is not None:
+                click.answered_quietly = True
+        finally:
+            if click is not None:
+                click.settled.set()
+
+    async def _act(self, interaction, service):
         user = interaction.user
         if self.action == "join":
             await service.join(self.table_id, user.id, user.display_name)
@@ -52,7 +65,6 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         else:
             can_manage = bool(getattr(user, "guild_permissions", None) and user.guild_permissions.manage_messages)
             await service.cancel(self.table_id, user.id, can_manage)
-        await reply.acknowledge()  # the lobby message is updated by the presenter
 
 
 class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:m:(?P<table>\d{1,18})"):

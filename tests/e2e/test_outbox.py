@@ -106,7 +106,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert presenter.busy_tables == 0 and not presenter._latest and not live._news
         assert not (outbox._pending or outbox._shown or outbox._unmarked or live._live)
         assert not (live._behind or live._repost or presenter._wake or live._without_picture)
-        assert not live._lobby_drawn
+        assert not live._lobby_drawn and not live._clicks
         assert live._last_edit == {}, "no edit times of messages that will never be edited again"
         assert outbox._since == {}, "no first-try times of posts that were shown"
         assert outbox._restored == set()

@@ -37,7 +37,7 @@ async def test_a_game_keeps_to_the_process_budget_and_shows_everything(world):
         await world.settle()
         assert len(reveals(world)) == 10 and sum("Game over" in (m.content or "") for m in world.public()) == 1
         times = [r.at for r in bot_token_requests(world, first)]
-        assert len(times) > 12, "the game made enough requests to meet the budget"
+        assert len(times) > 8, "the game made enough requests to meet the budget"
         # Four a second: a little under a second (the stand-in's clock is not the bot's) holds four.
         assert most_in(times, 0.9) <= 4, most_in(times, 0.9)
         assert world.bot.get_cog("Tables").presenter.budget.waited > 0, "the budget held some back"
@@ -80,6 +80,8 @@ async def test_a_one_round_game_costs_at_most_two_requests_a_turn(world, monkeyp
     per_turn, turns, routes = await play_counting_requests(world, monkeypatch, rounds=1)
     assert turns == 10
     assert per_turn <= 2, (per_turn, turns, routes)
+    # The lobby's edits (bob joins, the game starts, who won) went through the players' clicks on it.
+    assert not any(route.startswith("PATCH") for route in routes), routes
 
 
 async def test_a_restart_redraws_only_the_tables_whose_messages_may_be_behind(world):
