@@ -1,11 +1,13 @@
 """Each server's defaults for its tables: its own choices over the bot's settings.
 
 A server (``/6nimmt-admin settings``) may choose whether games get threads, the
-pace and live turn timer of a new game, the AI level and whether turn-based
-games are allowed; whatever it leaves unset follows the bot's settings
-(THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED). The book
-reads a server's choices from the store once and keeps them: each guild is
-served by one process (its shard), which is also the one that changes them.
+pace and live turn timer of a new game, the AI level, whether turn-based
+games are allowed and the language of its public messages; whatever it leaves unset follows
+the bot's settings (THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED; the
+language follows the server's own Discord language). The book reads a server's choices from
+the store once and keeps them: each guild is served by one process (its shard), which is also
+the one that changes them. Every stored choice is read at start-up (``load``), so the
+language of a restored table's first message is known without waiting.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -25,7 +28,7 @@ from .config import PACES, Settings
 log = logging.getLogger(__name__)
 
 #: The fields of ServerDefaults, in the order they are shown.
-FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based")
+FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based", "language")
 
 
 class InvalidSettings(ValueError):
@@ -46,6 +49,7 @@ class ServerDefaults:
     turn_seconds: int  # the live turn timer
     ai_level: str  # "easy", "medium" or "hard"
     turn_based: bool  # whether turn-based games are allowed
+    language: str | None = None  # of public messages, a catalog's code; None: the server's Discord language
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ServerDefaults:
@@ -80,6 +84,17 @@ class ServerSettingsBook:
         self.bot_defaults = bot_defaults
         self._chosen: dict[int, ServerSettings] = {}  # loaded guilds; ServerSettings() if none
         self._saving: dict[int, asyncio.Lock] = {}  # one change of a guild at a time: none is lost
+
+    async def load(self, owns_guild: Callable[[int], bool] = lambda guild_id: True) -> None:
+        """Read every stored choice of the guilds this process serves at once (start-up), so
+        ``cached`` is right for them from the first message; a store that fails is logged and
+        each guild is read when first asked (``get``)."""
+        try:
+            stored = await self._store.all_server_settings()
+        except Exception:
+            log.warning("server settings cannot be read at start-up; each is read when first needed", exc_info=True)
+            return
+        self._chosen.update({guild_id: chosen for guild_id, chosen in stored.items() if owns_guild(guild_id)})
 
     async def get(self, guild_id: int) -> ServerDefaults:
         """The guild's defaults; read from the store the first time. A store that fails is
