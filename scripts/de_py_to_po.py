@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from babel.messages.pofile import read_po, write_po  # noqa: E402
+from babel.messages.pofile import read_po, write_po
 
-from cogs.i18n import COMMAND_NAME  # noqa: E402
+from cogs.i18n import COMMAND_NAME
 
 PO = ROOT / "cogs" / "i18n" / "locales" / "de" / "LC_MESSAGES" / "messages.po"
 

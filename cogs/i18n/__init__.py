@@ -51,14 +51,20 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 
-from engine import (
-    CardNotInHand, IllegalAction, IllegalSpecial, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand,
-    UnknownPlayer, WrongPhase,
-)
-
 from bot.tables.errors import TableError
 from bot.tables.text import N_, ChannelMention, Mention, Name, Plural, Template, Text
 from cogs.render.names import shown_name
+from engine import (
+    CardNotInHand,
+    IllegalAction,
+    IllegalSpecial,
+    InvalidRow,
+    NotYourTurn,
+    RowBlocked,
+    SpecialNotInHand,
+    UnknownPlayer,
+    WrongPhase,
+)
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,20 @@ from bot.tables.errors import LobbyError
 from bot.tables.lobby import TABLE_FULL
 from bot.tables.text import Text
 from cogs.i18n import (
-    COMMAND_NAME, LOCALES, CatalogTranslator, command_name, error_text, fields_of, join, language_of, languages,
-    number, percent, render, tr, trn,
+    COMMAND_NAME,
+    LOCALES,
+    CatalogTranslator,
+    command_name,
+    error_text,
+    fields_of,
+    join,
+    language_of,
+    languages,
+    number,
+    percent,
+    render,
+    tr,
+    trn,
 )
 from cogs.render.names import shown_name
 from cogs.render.specials import label
