@@ -22,14 +22,21 @@ EMOJI = {
     Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
 }
 
-#: The names printed on the cards (German: the AMIGO edition's style, see cogs/i18n/de.py).
+#: The names printed on the cards (each catalog's header says where its names come from).
 NAMES = {
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.FIFTH_ROW: N_("5th Row"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.SEVEN_NIMMT: N_("7 nimmt!"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.INSERT: N_("Insert"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.REPLACE: N_("Replace"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.SHIFT: N_("Shift"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.STOP: N_("Stop"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.NEGATIVE_POSITIVE: N_("Negative = Positive"),
 }
 
