@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 import aiohttp
 import discord
 
-from cogs.i18n import render, tr
+from cogs.i18n import render, server_locale, tr
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
 from bot.tables.timers import backoff
@@ -456,6 +456,7 @@ class Presenter:
     def _call_line(table: Table, user_ids: list[int], locale) -> str:
         if not user_ids:
             return ""
+        # Translators: {players} is one or more mentions ("@Anna" or "@Anna @Ben"): word it for one and for several.
         return tr(locale, "⏰ {players}: your move — time runs out {when}.",
                   players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=f"<t:{int(table.deadline)}:R>")
 
@@ -624,8 +625,7 @@ class Presenter:
 
     def _locale(self, table: Table):
         """Public table messages speak the server's language (English when unknown)."""
-        guild = self.client.get_guild(table.guild_id)
-        return guild.preferred_locale if guild is not None else None
+        return server_locale(self.client, table.guild_id)
 
 
 def _says(content: str, words: str) -> bool:
