@@ -156,21 +156,26 @@ async def test_a_start_while_the_servers_settings_cannot_be_read_opens_nothing_a
     dora = manager(world)
     async with world.running_bot():
         await settings(world, dora, turn_based=False, ai_level="hard")
-    # A new process, whose first read of this server's settings fails (the database's reads are away).
+    # A new process, whose reads of this server's settings fail from its start (the database's reads
+    # are away): the start-up read of every server's settings, then this server's own read.
+    from data.backend import StoreBase
+
+    reads, reads_all = StoreBase.server_settings, StoreBase.all_server_settings
+
+    async def away(self, *guild_id):
+        raise StoreUnavailable("the database cannot be reached")
+
+    monkeypatch.setattr(StoreBase, "server_settings", away)
+    monkeypatch.setattr(StoreBase, "all_server_settings", away)
     async with world.running_bot() as bot:
         store = bot.service.store
-        reads = store.server_settings
-
-        async def away(guild_id):
-            raise StoreUnavailable("the database cannot be reached")
-
-        monkeypatch.setattr(store, "server_settings", away)
         refused = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
         assert refused.ephemeral_to.id == world.alice.id
         assert "settings cannot be read right now" in refused.content and "no table was opened" in refused.content
         assert world.public() == [] and not bot.service.tables
         # Once it can be read, the server's own rules hold: no turn-based game, its AI level.
-        monkeypatch.setattr(store, "server_settings", reads)
+        monkeypatch.setattr(StoreBase, "server_settings", reads)
+        monkeypatch.setattr(StoreBase, "all_server_settings", reads_all)
         again = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
         assert "turned off on this server" in again.content
         lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", ai_players=1)).reply()
