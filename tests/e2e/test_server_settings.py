@@ -168,7 +168,6 @@ async def test_a_start_while_the_servers_settings_cannot_be_read_opens_nothing_a
     monkeypatch.setattr(StoreBase, "server_settings", away)
     monkeypatch.setattr(StoreBase, "all_server_settings", away)
     async with world.running_bot() as bot:
-        store = bot.service.store
         refused = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
         assert refused.ephemeral_to.id == world.alice.id
         assert "settings cannot be read right now" in refused.content and "no table was opened" in refused.content
