@@ -110,6 +110,8 @@ class SixNimmtBot(commands.Bot):
         if self.metrics is not None and self.settings.metrics_port is not None:
             await self.metrics.serve(self.settings.metrics_host, self.settings.metrics_port)
         self.service.ai.start()  # the searching AI's worker warms up while we restore and connect
+        # Before the tables: a restored table's first message is in its server's chosen language.
+        await self._server_settings.load(self.settings.owns_guild)
         # After the cogs, so restored tables are shown; only the tables of this process's shards.
         corrupt = await self.service.start(self.settings.owns_guild)
         if corrupt:

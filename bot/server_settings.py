@@ -1,12 +1,14 @@
 """Each server's defaults for its tables: its own choices over the bot's settings.
 
 A server (``/6nimmt-admin settings``) may choose whether games get threads, the
-pace and live turn timer of a new game, the AI level and whether turn-based
-games are allowed; whatever it leaves unset follows the bot's settings
-(THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED). The book
-reads a server's choices from the store once and keeps them (the most recently used
-guilds): each guild is served by one process (its shard), which is also the one that
-changes them. A read that fails is said so, never answered with the bot's defaults.
+pace and live turn timer of a new game, the AI level, whether turn-based
+games are allowed and the language of its public messages; whatever it leaves unset follows
+the bot's settings (THREADS, DEFAULT_PACE, TURN_SECONDS, DEFAULT_AI_LEVEL, TURN_BASED; the
+language follows the server's own Discord language). The book reads a server's choices from
+the store once and keeps them (the most recently used guilds): each guild is served by one
+process (its shard), which is also the one that changes them. Every stored choice is read at
+start-up (``load``), so the language of a restored table's first message is known without
+waiting. A read that fails is said so, never answered with the bot's defaults.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,7 +34,7 @@ log = logging.getLogger(__name__)
 CACHED_GUILDS = 10_000
 
 #: The fields of ServerDefaults, in the order they are shown.
-FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based")
+FIELDS = ("threads", "pace", "turn_seconds", "ai_level", "turn_based", "language")
 
 
 class InvalidSettings(ValueError):
@@ -52,6 +55,7 @@ class ServerDefaults:
     turn_seconds: int  # the live turn timer
     ai_level: str  # "easy", "medium" or "hard"
     turn_based: bool  # whether turn-based games are allowed
+    language: str | None = None  # of public messages, a catalog's code; None: the server's Discord language
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ServerDefaults:
@@ -91,6 +95,19 @@ class ServerSettingsBook:
         # One change of a guild at a time, none lost: its lock, and how many changes hold or wait for it.
         self._saving: dict[int, tuple[asyncio.Lock, int]] = {}
         self.read_failures = 0  # reads that failed since start (the health line shows them)
+
+    async def load(self, owns_guild: Callable[[int], bool] = lambda guild_id: True) -> None:
+        """Read every stored choice of the guilds this process serves at once (start-up), so
+        ``cached`` is right for them from the first message; a store that fails is logged and
+        each guild is read when first asked (``fetch``)."""
+        try:
+            stored = await self._store.all_server_settings()
+        except Exception:
+            log.warning("server settings cannot be read at start-up; each is read when first needed", exc_info=True)
+            return
+        for guild_id, chosen in stored.items():
+            if owns_guild(guild_id):
+                self._keep(guild_id, chosen)
 
     async def fetch(self, guild_id: int) -> ServerDefaults:
         """The guild's defaults; read from the store the first time. A read that fails is logged

@@ -21,7 +21,7 @@ from bot.app import SixNimmtBot
 from bot.server_settings import FIELDS, InvalidSettings
 from bot.sync import sync_commands
 from cogs.errors import answer_error
-from cogs.i18n import N_, store_down_text, tr, user_locale
+from cogs.i18n import ENGLISH, N_, language_name, languages, store_down_text, tr, trn, user_locale
 from cogs.render.settings import settings_overview
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
@@ -32,6 +32,12 @@ PACE_CHOICES = [app_commands.Choice(name=N_("Live"), value="live"),
                 app_commands.Choice(name=N_("Turn-based: 1 hour a turn"), value="1h"),
                 app_commands.Choice(name=N_("Turn-based: 8 hours a turn"), value="8h"),
                 app_commands.Choice(name=N_("Turn-based: 24 hours a turn"), value="24h")]
+#: The server's public language: English and every language with a catalog, each in its own words, or
+#: back to the server's Discord language (its Community "primary language").
+SERVER_LANGUAGE = "server"
+LANGUAGE_CHOICES = [app_commands.Choice(name=N_("The server's Discord language"), value=SERVER_LANGUAGE)] + [
+    app_commands.Choice(name=app_commands.locale_str(language_name(code), autonym=True), value=code)
+    for code in (ENGLISH, *languages())]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=N_("easy"), value="easy"),
                     app_commands.Choice(name=N_("medium"), value="medium"),
                     app_commands.Choice(name=N_("hard"), value="hard")]
@@ -51,12 +57,14 @@ class Admin(commands.Cog):
         timer=N_("Seconds a turn of a live game, 15-600"),
         ai_level=N_("How strong the AI players are"),
         turn_based=N_("Whether turn-based games are allowed"),
+        language=N_("The language of public messages: tables, news, leaderboards (default: the server's)"),
         reset=N_("Back to the bot's defaults (before any other option here)"),
     )
-    @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES)
+    @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
                        pace: str | None = None, timer: app_commands.Range[int, 15, 600] | None = None,
-                       ai_level: str | None = None, turn_based: bool | None = None, reset: bool = False) -> None:
+                       ai_level: str | None = None, turn_based: bool | None = None, language: str | None = None,
+                       reset: bool = False) -> None:
         locale = user_locale(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -72,6 +80,8 @@ class Admin(commands.Cog):
         given = {"threads": threads, "pace": pace, "turn_seconds": timer, "ai_level": ai_level,
                  "turn_based": turn_based}
         changes.update({name: value for name, value in given.items() if value is not None})
+        if language is not None:
+            changes["language"] = None if language == SERVER_LANGUAGE else language
         book = self.bot.server_settings
         async with Reply(interaction, Answer.EPHEMERAL) as reply:
             try:
@@ -92,7 +102,7 @@ class Admin(commands.Cog):
                 return
             title = (tr(locale, "Saved. This server's settings for new games:") if changes
                      else tr(locale, "This server's settings for new games:"))
-            await reply.send(f"{title}\n{settings_overview(locale, current, book.bot_defaults)}")
+            await reply.send(f"{title}\n{settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)}")
 
     @admin.command(name="sync", description=N_("Send the slash commands to Discord (bot owner only)"))
     @app_commands.describe(scope=N_("Where the commands should show"))
@@ -108,9 +118,11 @@ class Admin(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a sync can take longer than 3 s
         results = await sync_commands(self.bot, None if scope == "global" else [interaction.guild_id])
         (guild, count), = results
-        text = (tr(locale, "Synced {count} commands to every server; Discord shows them within an hour.",
-                   count=count) if guild is None
-                else tr(locale, "Synced {count} commands to this server; they show at once.", count=count))
+        text = (trn(locale, "Synced {count} command to every server; Discord shows it within an hour.",
+                    "Synced {count} commands to every server; Discord shows them within an hour.", count,
+                    count=count) if guild is None
+                else trn(locale, "Synced {count} command to this server; it shows at once.",
+                         "Synced {count} commands to this server; they show at once.", count, count=count))
         await interaction.followup.send(text, ephemeral=True)
 
 

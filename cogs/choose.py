@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.tables.errors import NoTable, TableError
 from bot.tables.table import Table, TableStatus
 from cogs.i18n import N_, tr, user_locale
+from bot.tables.text import Nn_
 from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant
@@ -47,7 +48,8 @@ class ChooseTable(TableError):
     """Several games are open here and the command did not say which."""
 
     def __init__(self, count: int) -> None:
-        super().__init__(N_("This channel has {count} open games: choose one with the `table` option."),
+        super().__init__(Nn_("This channel has {count} open game: choose one with the `table` option.",
+                             "This channel has {count} open games: choose one with the `table` option.", "count"),
                          count=count)
 
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
-from cogs.i18n import tr, user_locale
+from cogs.i18n import tr, trn, user_locale
 from cogs.render.names import shown_name
 from cogs.render.text import VARIANT_NAMES
 from cogs.ui.base import service_of
@@ -80,7 +80,7 @@ def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTE
 
 
 def more_line(count: int, locale) -> str:
-    return "\n\n" + tr(locale, "… and {count} more.", count=count)
+    return "\n\n" + trn(locale, "… and {count} more.", "… and {count} more.", count, count=count)
 
 
 @app_commands.command(name="games", description="List the open games you play on this server")

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, public_locale, tr, user_locale
+from cogs.i18n import N_, number, percent, public_locale, tr, trn, user_locale
 from bot.tables.records import (
     RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
 )
@@ -33,7 +33,8 @@ from cogs.render.history import game_files
 from cogs.ui.base import TableItem, item_view, service_of
 from .group import add_subcommands, remove_subcommands
 from cogs.render.names import shown_name
-from cogs.render.text import BULL, GREEN
+from cogs.render.text import BULL, GREEN, VARIANT_NAMES
+from engine import Variant
 from bot.app import SixNimmtBot
 
 
@@ -51,6 +52,9 @@ METRICS: dict[str, tuple[str, str, str]] = {  # metric → (custom-id code, choi
 }
 METRIC_BY_CODE = {code: metric for metric, (code, _, _) in METRICS.items()}
 METRIC_CHOICES = [app_commands.Choice(name=name, value=metric) for metric, (_, name, _) in METRICS.items()]
+#: A game's status as the history shows it.
+GAME_STATUS = {"lobby": N_("lobby"), "playing": N_("playing"), "finished": N_("finished"),
+               "cancelled": N_("cancelled"), "abandoned": N_("abandoned")}
 SCOPE_CHOICES = [app_commands.Choice(name=N_("This server"), value="server"),
                  app_commands.Choice(name=N_("All servers"), value="global")]
 
@@ -60,7 +64,7 @@ def where_text(locale, scope: str) -> str:
 
 
 def games_text(locale, count: int) -> str:
-    return tr(locale, "1 game") if count == 1 else tr(locale, "{count} games", count=count)
+    return trn(locale, "{count} game", "{count} games", count, count=number(locale, count))
 
 
 def store_of(interaction: discord.Interaction):
@@ -71,25 +75,25 @@ def store_of(interaction: discord.Interaction):
 
 
 def per_round(locale, entry) -> str:
-    return tr(locale, "{points}{bull}/round", points=f"{entry.avg_points_per_round:.2f}", bull=BULL)
+    return tr(locale, "{points}{bull}/round", points=number(locale, entry.avg_points_per_round, 2), bull=BULL)
 
 
 def metric_value(locale, entry: LeaderboardEntry, metric: str) -> str:
     if metric == "win_rate":
-        return tr(locale, "{rate} win rate", rate=f"{entry.win_rate:.0%}")
+        return tr(locale, "{rate} win rate", rate=percent(locale, entry.win_rate))
     if metric == "avg_points_per_round":
         return per_round(locale, entry) if entry.avg_points_per_round is not None else "—"
     if metric == "games":
         return games_text(locale, entry.games)
     if metric == "wins":
-        return tr(locale, "{wins} wins", wins=entry.wins)
-    return tr(locale, "rating {rating}", rating=f"{entry.rating:.1f}")
+        return trn(locale, "{wins} win", "{wins} wins", entry.wins, wins=number(locale, entry.wins))
+    return tr(locale, "rating {rating}", rating=number(locale, entry.rating, 1))
 
 
 def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool = False) -> str:
-    rest = [tr(locale, "rating {rating}", rating=f"{entry.rating:.1f}")] if metric != "rating" else []
-    rest.append(tr(locale, "{wins}/{games} won ({rate})", wins=entry.wins, games=entry.games,
-                   rate=f"{entry.win_rate:.0%}"))
+    rest = [tr(locale, "rating {rating}", rating=number(locale, entry.rating, 1))] if metric != "rating" else []
+    rest.append(tr(locale, "{wins}/{games} won ({rate})", wins=number(locale, entry.wins),
+                   games=number(locale, entry.games), rate=percent(locale, entry.win_rate)))
     if entry.avg_points_per_round is not None and metric != "avg_points_per_round":
         rest.append(per_round(locale, entry))
     name = shown_name(entry.display_name or "?")
@@ -127,19 +131,20 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
         embed.add_field(name=rank_title, value=entry_line(locale, mine, metric), inline=False)
     else:
         embed.add_field(name=rank_title, inline=False,
-                        value=tr(locale, "{name} is not ranked here yet: it takes 1 finished game in {where}.",
-                                 name=name, where=where) if min_games == 1 else
-                        tr(locale, "{name} is not ranked here yet: it takes {count} finished games in {where}.",
-                           name=name, count=min_games, where=where))
-    players = tr(locale, "1 player") if total == 1 else tr(locale, "{count} players", count=total)
+                        value=trn(locale, "{name} is not ranked here yet: it takes {count} finished game in {where}.",
+                                  "{name} is not ranked here yet: it takes {count} finished games in {where}.",
+                                  min_games, name=name, count=number(locale, min_games), where=where))
+    players = trn(locale, "{count} player", "{count} players", total, count=number(locale, total))
     embed.set_footer(text=tr(locale, "Page {page} of {pages} · {players} · {where} · at least {games}",
                              page=page + 1, pages=pages, players=players, where=where,
                              games=games_text(locale, min_games)))
     if pages == 1:
         return embed, None
     view = item_view()
+    # Translators: a button label (at most 80 characters).
     view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label=tr(locale, "◀ Previous"),
                                   disabled=page == 0))
+    # Translators: a button label (at most 80 characters).
     view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label=tr(locale, "Next ▶"),
                                   disabled=page >= pages - 1))
     return embed, view
@@ -181,27 +186,31 @@ def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Em
         embed.description = tr(locale, "No finished games in {where} yet.", where=where)
         return embed
     embed.description = tr(locale, "Finished games in {where}.", where=where)
-    games = str(stats.games)
+    games = number(locale, stats.games)
     if stats.finished_by_ai:
-        games += " " + tr(locale, "({count} finished by an AI)", count=stats.finished_by_ai)
+        games += " " + trn(locale, "({count} finished by an AI)", "({count} finished by an AI)", stats.finished_by_ai,
+                           count=number(locale, stats.finished_by_ai))
     embed.add_field(name=tr(locale, "Games"), value=games)
-    embed.add_field(name=tr(locale, "Wins"), value=f"{stats.wins} ({stats.win_rate:.0%})")
+    embed.add_field(name=tr(locale, "Wins"), value=f"{number(locale, stats.wins)} ({percent(locale, stats.win_rate)})")
     if stats.rating is not None:
-        embed.add_field(name=tr(locale, "Rating"), value=f"{stats.rating.ordinal:.1f} (μ {stats.rating.mu:.1f}, "
-                                                         f"σ {stats.rating.sigma:.1f})")
+        embed.add_field(name=tr(locale, "Rating"), value=f"{number(locale, stats.rating.ordinal, 1)} "
+                                                         f"(μ {number(locale, stats.rating.mu, 1)}, "
+                                                         f"σ {number(locale, stats.rating.sigma, 1)})")
     else:
         embed.add_field(name=tr(locale, "Rating"), value=tr(locale, "not rated yet"))
     if stats.avg_points_per_round is not None:
-        embed.add_field(name=tr(locale, "Points per round"), value=f"{stats.avg_points_per_round:.2f}{BULL}")
+        embed.add_field(name=tr(locale, "Points per round"),
+                        value=f"{number(locale, stats.avg_points_per_round, 2)}{BULL}")
     if stats.avg_points_per_game is not None:
-        embed.add_field(name=tr(locale, "Points per game"), value=f"{stats.avg_points_per_game:.1f}{BULL}")
+        embed.add_field(name=tr(locale, "Points per game"),
+                        value=f"{number(locale, stats.avg_points_per_game, 1)}{BULL}")
     for label, score in ((N_("Best game"), stats.best_game), (N_("Worst game"), stats.worst_game)):
         if score is not None:
             embed.add_field(name=tr(locale, label), value=tr(locale, "{points}{bull} in game #{game}",
                                                              points=score.points, bull=BULL, game=score.game_id))
-    embed.add_field(name=tr(locale, "Rows taken"), value=str(stats.rows_taken))
-    embed.add_field(name=tr(locale, "Sixth-card takes"), value=str(stats.sixth_card_takes))
-    embed.add_field(name=tr(locale, "Low-card takes"), value=str(stats.low_card_takes))
+    embed.add_field(name=tr(locale, "Rows taken"), value=number(locale, stats.rows_taken))
+    embed.add_field(name=tr(locale, "Sixth-card takes"), value=number(locale, stats.sixth_card_takes))
+    embed.add_field(name=tr(locale, "Low-card takes"), value=number(locale, stats.low_card_takes))
     if stats.favourite_row is not None:
         embed.add_field(name=tr(locale, "Favourite row"),
                         value=tr(locale, "row {row} ({times}× taken)", row=stats.favourite_row + 1,
@@ -217,7 +226,9 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     """The confirmation of ``/6nimmt forget-me``; only the asking user may answer it."""
 
     def __init__(self, user_id: int, answer: str, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         label, style = ((tr(locale, "Delete my data"), discord.ButtonStyle.danger) if answer == "yes"
+                        # Translators: a button label (at most 80 characters).
                         else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
         self.user_id, self.answer = user_id, answer
@@ -287,7 +298,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         standings = ", ".join(f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results)
         await interaction.followup.send(
             tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
-               status=log_.game.status, standings=standings or tr(locale, "no results")),
+               status=tr(locale, GAME_STATUS[log_.game.status]), standings=standings or tr(locale, "no results")),
             files=files, ephemeral=True)
         return
     games = await store.history(interaction.guild_id, limit=10)
@@ -299,11 +310,13 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         lines = []
         for summary in games:
             record = summary.game
-            when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else record.status
+            status = tr(locale, GAME_STATUS[record.status])
+            when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else status
             standings = ", ".join(
                 f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}"
                 for r in summary.results)
-            lines.append(f"**#{record.game_id}** · {record.variant} · {when}\n{standings or record.status}")
+            variant = tr(locale, VARIANT_NAMES[Variant(record.variant)])
+            lines.append(f"**#{record.game_id}** · {variant} · {when}\n{standings or status}")
         embed.description = "\n".join(lines)[:4000]
         embed.set_footer(text=tr(locale, "Download a game's log: /6nimmt history game:<number>"))
     await interaction.followup.send(embed=embed)

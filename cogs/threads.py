@@ -27,7 +27,7 @@ from bot.tables.table import Table, TableStatus
 from bot.tables.timers import backoff
 from bot.tables.transactions import UNREACHABLE
 from bot.tables.updates import TableUpdate
-from cogs.i18n import N_, render, tr
+from cogs.i18n import N_, join, render, tr, trn
 from cogs.render.names import isolated
 
 log = logging.getLogger(__name__)
@@ -61,11 +61,16 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
         return tr(locale, "This kind of channel has no threads, so the game runs right here.")
     permissions = interaction.app_permissions
     missing = [tr(locale, name) for name, granted in (
+        # Translators: Discord's name of the permission, as your language's client shows it (quoted, if
+        # your language quotes such names in running text).
         (N_("Create Public Threads"), permissions.create_public_threads),
+        # Translators: Discord's name of the permission, as above.
         (N_("Send Messages in Threads"), permissions.send_messages_in_threads)) if not granted]
     if missing:
-        return tr(locale, "I lack the {permissions} permission here, so the game runs in this channel.",
-                  permissions=tr(locale, " and ").join(missing))
+        # Translators: {permissions} is one or two permission names, joined as your language lists them.
+        return trn(locale, "I lack the {permissions} permission here, so the game runs in this channel.",
+                   "I lack the {permissions} permissions here, so the game runs in this channel.", len(missing),
+                   permissions=join(locale, missing))
     return None
 
 

@@ -128,6 +128,9 @@ class StoreBase(ABC):
     async def server_settings(self, guild_id: int) -> ServerSettings | None:
         return await self._query(lambda conn: queries.server_settings(conn, guild_id))
 
+    async def all_server_settings(self) -> dict[int, ServerSettings]:
+        return await self._query(queries.all_server_settings)
+
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         text = dump_object(settings.model_dump(mode="json", exclude_none=True), "server settings")
         now = self._clock()

@@ -39,6 +39,8 @@ class ServerSettings(_Model):
     turn_seconds: int | None = Field(default=None, ge=15, le=600)  # the live turn timer
     ai_level: Literal["easy", "medium", "hard"] | None = None
     turn_based: bool | None = None  # whether turn-based games are allowed
+    # the language of its public messages, a catalog's code ("de"); None: its Discord preferred_locale
+    language: str | None = Field(default=None, pattern=r"^[a-z]{2,3}(_[A-Za-z0-9]{2,4})?$")
 
 
 # --------------------------------------------------------------------------- tables

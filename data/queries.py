@@ -83,6 +83,17 @@ async def server_settings(conn: Reader, guild_id: int) -> ServerSettings | None:
         return None
 
 
+async def all_server_settings(conn: Reader) -> dict[int, ServerSettings]:
+    """Every guild's stored settings (a row that does not validate is logged and left out)."""
+    found: dict[int, ServerSettings] = {}
+    for guild_id, text in await conn.execute_fetchall(statements.ALL_SERVER_SETTINGS, ()):
+        try:
+            found[int(guild_id)] = settings_from_text(text, f"guild {guild_id} settings")
+        except RowError as exc:
+            log.warning("ignoring stored settings: %s", exc)
+    return found
+
+
 # --------------------------------------------------------------------------- restore
 
 

@@ -26,6 +26,7 @@ UPSERT_SERVER_SETTINGS = (
     "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
 )
 SERVER_SETTINGS = "SELECT settings FROM server_settings WHERE guild_id = ?"
+ALL_SERVER_SETTINGS = "SELECT guild_id, settings FROM server_settings"
 INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, host_id, variant, options, status, seed, "
     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING game_id"

@@ -100,6 +100,10 @@ class Store(Protocol):
         """The server's stored settings, None if it has none. A stored row that does not
         validate is logged and read as None (the bot's defaults)."""
 
+    async def all_server_settings(self) -> dict[int, ServerSettings]:
+        """Every server's stored settings by guild id (read once at start-up); rows that do not
+        validate are logged and left out."""
+
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Replace the server's settings (all of them) in one small transaction."""
 

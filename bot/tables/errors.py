@@ -8,13 +8,13 @@ translates; ``str()`` is the English.
 
 from __future__ import annotations
 
-from .text import N_, Text
+from .text import N_, Template, Text
 
 
 class TableError(Exception):
     """Something a user tried that this table does not allow; ``text`` says why."""
 
-    def __init__(self, template: str, /, **fields) -> None:
+    def __init__(self, template: Template, /, **fields) -> None:
         self.text = Text(template, **fields)
         super().__init__(str(self.text))
 
@@ -22,7 +22,7 @@ class TableError(Exception):
 class OptionError(ValueError):
     """A table option that does not fit; a ``ValueError`` because pydantic validation raises it."""
 
-    def __init__(self, template: str, /, **fields) -> None:
+    def __init__(self, template: Template, /, **fields) -> None:
         self.text = Text(template, **fields)
         super().__init__(str(self.text))
 

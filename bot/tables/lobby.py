@@ -13,10 +13,12 @@ from .errors import LobbyError, NotAtTable, NotHost, NotInLobby, TableError, Tab
 from .play import Play, ServiceDefaults
 from .registry import TableRegistry
 from .table import TURN_BASED_LOBBY_SECONDS, Seat, Table, TableOptions, TableStatus
-from .text import N_, Name, Text
+from .text import N_, Name, Nn_, Text
 from .transactions import Transactions
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
+
+TABLE_FULL = Nn_("The table is full ({players} player).", "The table is full ({players} players).", "players")
 
 
 class Lobby:
@@ -114,7 +116,7 @@ class Lobby:
             if table.has_user(user_id):
                 raise LobbyError(N_("You are already at this table."))
             if len(table.seats) >= table.options.max_players:
-                raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
+                raise LobbyError(TABLE_FULL, players=table.options.max_players)
             table.seats.append(Seat(user_id, name))  # the player's name is stored with the seats
             await self._lobby_changed(table)
         return table
@@ -150,7 +152,7 @@ class Lobby:
             if table.seat_of(user_id) is None:
                 raise NotInLobby()
             if len(table.seats) >= table.options.max_players:
-                raise LobbyError(N_("The table is full ({players} players)."), players=table.options.max_players)
+                raise LobbyError(TABLE_FULL, players=table.options.max_players)
             table.seats.append(ai_seat(table.seats, level or table.options.ai_level))
             await self._lobby_changed(table)
         return table
@@ -164,8 +166,9 @@ class Lobby:
             if user_id != table.host_id:
                 raise NotHost(N_("Only the host can start the game."))
             if len(table.seats) < table.options.min_players:
-                raise LobbyError(N_("This game needs at least {players} players: invite a friend or add an AI."),
-                                 players=table.options.min_players)
+                raise LobbyError(Nn_("This game needs at least {players} player: invite a friend or add an AI.",
+                                     "This game needs at least {players} players: invite a friend or add an AI.",
+                                     "players"), players=table.options.min_players)
             table.game = Game.new(table.options.game_config(len(table.seats)), seed=table.seed)
             table.status = TableStatus.PLAYING
             await self.play.advance(table, [], [], kind="started", status="playing", seats=True)

@@ -23,7 +23,7 @@ from .checks import acting_seat, check_step, running_game, seat_of
 from .registry import TableRegistry
 from .specials import declined_for, timed_out_decline, timed_out_notice
 from .table import Table, TableStatus
-from .text import N_, Mention, Text
+from .text import N_, Mention, Nn_, Text
 from .timers import Scheduler, backoff
 from .transactions import UNREACHABLE, Transactions
 
@@ -373,8 +373,10 @@ class Play:
                 notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
                                     player=Mention(player.user_id)))
             else:
-                notices.append(Text(N_("{player} missed a turn, so the bot played for them. "
-                                       "{left} more in a row and an AI takes their seat."),
+                notices.append(Text(Nn_("{player} missed a turn, so the bot played for them. "
+                                        "{left} more in a row and an AI takes their seat.",
+                                        "{player} missed a turn, so the bot played for them. "
+                                        "{left} more in a row and an AI takes their seat.", "left"),
                                     player=Mention(player.user_id), left=MISSES_BEFORE_AI - player.missed_turns))
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer

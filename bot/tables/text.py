@@ -9,11 +9,33 @@ Discord face renders it in the reader's language (``cogs.i18n.render``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 
 def N_(text: str) -> str:
     """Mark ``text`` for the catalog (tests/ops/test_i18n.py); it is returned unchanged."""
     return text
+
+
+class Plural(NamedTuple):
+    """A text that counts, in its English singular and plural, and the field holding the count:
+    the face picks the reader's form (languages have one to three, Babel knows which)."""
+
+    singular: str
+    plural: str
+    count: str  # the name of the field whose number picks the form
+
+    def english(self, fields: dict) -> str:
+        return self.singular if fields.get(self.count) == 1 else self.plural
+
+
+def Nn_(singular: str, plural: str, count: str) -> Plural:
+    """Mark a counted text for the catalog (as ``ngettext``); ``count`` names the field that counts."""
+    return Plural(singular, plural, count)
+
+
+#: What a ``Text`` sentence is made of: an English template, or a counted one.
+Template = str | Plural
 
 
 class Mention(int):
@@ -45,6 +67,10 @@ def _field_to_data(value):
     return value
 
 
+def _template_from_data(template) -> Template:
+    return Plural(*template) if isinstance(template, list) else str(template)
+
+
 def _field_from_data(value):
     if isinstance(value, dict) and len(value) == 1:
         (tag, plain), = value.items()
@@ -54,25 +80,30 @@ def _field_from_data(value):
 
 
 class Text:
-    """One or more sentences, each an English template and its ``str.format`` fields."""
+    """One or more sentences, each an English template (or a counted ``Plural``) and its
+    ``str.format`` fields."""
 
     __slots__ = ("parts",)
 
-    def __init__(self, template: str, /, **fields) -> None:
-        self.parts: tuple[tuple[str, dict], ...] = ((template, fields),)
+    def __init__(self, template: Template, /, **fields) -> None:
+        self.parts: tuple[tuple[Template, dict], ...] = ((template, fields),)
 
     def __add__(self, other: "Text") -> "Text":
         joined = Text("")
         joined.parts = self.parts + other.parts
         return joined
 
-    def render(self, translate: Callable[[str, dict], str]) -> str:
+    def render(self, translate: Callable[[Template, dict], str]) -> str:
         """The sentences as ``translate(template, fields)`` words them, joined by spaces."""
         return " ".join(translate(template, fields) for template, fields in self.parts)
 
     def __str__(self) -> str:
         # Formatted only with fields, as ``cogs.i18n.tr`` does: a template without any may hold braces.
-        return self.render(lambda template, fields: template.format(**fields) if fields else template)
+        def english(template: Template, fields: dict) -> str:
+            text = template.english(fields) if isinstance(template, Plural) else template
+            return text.format(**fields) if fields else text
+
+        return self.render(english)
 
     def __repr__(self) -> str:
         return f"Text({str(self)!r})"
@@ -84,13 +115,14 @@ class Text:
 
     def to_data(self) -> list:
         """JSON-ready, so a notice can be saved with the post that shows it."""
-        return [[template, {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
+        return [[list(template) if isinstance(template, Plural) else template,
+                 {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
 
     @classmethod
     def from_data(cls, data: list) -> "Text":
         text = cls("")
         text.parts = tuple(
-            (str(template), {k: _field_from_data(v) for k, v in fields.items()})
+            (_template_from_data(template), {k: _field_from_data(v) for k, v in fields.items()})
             for template, fields in data
         )
         return text

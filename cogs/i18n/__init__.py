@@ -1,82 +1,236 @@
-"""English and German: one catalog, looked up by the Discord locale.
+"""Every text the Discord face shows, in the reader's language: gettext catalogs, one lookup.
 
-The English text is the key; ``cogs/i18n/de.py`` maps it to German. How to
-use it (everything the Discord face shows goes through one of these):
+The English text is the source (the msgid); each language is a gettext catalog,
+``cogs/i18n/locales/<language>/LC_MESSAGES/messages.po``, extracted from the code
+into ``locales/messages.pot`` (see ``extract.py`` and the README's "Languages" part for the
+commands). How to use it (everything the Discord face shows goes through one of these):
 
 * ``tr(locale, "Game #{id} is over.", id=7)`` — the text in ``locale``,
   ``str.format``-ed with the fields. Public messages use ``public_locale(interaction)``
   (the server's language), ephemeral ones ``user_locale(interaction)``.
+* ``trn(locale, "{count} game", "{count} games", n, count=number(locale, n))`` — a text that
+  counts: the language's plural rule picks the form (English and German two, Polish,
+  Russian and Ukrainian three, Japanese one).
 * ``N_("text")`` — marks a text defined before any locale is known (a module
   constant, a label table) for the catalog; translate it later with ``tr``.
+  ``Nn_(singular, plural, "field")`` marks a counted one for a ``Text`` of ``bot/``.
+* ``number(locale, 2.5, 2)``, ``percent(locale, 0.45)``, ``join(locale, names)`` — figures and
+  lists as the language writes them ("2,50", "45 %", "a, b und c").
 * ``render(locale, text)`` — a ``bot.text.Text`` (what the table service's errors
   and notices carry: English templates and fields) in ``locale``;
   ``error_text(locale, exc)`` — a refused action (``TableError`` or the engine's
   ``IllegalAction``) as the user is told it.
 * Command, group, option and choice names and descriptions are translated by
-  ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in
-  English as usual; names come from ``NAMES``, everything else from ``MESSAGES``.
+  ``CatalogTranslator`` (set on the tree in ``setup_hook``): write them in English as
+  usual; the extractor reads them from the command tree itself, names with the
+  msgctxt ``command name``.
 
-Give ``tr`` and ``N_`` the English text as a literal, never an f-string (values go
-in as keyword fields), so tests/ops/test_i18n.py can find every text: it fails for
-a marked text or a command string with no German entry or with other fields.
-A message with no interaction (the presenter's) uses the guild's ``preferred_locale``.
-Any locale without a catalog gets English.
+Give ``tr``, ``trn`` and ``N_`` the English text as a literal, never an f-string (values go
+in as keyword fields), so the extractor finds every text; a ``# Translators:`` comment on
+the line before the call goes into the template for the translator.
+tests/ops/test_i18n.py fails for a text a catalog lacks or words with other fields.
+Discord's locales without a catalog fall back in ``language_of`` (``es-419`` → ``es``,
+``pt-BR`` → ``pt``, ``en-GB`` → English).
 """
 
 from __future__ import annotations
 
+import functools
+import gettext
+import io
 import logging
 import string
+from collections.abc import Iterable
+from pathlib import Path
 
 import discord
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 
-from engine import (
-    CardNotInHand, IllegalAction, IllegalSpecial, InvalidRow, NotYourTurn, RowBlocked, SpecialNotInHand,
-    UnknownPlayer, WrongPhase,
-)
-
-from . import de as locale_de
 from bot.tables.errors import TableError
-from bot.tables.text import N_, ChannelMention, Mention, Name, Text
+from bot.tables.text import N_, ChannelMention, Mention, Name, Plural, Template, Text
 from cogs.render.names import shown_name
+from engine import (
+    CardNotInHand,
+    IllegalAction,
+    IllegalSpecial,
+    InvalidRow,
+    NotYourTurn,
+    RowBlocked,
+    SpecialNotInHand,
+    UnknownPlayer,
+    WrongPhase,
+)
 
 log = logging.getLogger(__name__)
 
-#: Discord locale → (names, messages). Only German so far.
-CATALOGS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    discord.Locale.german.value: (locale_de.NAMES, locale_de.MESSAGES),
-}
+LOCALES = Path(__file__).resolve().parent / "locales"
+DOMAIN = "messages"
+#: The source language, which has no catalog: its texts are the msgids.
+ENGLISH = "en"
+#: The msgctxt of a command, group or option name (Discord's rules for names apply to it).
+COMMAND_NAME = "command name"
+#: How English writes figures and lists: the British pattern keeps "a, b and c", as before.
+ENGLISH_FORMATS = Locale.parse("en_GB")
 NAME_LOCATIONS = frozenset({
     app_commands.TranslationContextLocation.command_name,
     app_commands.TranslationContextLocation.group_name,
     app_commands.TranslationContextLocation.parameter_name,
 })
 
-
-def _locale_key(locale: discord.Locale | str | None) -> str:
-    return locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+LocaleLike = discord.Locale | str | None
 
 
-def lookup(locale: discord.Locale | str | None, text: str) -> str | None:
-    """The catalog's translation of ``text`` for ``locale``, or None if it has none."""
-    catalog = CATALOGS.get(_locale_key(locale))
-    return catalog[1].get(text) if catalog else None
+# --------------------------------------------------------------------------- the catalogs
 
 
-def tr(locale: discord.Locale | str | None, text: str, /, **fields) -> str:
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The languages with a catalog ("de", ...), English not among them: it is the source."""
+    return tuple(sorted(po.parent.parent.name for po in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po")))
+
+
+class _Missing(gettext.NullTranslations):
+    """The last fallback of a catalog: logs a text it lacks and gives the English."""
+
+    def __init__(self, language: str) -> None:
+        super().__init__()
+        self.language = language
+
+    def gettext(self, message: str) -> str:
+        log.warning("no %s translation for %r", self.language, message)
+        return message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        log.warning("no %s translation for %r", self.language, msgid1)
+        return msgid1 if n == 1 else msgid2
+
+    def pgettext(self, context: str, message: str) -> str:
+        log.warning("no %s translation for %r (%s)", self.language, message, context)
+        return message
+
+
+@functools.cache
+def translations(language: str) -> gettext.GNUTranslations:
+    """``language``'s catalog, compiled from its .po when first used.
+
+    Compiled in memory at start-up rather than shipped as a .mo: the .po that translators
+    edit is the only copy, so a binary can never lag behind it, and no build step is needed
+    (a few milliseconds a language). Fuzzy entries are left out, as ``msgfmt`` does.
+    """
+    with (LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
+        catalog = read_po(po, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    compiled_translations = gettext.GNUTranslations(compiled)
+    compiled_translations.add_fallback(_Missing(language))
+    return compiled_translations
+
+
+def language_of(locale: LocaleLike) -> str:
+    """The catalog a Discord locale (or a language code) reads: the whole tag if a catalog has it
+    (``pt-BR`` → ``pt_BR``), else its language (``es-419`` → ``es``, ``zh-CN`` → ``zh``), else
+    ``ENGLISH`` (``en-GB``, ``en-US`` and every language without a catalog)."""
+    key = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+    tag = key.replace("-", "_")
+    available = languages()
+    if tag in available:
+        return tag
+    base = tag.split("_", 1)[0].lower()
+    return base if base in available else ENGLISH
+
+
+def language_name(language: str) -> str:
+    """A catalog's language in its own words, as a language menu shows it ("Deutsch", "English")."""
+    name = Locale.parse(ENGLISH if language == ENGLISH else language).get_display_name(language) or language
+    return name[:1].upper() + name[1:]
+
+
+def formats_of(locale: LocaleLike) -> Locale:
+    """Babel's locale for writing figures and lists in ``locale``'s language."""
+    language = language_of(locale)
+    return ENGLISH_FORMATS if language == ENGLISH else Locale.parse(language)
+
+
+# --------------------------------------------------------------------------- looking texts up
+
+
+def _translations_for(locale: LocaleLike) -> gettext.NullTranslations | None:
+    language = language_of(locale)
+    return None if language == ENGLISH else translations(language)
+
+
+def _format(template: str, fields: dict) -> str:
+    # Only with fields: a template without any may hold braces.
+    return template.format(**fields) if fields else template
+
+
+def lookup(locale: LocaleLike, text: str) -> str | None:
+    """The catalog's translation of ``text`` for ``locale``, or None if it has none (or is English)."""
+    found = _translations_for(locale)
+    if found is None:
+        return None
+    return _entry(found, text)
+
+
+def _entry(found: gettext.NullTranslations, key: str) -> str | None:
+    """The catalog's own entry for ``key`` (a msgid, or ``context\\x04msgid`` as gettext keys a
+    msgctxt), without the English fallback: None if it has none."""
+    entry = getattr(found, "_catalog", {}).get(key)
+    return entry if isinstance(entry, str) else None
+
+
+def tr(locale: LocaleLike, text: str, /, **fields) -> str:
     """``text`` in ``locale`` (English when the catalog lacks it), formatted with ``fields``."""
-    catalog = CATALOGS.get(_locale_key(locale))
-    translated = catalog[1].get(text) if catalog else None
-    if catalog and translated is None:
-        log.warning("no %s translation for %r", _locale_key(locale), text)
-    return (translated or text).format(**fields) if fields else (translated or text)
+    found = _translations_for(locale)
+    return _format(found.gettext(text) if found else text, fields)
 
 
-def render(locale: discord.Locale | str | None, text: Text) -> str:
+def trn(locale: LocaleLike, singular: str, plural: str, n: int, /, **fields) -> str:
+    """The form of ``singular``/``plural`` that ``locale``'s plural rule gives for ``n``, formatted
+    with ``fields`` (pass the count as a field, written with ``number``)."""
+    found = _translations_for(locale)
+    template = found.ngettext(singular, plural, n) if found else (singular if n == 1 else plural)
+    return _format(template, fields)
+
+
+def command_name(locale: LocaleLike, name: str) -> str:
+    """A command or option name as ``locale``'s Discord client shows it (for messages that cite one)."""
+    found = _translations_for(locale)
+    return found.pgettext(COMMAND_NAME, name) if found else name
+
+
+def number(locale: LocaleLike, value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` decimals, as ``locale``'s language writes it ("2.50", "2,50")."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=formats_of(locale))
+
+
+def percent(locale: LocaleLike, ratio: float) -> str:
+    """A ratio as a whole percentage ("45%", "45 %")."""
+    return format_percent(ratio, locale=formats_of(locale))
+
+
+def join(locale: LocaleLike, items: Iterable[str]) -> str:
+    """A list as ``locale``'s language writes it ("a, b and c", "a, b und c")."""
+    return format_list(list(items), locale=formats_of(locale))
+
+
+def render(locale: LocaleLike, text: Text) -> str:
     """A ``Text`` from ``bot/`` (an error's or a notice's) in ``locale``."""
-    return text.render(lambda template, fields: tr(locale, template, **{
-        key: markup(value) for key, value in fields.items()}))
+
+    def translate(template: Template, fields: dict) -> str:
+        shown = {key: markup(value) for key, value in fields.items()}
+        if isinstance(template, Plural):
+            return trn(locale, template.singular, template.plural, fields[template.count], **shown)
+        return tr(locale, template, **shown)
+
+    return text.render(translate)
 
 
 def markup(value):
@@ -106,7 +260,7 @@ ILLEGAL_ACTION_TEXTS: dict[type, str] = {
 }
 
 
-def failure_text(locale: discord.Locale | str | None, changed: bool) -> str:
+def failure_text(locale: LocaleLike, changed: bool) -> str:
     """What a user is told when something failed on our side; ``changed``: their action was saved first."""
     if changed:
         return tr(locale, "Your action was saved, but something went wrong on our side while answering it. "
@@ -114,7 +268,7 @@ def failure_text(locale: discord.Locale | str | None, changed: bool) -> str:
     return tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
 
 
-def store_down_text(locale: discord.Locale | str | None, move: bool) -> str:
+def store_down_text(locale: LocaleLike, move: bool) -> str:
     """What a user is told when the database could not be reached and nothing was saved.
 
     ``move``: the user played or changed something at a table (a click); otherwise a command or a
@@ -127,7 +281,7 @@ def store_down_text(locale: discord.Locale | str | None, move: bool) -> str:
                       "changed. Please try again in a moment.")
 
 
-def error_text(locale: discord.Locale | str | None, error: TableError | IllegalAction) -> str:
+def error_text(locale: LocaleLike, error: TableError | IllegalAction) -> str:
     """What a user is told about a refused action, in ``locale``."""
     if isinstance(error, TableError):
         return render(locale, error.text)
@@ -135,9 +289,27 @@ def error_text(locale: discord.Locale | str | None, error: TableError | IllegalA
     return lookup(locale, template) or str(error)
 
 
-def public_locale(interaction: discord.Interaction) -> discord.Locale:
-    """The language of a message everyone in the channel sees: the server's."""
-    return interaction.guild_locale or interaction.locale
+# --------------------------------------------------------------------------- whose language
+
+
+def server_locale(client: discord.Client, guild_id: int | None) -> LocaleLike:
+    """The language of a server's public messages: the one it chose in ``/6nimmt-admin settings``,
+    else its Discord ``preferred_locale`` (None when neither is known: English)."""
+    if guild_id is None:
+        return None
+    book = getattr(client, "server_settings", None)
+    chosen = book.cached(guild_id).language if book is not None else None
+    if chosen is not None:
+        return chosen
+    guild = client.get_guild(guild_id)
+    return guild.preferred_locale if guild is not None else None
+
+
+def public_locale(interaction: discord.Interaction) -> LocaleLike:
+    """The language of a message everyone in the channel sees: the server's (the user's own outside one)."""
+    if interaction.guild_id is None:
+        return interaction.locale
+    return server_locale(interaction.client, interaction.guild_id) or interaction.guild_locale or interaction.locale
 
 
 def user_locale(interaction: discord.Interaction) -> discord.Locale:
@@ -151,16 +323,20 @@ def fields_of(text: str) -> set[str]:
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Gives Discord the German names and descriptions of every command, option and choice."""
+    """Gives Discord every command's, option's and choice's name and description in each language
+    with a catalog (Discord's locales fall back as ``language_of`` says)."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        catalog = CATALOGS.get(locale.value)
-        if catalog is None:
+        if string.extras.get("autonym"):
+            return string.message  # a language's own name, the same in every language
+        found = _translations_for(locale)
+        if found is None:
             return None
-        names, messages = catalog
-        table = names if context.location in NAME_LOCATIONS else messages
-        translated = table.get(string.message)
+        if context.location in NAME_LOCATIONS:
+            translated = _entry(found, f"{COMMAND_NAME}\x04{string.message}")
+        else:
+            translated = _entry(found, string.message)
         if translated is None:
-            log.warning("no %s translation for %s %r", locale.value, context.location.name, string.message)
+            log.warning("no %s translation for %s %r", language_of(locale), context.location.name, string.message)
         return translated

@@ -19,6 +19,7 @@ import discord
 
 from bot.tables.service import TableService
 from bot.tables.table import Table, TableSnapshot
+from cogs.i18n import server_locale
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,7 @@ class TableChannels:
 
     def locale(self, table: Table) -> discord.Locale | None:
         """Public table messages speak the server's language (English when unknown)."""
-        guild = self.client.get_guild(table.guild_id)
-        return guild.preferred_locale if guild is not None else None
+        return server_locale(self.client, table.guild_id)
 
     async def edit(self, table: Table, message_id: int | None, **fields: Any) -> None:
         if message_id is not None:

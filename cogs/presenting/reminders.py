@@ -92,6 +92,7 @@ def call_line(table: Table, user_ids: list[int], locale) -> str:
     """"⏰ <players>: your move — time runs out <when>." for ``user_ids``; empty for nobody."""
     if not user_ids:
         return ""
+    # Translators: {players} is one or more mentions ("@Anna" or "@Anna @Ben"): word it for one and for several.
     return tr(locale, "⏰ {players}: your move — time runs out {when}.",
               players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=f"<t:{int(table.deadline)}:R>")
 

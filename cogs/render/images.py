@@ -67,7 +67,14 @@ _BADGES: dict[str, tuple[str, Colour, Colour]] = {
     "fifth": (N_("5th row"), (32, 128, 150), _LIGHT_INK),
 }
 #: Every English word drawn on the image: ``render_table(words=…)`` maps them to another language.
-WORDS = (N_("Row {row}"), N_("takes"), N_("the row"), N_("bullheads"), N_("bullhead"),
+WORDS = (N_("Row {row}"),
+         # Translators: drawn on the slot where a card takes the row: "takes" over "the row".
+         N_("takes"), N_("the row"),
+         # Translators: drawn under a row's bullhead total (a number), "bullhead" for 1. Where your
+         # language's noun takes more forms than these two, use a label that reads right under any number.
+         N_("bullheads"),
+         # Translators: drawn under a row's bullhead total of 1.
+         N_("bullhead"),
          *(text for text, _, _ in _BADGES.values()))
 _OTHER_BADGE: tuple[Colour, Colour] = ((90, 96, 110), _LIGHT_INK)
 

@@ -7,7 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
-from cogs.i18n import N_, tr
+from cogs.i18n import N_, tr, trn
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
@@ -22,14 +22,21 @@ EMOJI = {
     Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
 }
 
-#: The names printed on the cards (German: the AMIGO edition's style, see cogs/i18n/de.py).
+#: The names printed on the cards (each catalog's header says where its names come from).
 NAMES = {
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.FIFTH_ROW: N_("5th Row"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.SEVEN_NIMMT: N_("7 nimmt!"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.INSERT: N_("Insert"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.REPLACE: N_("Replace"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.SHIFT: N_("Shift"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.STOP: N_("Stop"),
+    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
     Special.NEGATIVE_POSITIVE: N_("Negative = Positive"),
 }
 
@@ -111,9 +118,12 @@ def prompt_text(prompt, deadline: float | None, locale) -> str:
 
 def _place(row: tuple[int, ...], position: int, locale) -> str:
     if position == 0:
+        # Translators: fills {place} of "Insert into row {row} {place}" (at most 20 characters).
         return tr(locale, "at the start")
     if position >= len(row):
+        # Translators: fills {place} of "Insert into row {row} {place}" (at most 20 characters).
         return tr(locale, "at the end")
+    # Translators: fills {place} of "Insert into row {row} {place}" (at most 20 characters).
     return tr(locale, "between {low} and {high}", low=row[position - 1], high=row[position])
 
 
@@ -121,32 +131,43 @@ def play_label(play, rows, card: int, locale) -> str:
     """A button label for one fully chosen special play (``rows``: the rows' cards now)."""
     kind = Special(play.special)
     if kind is Special.FIFTH_ROW:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "5th Row: {card} starts row {row}", card=card, row=len(rows) + 1)
     if kind is Special.SEVEN_NIMMT:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "7 nimmt! on row {row}", row=play.row + 1)
     if kind is Special.INSERT:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "Insert into row {row} {place}", row=play.row + 1,
                   place=_place(rows[play.row], play.position, locale))
     if kind is Special.REPLACE:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "Place {card} instead", card=play.card)
     if kind is Special.SHIFT:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "Move {card} to row {row}", card=play.card, row=play.target_row + 1)
     if kind is Special.STOP:
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
         return tr(locale, "Stop on row {row}", row=play.row + 1)
+    # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
     return tr(locale, "Take row {row}, cancel with {card}", row=play.row + 1, card=play.card)
 
 
 def consequence_text(outcome, locale) -> str:
     """What an answer leads to for its player: ``take row 2 — 🐮 7``, ``43 in row 3 — no take``."""
     if outcome.row_choice:
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
         return tr(locale, "you choose a row to take — {bull} {points} at best", points=outcome.bullheads,
                   bull=BULL)
     if outcome.taken_row is not None:
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
         return tr(locale, "take row {row} — {bull} {points}", row=outcome.taken_row + 1, points=outcome.bullheads,
                   bull=BULL)
     if outcome.placed is not None:
         card, row = outcome.placed
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
         return tr(locale, "{card} in row {row} — no take", card=card, row=row + 1)
+    # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
     return tr(locale, "no take")
 
 
@@ -156,6 +177,7 @@ def option_label(text: str, outcome, locale) -> str:
 
 
 def shift_source_label(row: int, card: int, locale) -> str:
+    # Translators: a select option (at most 100 characters).
     return tr(locale, "Move {card} (row {row})", card=card, row=row + 1)
 
 
@@ -226,20 +248,20 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
                   row=event.row + 1), 1
     if isinstance(event, StopsRemoved):
         rows = ", ".join(str(r + 1) for r in event.rows)
-        if len(event.rows) > 1:
-            return "  " + tr(locale, "The Stops on rows {rows} are discarded.", rows=rows), 1
-        return "  " + tr(locale, "The Stop on row {rows} is discarded.", rows=rows), 1
+        return "  " + trn(locale, "The Stop on row {rows} is discarded.", "The Stops on rows {rows} are discarded.",
+                          len(event.rows), rows=rows), 1
     if isinstance(event, SevenNimmtRemoved):
         return "  " + tr(locale, "The 7 nimmt! on row {row} is discarded.", row=event.row + 1), 1
     if isinstance(event, SpecialSwapped):
+        # Translators: {card} is a special card's name (Stop, Shift, ...): no article that needs its gender;
+        # e.g. "a special card (**{card}**)". The deck is the special cards' deck.
         return tr(locale, "🔄 {name} swaps a **{card}** for the top card of the deck.", name=name(event.player),
                   card=label(event.special, locale)), 1
     if isinstance(event, SpecialsDealt):
         count = max(event.counts) if event.counts else 0
-        if count == 1:
-            return tr(locale, "🎴 Everyone draws 1 special card (press **Play a card** to see yours)."), 1
-        return tr(locale, "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).",
-                  count=count), 1
+        return trn(locale, "🎴 Everyone draws {count} special card (press **Play a card** to see yours).",
+                   "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).", count,
+                   count=count), 1
     if isinstance(event, SpecialDeckReshuffled):
         return tr(locale, "🔀 The special discard pile is shuffled into a new deck ({size} cards).",
                   size=event.size), 1

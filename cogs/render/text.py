@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from cogs.i18n import N_, render, tr
+from cogs.i18n import N_, join, render, tr, trn
 from bot.tables.table import Table, TableStatus
 from engine import (
     BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, Phase, RoundEnded, RowChoiceRequired,
@@ -54,16 +54,20 @@ def limits_text(table: Table, locale) -> str:
     o = table.options
     goal = []
     if o.target is not None:
-        goal.append(tr(locale, "first to {target} points ends it", target=o.target))
+        goal.append(trn(locale, "first to {target} point ends it", "first to {target} points ends it", o.target,
+                        target=o.target))
     if o.rounds is not None:
-        goal.append(tr(locale, "1 round") if o.rounds == 1 else tr(locale, "{rounds} rounds", rounds=o.rounds))
+        goal.append(trn(locale, "{rounds} round", "{rounds} rounds", o.rounds, rounds=o.rounds))
     if len(goal) == 2:
+        # Translators: {first} is "first to 66 points ends it", {second} "3 rounds".
         goal = [tr(locale, "{first} or {second}", first=goal[0], second=goal[1])]
     if o.turn_based:
+        # Translators: {low}–{high} is a range such as 2–10; {goal} what ends the game.
         text = tr(locale, "{variant} · {low}–{high} players · {goal} · turn-based: {hours} h for each move",
                   variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
                   goal="".join(goal), hours=o.seconds_for("turn") // 3600)
     else:
+        # Translators: {low}–{high} is a range such as 2–10; {goal} what ends the game.
         text = tr(locale, "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
                   variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
                   goal="".join(goal), seconds=o.turn_seconds)
@@ -192,8 +196,10 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
 def draft_pool_text(view, locale) -> str:
     """The face-up cards still to draft, bullheads marked where they cost more than one."""
     cards = " ".join(f"{c}" + (f"({BULLHEADS[c]})" if BULLHEADS[c] > 1 else "") for c in sorted(view.draft_pool))
-    return tr(locale, "**Still to draft** ({count} cards, the last four start the rows):",
-              count=len(view.draft_pool)) + f"\n```\n{cards}\n```"
+    count = len(view.draft_pool)
+    return trn(locale, "**Still to draft** ({count} card, the last four start the rows):",
+               "**Still to draft** ({count} cards, the last four start the rows):", count,
+               count=count) + f"\n```\n{cards}\n```"
 
 
 def draft_log_text(table: Table, view) -> str:
@@ -222,8 +228,9 @@ def _phase_only(table: Table, locale) -> str:
         return tr(locale, "{name}'s **{card}** fits no row: they choose a row to take",
                   name=seat_name(table, view.chooser, locale), card=view.chooser_card)
     if phase is Phase.DRAFT:
-        return tr(locale, "Draft: {name} takes a face-up card ({left} left)",
-                  name=seat_name(table, view.drafter, locale), left=len(view.draft_pool))
+        return trn(locale, "Draft: {name} takes a face-up card ({left} left)",
+                   "Draft: {name} takes a face-up card ({left} left)", len(view.draft_pool),
+                   name=seat_name(table, view.drafter, locale), left=len(view.draft_pool))
     if phase is Phase.SPECIAL:
         return tr(locale, "{name} may play a special card on their **{card}**: they press **Decide**",
                   name=seat_name(table, view.decider, locale), card=view.special_card)
@@ -285,11 +292,9 @@ def final_standings(table: Table, event: GameEnded, locale) -> str:
     order = sorted(range(len(outcome.scores)), key=lambda p: outcome.scores[p])
     names = [seat_name(table, p, locale) for p in outcome.winners]
     points = f"{outcome.scores[outcome.winners[0]]}{BULL}"
-    if len(names) == 1:
-        lines = [tr(locale, "🏆 **Game over!** {winner} wins with {points}.", winner=names[0], points=points)]
-    else:
-        winners = tr(locale, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-        lines = [tr(locale, "🏆 **Game over!** {winners} win with {points}.", winners=winners, points=points)]
+    # Translators: {winners} is one or more players (a list in your language's way), {points} e.g. "12🐮".
+    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.", "🏆 **Game over!** {winners} win with {points}.",
+                 len(names), winners=join(locale, names), points=points)]
     rank = 0
     for i, p in enumerate(order):
         if i == 0 or outcome.scores[p] != outcome.scores[order[i - 1]]:

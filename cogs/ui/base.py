@@ -117,6 +117,7 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     """"Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
 
     def __init__(self, table_id: int, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Take my seat back"), emoji="🪑",
                                            style=discord.ButtonStyle.success, custom_id=f"6n:rc:{table_id}"))
         self.table_id = table_id

@@ -19,6 +19,7 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
         options = [discord.SelectOption(label=card_label(c), value=str(c)) for c in cards] or [
             discord.SelectOption(label="—", value="0")]
         low, high = (cards[0], cards[-1]) if cards else (0, 0)
+        # Translators: a select menu's placeholder (at most 150 characters).
         super().__init__(discord.ui.Select(placeholder=tr(locale, "Draft a card ({low}–{high})", low=low, high=high),
                                            options=options, custom_id=f"6n:d:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from cogs.i18n import N_, tr, user_locale
+from cogs.i18n import N_, join, number, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
 from cogs.render.text import card_label, seat_name
 from cogs.render.tracker import tracker_text
@@ -29,6 +29,7 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Play a card"), emoji="🃏",
                                            style=discord.ButtonStyle.primary, custom_id=f"6n:h:{table_id}"))
         self.table_id = table_id
@@ -83,7 +84,7 @@ def hand_text(table, view, locale) -> str:
     waiting = [seat_name(table, seat, locale) for seat, picked in enumerate(view.picked)
                if not picked and seat != view.player]
     if waiting:
-        text += "\n" + tr(locale, "Still to pick: {players}", players=", ".join(waiting))
+        text += "\n" + tr(locale, "Still to pick: {players}", players=join(locale, waiting))
     specials = view.specials
     if not view.special_cards:
         return text
@@ -130,7 +131,10 @@ class RemindButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     the game's channel; the button offers the other way."""
 
     def __init__(self, table_id: int, dm: bool, locale=None) -> None:
-        label = N_("Remind me by direct message") if dm else N_("Remind me in the channel")
+        # Translators: a button label (at most 80 characters).
+        label = (N_("Remind me by direct message") if dm
+                 # Translators: a button label (at most 80 characters).
+                 else N_("Remind me in the channel"))
         super().__init__(discord.ui.Button(label=tr(locale, label), emoji="🔔" if dm else "🔕", row=3,
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"6n:rm:{table_id}:{int(dm)}"))
@@ -159,6 +163,7 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     moves = False
 
     def __init__(self, table_id: int, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Cards seen"), emoji="📝", row=4,
                                            style=discord.ButtonStyle.secondary, custom_id=f"6n:tr:{table_id}"))
         self.table_id = table_id
@@ -183,6 +188,7 @@ class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     moves = False
 
     def __init__(self, table_id: int, locale=None, row: int = 4) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Hint"), emoji="💡", row=row,
                                            style=discord.ButtonStyle.secondary, custom_id=f"6n:hi:{table_id}"))
         self.table_id = table_id
@@ -201,14 +207,15 @@ class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
 def hint_text(hint, locale) -> str:
     """The coach's estimates, cheapest first; only ever sent to the hand's owner."""
     if hint.phase is Phase.CHOOSE_ROW or hint.phase == "choose_row":
-        options = [tr(locale, "row {row}", row=row + 1) + f" → {cost:.1f}🐮" for row, cost in
+        options = [tr(locale, "row {row}", row=row + 1) + f" → {number(locale, cost, 1)}🐮" for row, cost in
                    sorted(hint.expected, key=lambda o: o[1])]
         choice = tr(locale, "row {row}", row=hint.choice + 1)
     else:
-        options = [f"**{card}** → {cost:.1f}🐮" for card, cost in sorted(hint.expected, key=lambda o: o[1])]
+        options = [f"**{card}** → {number(locale, cost, 1)}🐮" for card, cost in sorted(hint.expected, key=lambda o: o[1])]
         choice = f"**{hint.choice}**"
     return (tr(locale, "💡 **Coach** — what the hard AI expects each choice to cost you by the end of the round "
                        "(only you see this):") + "\n" + " · ".join(options) + "\n"
+            # Translators: {choice} is the hard AI's pick: a card ("**23**") or a row ("row 3").
             + tr(locale, "It would play {choice}.", choice=choice))
 
 

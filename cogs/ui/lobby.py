@@ -18,10 +18,15 @@ from bot.tables.service import TableService
 
 
 LOBBY_LABELS = {
+    # Translators: a button label (at most 80 characters).
     "join": (N_("Join"), discord.ButtonStyle.success),
+    # Translators: a button label (at most 80 characters).
     "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    # Translators: a button label (at most 80 characters).
     "ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+    # Translators: a button label (at most 80 characters).
     "start": (N_("Start"), discord.ButtonStyle.primary),
+    # Translators: a button label (at most 80 characters).
     "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 
@@ -71,6 +76,7 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     answer = Answer.PUBLIC  # the new lobby is the answer
 
     def __init__(self, table_id: int, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Rematch"), emoji="🔁", style=discord.ButtonStyle.success,
                                            custom_id=f"6n:m:{table_id}"))
         self.table_id = table_id

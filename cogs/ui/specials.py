@@ -43,13 +43,18 @@ SELECT_SIZE = 25
 MAX_CHOICES = 4 * SELECT_SIZE  # four selects; the fifth row keeps Back and the decline
 
 PREFERENCES = {
+    # Translators: a button label (at most 80 characters).
     "always": (N_("Always ask me"),
                N_("I will ask you whenever a special card could change the table, and after you take a row.")),
+    # Translators: a button label (at most 80 characters).
     "saving": (N_("Ask when it saves me bullheads"),
                N_("I will ask you only when a special card would save you bullheads on the card being placed.")),
+    # Translators: a button label (at most 80 characters).
     "big": (N_("Ask only for big savings (over 10🐮)"),
             N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed.")),
-    "never": (N_("Never ask me"), N_("I will not ask you: your special cards stay in your hand.")),
+    # Translators: a button label (at most 80 characters).
+    "never": (N_("Never ask me"),
+              N_("I will not ask you: your special cards stay in your hand.")),
 }
 
 _CODE = r"[pmw]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
@@ -95,6 +100,7 @@ class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sel
                  row: int | None = None, locale=None) -> None:
         options = [discord.SelectOption(label=text[:100], value=code) for text, code in choices or []] or [
             discord.SelectOption(label="—", value="m:menu")]
+        # Translators: a select menu's placeholder (at most 150 characters).
         super().__init__(discord.ui.Select(placeholder=tr(locale, "Choose…"), options=options, row=row,
                                            custom_id=f"6n:sc:{table_id}:{step}:{page}"))
         self.table_id, self.step = table_id, step
@@ -114,6 +120,7 @@ class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, step: int, locale=None) -> None:
+        # Translators: a button label (at most 80 characters).
         super().__init__(discord.ui.Button(label=tr(locale, "Decide"), emoji="✨", style=discord.ButtonStyle.primary,
                                            custom_id=f"6n:s:{table_id}:{step}"))
         self.table_id, self.step = table_id, step
@@ -133,7 +140,10 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     def __init__(self, table_id: int, step: int, phase: Phase, row: int | None = None, locale=None,
                  outcome=None) -> None:
         phase = Phase(phase)  # its value is the custom_id's last part
-        text = tr(locale, "No special card") if phase is Phase.SPECIAL else tr(locale, "Keep my cards")
+        # Translators: the first part of a button label (at most 46 characters); what follows says what it leads to.
+        text = (tr(locale, "No special card") if phase is Phase.SPECIAL
+                # Translators: the first part of a button label (at most 46 characters), as above.
+                else tr(locale, "Keep my cards"))
         text = option_label(text, outcome, locale)
         super().__init__(discord.ui.Button(label=text[:80], style=discord.ButtonStyle.success, row=row,
                                            custom_id=f"6n:sd:{table_id}:{step}:{phase}"))
@@ -161,6 +171,7 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         shown = Special(special) if special in Special._value2member_map_ else None
         times = f" ×{count}" if count > 1 else ""
         super().__init__(discord.ui.Button(
+            # Translators: a button label (at most 70 characters): {card} is a special card's name.
             label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special) + times,
             emoji=EMOJI.get(shown), row=row,
             style=discord.ButtonStyle.secondary, custom_id=f"6n:sw:{table_id}:{step}:{special}"))
@@ -303,6 +314,7 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
         if decline is not None and decline.swap_offered and not decline.row_choice:
             # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
             for special in list(held)[:4]:
+                # Translators: the first part of a button label (at most 60 characters); {card} is a special card's name.
                 text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
                 view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
                                            discord.ButtonStyle.success, row=2))
@@ -321,6 +333,7 @@ def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) 
         for page in range(0, min(len(choices), MAX_CHOICES), SELECT_SIZE):
             view.add_item(ChoiceSelect(table_id, step, page // SELECT_SIZE, choices[page:page + SELECT_SIZE],
                                        row=page // SELECT_SIZE, locale=locale))
+    # Translators: a button label (at most 80 characters).
     view.add_item(ChoiceButton(table_id, step, "m:menu", tr(locale, "Back"), row=4))
     decline = prompt.outlook.decline if prompt.outlook is not None else None
     view.add_item(DeclineButton(table_id, step, Phase.SPECIAL, row=4, locale=locale, outcome=decline))

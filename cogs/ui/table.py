@@ -18,6 +18,7 @@ class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     """Public row choice for a low card; only the chooser may press it."""
 
     def __init__(self, table_id: int, step: int, row: int, cost: int = 0, locale=None) -> None:
+        # Translators: a button label (at most 70 characters), also a line's start and a word on the table picture.
         super().__init__(discord.ui.Button(label=tr(locale, "Row {row}", row=row + 1) + f" · {cost}🐮",
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"6n:r:{table_id}:{step}:{row}"))

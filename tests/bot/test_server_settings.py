@@ -29,6 +29,12 @@ class FlakyStore:
             raise StoreUnavailable("away")
         return self.rows.get(guild_id)
 
+    async def all_server_settings(self) -> dict[int, ServerSettings]:
+        self.reads += 1
+        if self.failing:
+            raise StoreUnavailable("away")
+        return dict(self.rows)
+
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         await asyncio.sleep(0)  # a save takes a while: other changes may come meanwhile
         if self.failing:
@@ -50,6 +56,23 @@ async def test_the_store_is_read_once_per_guild():
     assert (await book.fetch(GUILD)).ai_level == "hard"
     assert (await book.fetch(GUILD)).ai_level == "hard" and book.cached(GUILD).ai_level == "hard"
     assert store.reads == 1
+
+
+async def test_loading_every_server_at_start_up_knows_their_language_without_waiting(caplog):
+    store = FlakyStore()
+    store.rows = {GUILD: ServerSettings(language="de"), GUILD + 1: ServerSettings(language="de"),
+                  GUILD + 2: ServerSettings(ai_level="hard")}
+    book = ServerSettingsBook(store, BOT)
+    assert book.cached(GUILD).language is None, "not loaded: the server's Discord language"
+    await book.load(lambda guild_id: guild_id != GUILD + 1)  # another shard serves GUILD + 1
+    assert book.cached(GUILD).language == "de" and book.cached(GUILD + 2).ai_level == "hard"
+    assert book.cached(GUILD + 1).language is None and store.reads == 1
+    assert book.differences(GUILD) == [("language", "de")]
+    failing = FlakyStore()
+    failing.failing = True
+    with caplog.at_level(logging.WARNING):
+        await ServerSettingsBook(failing, BOT).load()  # logged; each guild is read when first asked
+    assert "cannot be read at start-up" in caplog.text
 
 
 async def test_a_failing_read_is_said_so_never_answered_with_the_bot_defaults(caplog):
@@ -92,6 +115,8 @@ async def test_update_saves_and_differences_are_in_field_order():
     assert book.differences(GUILD) == [("threads", False), ("ai_level", "hard"), ("turn_based", False)]
     await book.update(GUILD, ai_level="medium")  # chosen, but the same as the bot's: no difference
     assert book.differences(GUILD) == [("threads", False), ("turn_based", False)]
+    await book.update(GUILD, language="de")
+    assert book.differences(GUILD)[-1] == ("language", "de")
     assert await book.update(GUILD, **dict.fromkeys(FIELDS)) == BOT and store.rows[GUILD] == ServerSettings()
 
 
@@ -108,7 +133,8 @@ async def test_a_failed_save_raises_and_changes_nothing():
 async def test_invalid_values_and_combinations_are_refused_unsaved():
     store = FlakyStore()
     book = ServerSettingsBook(store, BOT)
-    for bad in ({"pace": "2h"}, {"turn_seconds": 5}, {"ai_level": "expert"}, {"colour": "red"}):
+    for bad in ({"pace": "2h"}, {"turn_seconds": 5}, {"ai_level": "expert"}, {"colour": "red"},
+                {"language": "Klingon!"}):
         with pytest.raises(InvalidSettings) as caught:
             await book.update(GUILD, **bad)
         assert caught.value.problem == "value"

@@ -3,7 +3,7 @@
 Classic at ten seats with the longest names, Pro through its draft, and
 Anniversary through its special cards (with row markers) are played to the
 end; at each step the public message, its buttons, every hand and the
-helpers' tracker are rendered in English and German.
+helpers' tracker are rendered in English and every language with a catalog.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.tables.table import Seat, Table, TableOptions, TableStatus
 from cogs.render.images import render_table
 from cogs.render.specials import IMAGE_MARKERS
 from cogs.render.text import clip, lobby_embed, reveal_text, table_embed
+from cogs.i18n import languages
 from cogs.render.tracker import tracker_text
 from cogs.ui.hand import draft_hand_text, draft_hand_view, hand_text, hand_view
 from cogs.ui.table import table_view
@@ -24,7 +25,7 @@ from engine import Game, Phase
 from tests.engine.anniversary_helpers import random_anniversary_action
 from tests.engine.helpers import random_action
 
-LOCALES = (None, discord.Locale.german)
+LOCALES = (None, *languages())
 LONG_NAME = "W" * 32  # Discord's longest display name, in its widest letter
 
 VARIANTS = {  # variant → (seats, options)
@@ -63,6 +64,12 @@ def view_problems(view) -> list[str]:
             problems.append(f"custom id {item.custom_id!r}")
         if isinstance(item, discord.ui.Select) and len(item.options) > 25:
             problems.append("a select with over 25 options")
+        if isinstance(item, discord.ui.Button) and len(item.label or "") > 80:
+            problems.append(f"button label over 80: {item.label!r}")
+        if isinstance(item, discord.ui.Select):
+            if len(item.placeholder or "") > 150:
+                problems.append(f"placeholder over 150: {item.placeholder!r}")
+            problems += [f"option over 100: {o.label!r}" for o in item.options if len(o.label) > 100]
     rows: dict[int, int] = {}
     for item in view.children:
         rows[item._rendered_row or 0] = rows.get(item._rendered_row or 0, 0) + item.width
@@ -151,3 +158,9 @@ def test_the_limit_checks_see_a_broken_message():
         view.add_item(discord.ui.Button(label=str(i), custom_id=f"b{i}", row=0))
     view.add_item(discord.ui.Button(label="long", custom_id="x" * 101, row=1))
     assert view_problems(view) == [f"custom id {'x' * 101!r}"]
+    labelled = discord.ui.View()
+    labelled.add_item(discord.ui.Button(label="L" * 81, custom_id="b"))
+    labelled.add_item(discord.ui.Select(custom_id="s", placeholder="P" * 151,
+                                        options=[discord.SelectOption(label="O" * 101, value="o")]))
+    assert view_problems(labelled) == [f"button label over 80: {'L' * 81!r}", f"placeholder over 150: {'P' * 151!r}",
+                                       f"option over 100: {'O' * 101!r}"]

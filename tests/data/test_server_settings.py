@@ -22,13 +22,26 @@ GUILD = 4711
 
 
 async def test_a_round_trip_keeps_every_field(store):
-    chosen = ServerSettings(threads=False, pace="8h", turn_seconds=90, ai_level="hard", turn_based=True)
+    chosen = ServerSettings(threads=False, pace="8h", turn_seconds=90, ai_level="hard", turn_based=True,
+                            language="de")
     await store.save_server_settings(GUILD, chosen)
     assert await store.server_settings(GUILD) == chosen
     partial = ServerSettings(ai_level="easy")
     await store.save_server_settings(GUILD, partial)  # replaced whole, not merged
     assert await store.server_settings(GUILD) == partial
     assert await store.server_settings(GUILD + 1) is None, "another server keeps the bot's defaults"
+
+
+async def test_every_servers_settings_are_read_at_once(store, caplog):
+    assert await store.all_server_settings() == {}
+    await store.save_server_settings(GUILD, ServerSettings(language="de"))
+    await store.save_server_settings(GUILD + 1, ServerSettings(ai_level="hard"))
+    await store.save_server_settings(GUILD + 2, ServerSettings(pace="1h"))
+    await raw(store, "UPDATE server_settings SET settings = ? WHERE guild_id = ?", '{"pace": "2h"}', GUILD + 2)
+    with caplog.at_level(logging.WARNING):
+        assert await store.all_server_settings() == {
+            GUILD: ServerSettings(language="de"), GUILD + 1: ServerSettings(ai_level="hard")}
+    assert f"guild {GUILD + 2} settings" in caplog.text, "a damaged row is logged and left out"
 
 
 async def test_an_unknown_guild_has_none(store):
@@ -55,7 +68,7 @@ async def test_a_corrupt_row_reads_as_none_and_is_logged(store, text, caplog):
 
 def test_the_model_refuses_what_no_server_may_set():
     for bad in ({"pace": "2h"}, {"turn_seconds": 14}, {"turn_seconds": 601}, {"ai_level": "expert"},
-                {"colour": "red"}):
+                {"colour": "red"}, {"language": "Deutsch"}, {"language": ""}):
         with pytest.raises(ValidationError):
             ServerSettings(**bad)
     with pytest.raises(ValidationError):

@@ -96,7 +96,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             # The lobby, in the server's German.
             lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
             assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
-            assert "Jubiläum (Sonderkarten)" in lobby.embed["description"]
+            assert "Jubiläum 25 Jahre (Sonderkarten)" in lobby.embed["description"]
             assert "s pro Zug" in lobby.embed["description"]
             assert lobby.embed["fields"][0]["name"] == "Spieler (1/8)"
             assert {b["label"] for b in lobby.buttons} == {"Beitreten", "Verlassen", "KI hinzufügen", "Beginnen",
@@ -146,7 +146,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert table.game.phase is Phase.SPECIAL
             reveal = world.public()[-1]
             assert reveal.content.startswith("🃏 Aufgedeckt: **22** alice, **90** bob")
-            assert f"✨ <@{alice.id}>: deine **22** ist dran — drücke **Entscheiden**" in reveal.content
+            assert f"✨ <@{alice.id}>: deine **22** wird als Nächstes angelegt — drücke **Entscheiden**" in reveal.content
             decide = reveal.button("Entscheiden")["custom_id"]
             # An intruder's click and the wrong player's click are refused, each in their language.
             refused = await (await standin.click(carol, reveal, decide)).reply()
@@ -160,10 +160,10 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert prompt.content.startswith(
                 "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮.")
             assert "drücke **Keine Sonderkarte**" in prompt.content
-            assert prompt.button("Keine Sonderkarte → nimmt Reihe 1 — 🐮 8")
+            assert prompt.button("Keine Sonderkarte → Reihe 1 nehmen — 🐮 8")
             choices = await (await standin.click(alice, prompt, prompt.button("Stopp…")["custom_id"])).reply()
             assert standin.message(prompt.id).content.startswith("**Stopp**: sperre eine Reihe")
-            stop = standin.message(prompt.id).button("Stopp auf Reihe 1 → 22 in Reihe 2 — nimmt nichts")
+            stop = standin.message(prompt.id).button("Stopp auf Reihe 1 → 22 in Reihe 2 — nichts nehmen")
             await click_ok(world, alice, choices, stop["custom_id"])
             assert standin.message(prompt.id).content == "Du hast **Stopp** gespielt. Was passiert, steht im Kanal."
             await world.settle()

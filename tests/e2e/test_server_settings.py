@@ -156,22 +156,75 @@ async def test_a_start_while_the_servers_settings_cannot_be_read_opens_nothing_a
     dora = manager(world)
     async with world.running_bot():
         await settings(world, dora, turn_based=False, ai_level="hard")
-    # A new process, whose first read of this server's settings fails (the database's reads are away).
+    # A new process, whose reads of this server's settings fail from its start (the database's reads
+    # are away): the start-up read of every server's settings, then this server's own read.
+    from data.backend import StoreBase
+
+    reads, reads_all = StoreBase.server_settings, StoreBase.all_server_settings
+
+    async def away(self, *guild_id):
+        raise StoreUnavailable("the database cannot be reached")
+
+    monkeypatch.setattr(StoreBase, "server_settings", away)
+    monkeypatch.setattr(StoreBase, "all_server_settings", away)
     async with world.running_bot() as bot:
-        store = bot.service.store
-        reads = store.server_settings
-
-        async def away(guild_id):
-            raise StoreUnavailable("the database cannot be reached")
-
-        monkeypatch.setattr(store, "server_settings", away)
         refused = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
         assert refused.ephemeral_to.id == world.alice.id
         assert "settings cannot be read right now" in refused.content and "no table was opened" in refused.content
         assert world.public() == [] and not bot.service.tables
         # Once it can be read, the server's own rules hold: no turn-based game, its AI level.
-        monkeypatch.setattr(store, "server_settings", reads)
+        monkeypatch.setattr(StoreBase, "server_settings", reads)
+        monkeypatch.setattr(StoreBase, "all_server_settings", reads_all)
         again = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", pace="24h")).reply()
         assert "turned off on this server" in again.content
         lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", ai_players=1)).reply()
         assert "AI level hard" in str(lobby.embed)
+
+
+async def test_a_server_chooses_the_language_of_its_public_messages_and_it_survives_a_restart(world, backend):
+    """Discord leaves ``preferred_locale`` at en-US on a server without the Community features:
+    such a server picks German in ``/6nimmt-admin settings``. Its lobby, table, news and
+    leaderboard are German from then on, also in the first message after a restart; what only a
+    member sees stays in their own language (here everyone's Discord is English)."""
+    from tests.e2e.test_table_play import click_ok
+
+    dora = manager(world)
+    async with world.running_bot():
+        shown = await settings(world, dora)
+        assert "**Language of public messages:** the server's Discord language (English)" in shown.content
+        saved = await settings(world, dora, language="de", threads=False)
+        assert "**Language of public messages:** Deutsch ✱" in saved.content, "dora reads her own English"
+        assert await stored(world) == ServerSettings(threads=False, language="de")
+
+        lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", ai_players=1)).reply()
+        assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
+        assert "Sprache: Deutsch" in str(lobby.embed), "the lobby lists the server's own choices"
+        board = await (await world.standin.slash(world.bob, world.channel, "leaderboard")).reply()
+        assert board.embed["title"] == "6-nimmt!-Rangliste — Wertungszahl"
+        refused = await (await world.standin.click(world.carol, lobby, lobby.button("Beginnen")["custom_id"])).reply()
+        assert refused.ephemeral_to.id == world.carol.id and refused.content.startswith("You are not at this table")
+        await click_ok(world, world.alice, lobby, lobby.button("Beginnen")["custom_id"])
+        table = await world.standin.world.wait_until(world.table_message, 3, "the table was not posted")
+        assert table.embed["title"] == "6 nimmt! — Runde 1, Zug 1"
+
+    async with world.running_bot():  # a new process: the table is restored, the choice read back
+        table = world.table_message()
+        hand = await (await world.standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
+                      ).reply()
+        assert hand.content.startswith("**Your hand**"), "a hand is the player's own: English"
+        card = next(b for b in hand.buttons if b["custom_id"].startswith("6n:p:"))
+        await click_ok(world, world.alice, hand, card["custom_id"])
+        await world.settle()
+        reveal = next(m for m in reversed(world.public()) if "🃏" in (m.content or ""))
+        assert "🃏 Aufgedeckt:" in reveal.content, "the first news after the restart is German"
+
+        back = await settings(world, dora, language="server")
+        assert "**Language of public messages:** the server's Discord language (English)" in back.content
+        assert await stored(world) == ServerSettings(threads=False)
+        before = world.table_message()
+        await (await world.standin.slash(world.alice, world.channel, "6nimmt status")).reply()
+        again = await world.standin.world.wait_until(
+            lambda: world.table_message() if world.table_message().id != before.id else None, 3,
+            "the table was not posted again")
+        assert again.embed["title"].startswith("6 nimmt! — round 1"), "English again: the server's own"
+    world.standin.assert_no_errors()

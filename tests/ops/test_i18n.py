@@ -1,84 +1,295 @@
-"""German: every command string and every marked message has a German entry that fits.
+"""The catalogs: every text the bot shows is in every language, fits, and keeps its fields.
 
-Two sources of strings: the command tree (names, descriptions, options and
-choices, as the translator hands them to Discord) and the source code (every
-literal passed to ``tr(locale, "…")`` or ``N_("…")`` in bot/ and cogs/).
-Each check is also shown to fail on a deliberately untranslated string.
+Texts come from one extraction, the one ``pybabel extract -F babel.cfg`` runs
+(``cogs/i18n/extract.py``): every literal given to ``tr``, ``trn`` or ``N_`` in bot/ and cogs/,
+and every name and description of the command tree. Each catalog under
+``cogs/i18n/locales`` must translate each of them (not fuzzy), with the same ``{fields}``, the
+number of plural forms its language has, command names Discord accepts and texts within
+Discord's limits once filled with the longest real values. Each check is also shown to fail on
+a deliberately broken entry.
 """
 
 from __future__ import annotations
 
-import ast
+import copy
+import functools
 import re
+import unicodedata
 from pathlib import Path
 
 import discord
-from discord import app_commands
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
 
 import engine
 from bot.tables.errors import LobbyError
-from cogs.i18n import CATALOGS, CatalogTranslator, error_text, fields_of, render, tr
-from cogs.i18n.de import MESSAGES, NAMES
+from bot.tables.lobby import TABLE_FULL
 from bot.tables.text import Text
+from cogs.i18n import (
+    COMMAND_NAME,
+    LOCALES,
+    CatalogTranslator,
+    command_name,
+    error_text,
+    fields_of,
+    join,
+    language_of,
+    languages,
+    number,
+    percent,
+    render,
+    tr,
+    trn,
+)
+from cogs.render.names import shown_name
+from cogs.render.specials import label
+from engine import Special
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = discord.Locale.german
-NAME_RULE = re.compile(r"^[-_\w]{1,32}$")  # Discord's ^[-_\p{L}\p{N}]{1,32}$, lowercase
+
+# ---------------------------------------------------------------------------- the catalogs, read
 
 
-def marked_strings(source: str, filename: str = "<src>") -> list[tuple[str, int, str]]:
-    """(file, line, text) of every literal given to tr(…, "text") or N_("text")."""
-    found = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-            continue
-        position = {"tr": 1, "N_": 0}.get(node.func.id)
-        if position is None or len(node.args) <= position:
-            continue
-        arg = node.args[position]
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            found.append((filename, node.lineno, arg.value))
-    return found
-
-
-def all_marked_strings() -> list[tuple[str, int, str]]:
-    found = []
+@functools.cache
+def extracted() -> Catalog:
+    """What ``pybabel extract -F babel.cfg -c Translators: -s ... bot cogs`` finds, as a catalog."""
+    with (ROOT / "babel.cfg").open() as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    catalog = Catalog()
     for folder in ("bot", "cogs"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            found += marked_strings(path.read_text(), str(path.relative_to(ROOT)))
-    return found
+        for filename, lineno, message, comments, context in extract_from_dir(
+                ROOT / folder, method_map, options_map, keywords=DEFAULT_KEYWORDS, comment_tags=("Translators:",),
+                strip_comment_tags=True):
+            catalog.add(message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context)
+    return catalog
 
 
-def untranslated(strings, messages=MESSAGES) -> list[str]:
+def read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=language)
+
+
+def catalog_of(language: str) -> Catalog:
+    return read(LOCALES / language / "LC_MESSAGES" / "messages.po", language)
+
+
+def texts(catalog: Catalog) -> set[tuple[str | tuple[str, ...], str | None]]:
+    return {(message.id if isinstance(message.id, str) else tuple(message.id), message.context)
+            for message in catalog if message.id}
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+def name_problem(name: str) -> str | None:
+    """Why Discord refuses ``name`` as a command or option name (``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``,
+    lowercase where the script has case), or None."""
+    if not 1 <= len(name) <= 32:
+        return f"{len(name)} characters"
+    if name != name.lower():
+        return "not lowercase"
+    for char in name:
+        devanagari_or_thai = "\u0900" <= char <= "\u097f" or "\u0e00" <= char <= "\u0e7f"
+        if char not in "-_" and unicodedata.category(char)[0] not in "LN" and not devanagari_or_thai:
+            return f"{char!r} is not allowed"
+    return None
+
+
+#: The longest value each field takes where the code fills it (a mention, a chosen name, a row of
+#: cards, a link...), so a text is measured as Discord would get it at its longest.
+MENTION = "<@123456789012345678>"
+LONGEST_FIELDS: dict[str, str] = {
+    "bull": "🐮", "cancelled": "55, 66, 77, 88", "card": "104", "cards": ", ".join(["104"] * 104),
+    "channel": "<#123456789012345678>", "choice": "row 4", "choices": "always, saving, big, never",
+    "count": "1,000", "deck": "28", "discard": "28", "first": "W" * 60, "game": "123456", "games": "1,000 games",
+    "goal": "W" * 70, "high": "104", "host": shown_name("W" * 32), "hours": "24", "last": shown_name("W" * 32),
+    "language": "Português (Brasil)", "left": "9", "level": "medium", "limits": "W" * 160, "link": "https://discord.com/channels/" + "/".join(
+        ["123456789012345678"] * 3), "low": "104", "metric": "W" * 45, "most": "10", "name": shown_name("W" * 32),
+    "names": ", ".join([shown_name("W" * 32)] * 9), "now": "W" * 200, "pace": "W" * 40, "page": "100",
+    "pages": "100", "permissions": "W" * 70, "place": "6", "player": MENTION, "players": ", ".join([MENTION] * 10),
+    "points": "171", "problem": "W" * 150, "rate": "100 %", "rating": "-12.3", "reason": "W" * 80,
+    "reminder": "W" * 120, "replacement": "104", "round": "99", "rounds": "99", "row": "5", "rows": "1, 2, 3, 4, 5",
+    "seated": "10", "seats": "9", "second": "W" * 60, "seconds": "600", "size": "28", "source": "5",
+    "standings": "W" * 600, "status": "W" * 20, "table": "123456", "target": "5", "text": "W" * 100,
+    "thread": "<#123456789012345678>", "times": "999", "turn": "12", "value": "W" * 100,
+    "variant": "W" * 40, "when": "<t:1900000000:R>", "where": "W" * 20, "why": "W" * 30,
+    "winner": shown_name("W" * 32), "winners": ", ".join([shown_name("W" * 32)] * 10), "wins": "1,000",
+}
+MESSAGE_LIMIT = 2000
+
+
+def limit_of(message) -> int:
+    """The text's limit: what its translator's comment says ("a button label (at most 80 characters)",
+    the budget of a label's part) or else a message's, 2,000."""
+    said = " ".join(message.auto_comments)
+    return min([int(n) for n in re.findall(r"at most (\d+) characters", said)] or [MESSAGE_LIMIT])
+
+
+SPECIAL_CARD = "{card} is a special card's name"
+
+
+def longest(text: str, message=None, language: str | None = None) -> str:
+    """``text`` with every field at its longest; ``{card}`` is a number card unless the translator's
+    comment says it is a special card's name (then the language's longest one)."""
+    fields = fields_of(text)
+    unknown = fields - set(LONGEST_FIELDS)
+    assert not unknown, f"no longest value for the fields {unknown} of {text!r}: add them to LONGEST_FIELDS"
+    values = {name: LONGEST_FIELDS[name] for name in fields}
+    if "card" in fields and message is not None and SPECIAL_CARD in " ".join(message.auto_comments):
+        values["card"] = max((label(special, language) for special in Special), key=len)
+    return text.format(**values) if fields else text
+
+
+def template_problems(template: Catalog) -> list[str]:
+    """Problems of the English texts themselves: a plural pair whose forms have other fields, a text
+    over its limit at its longest."""
     problems = []
-    for filename, line, text in strings:
-        german = messages.get(text)
-        if german is None:
-            problems.append(f"{filename}:{line}: no German for {text!r}")
-        elif fields_of(german) != fields_of(text):
-            problems.append(f"{filename}:{line}: the German of {text!r} has fields {fields_of(german)}")
+    for message in template:
+        if not message.id:
+            continue
+        forms = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        if len(forms) == 2 and fields_of(forms[0]) != fields_of(forms[1]):
+            problems.append(f"{forms[0]!r} and {forms[1]!r} have other fields: give both the count")
+        for form in forms:
+            if len(longest(form, message)) > limit_of(message):
+                problems.append(f"{form!r}: {len(longest(form, message))} characters at its longest, "
+                                f"over {limit_of(message)}")
     return problems
 
 
-def payload_problems(payload: dict, path: str = "") -> list[str]:
-    """Every name or description of a synced command payload that has no German (or a bad name)."""
+def catalog_problems(template: Catalog, catalog: Catalog, language: str) -> list[str]:
+    """Everything wrong with ``catalog`` against the extracted ``template``."""
+    problems = []
+    plurals = Catalog(locale=language).num_plurals  # the language's plural rule, from Babel's CLDR data
+    if catalog.num_plurals != plurals:
+        problems.append(f"{language}: the header says {catalog.num_plurals} plural forms, the language has {plurals}")
+    for message in template:
+        if not message.id:
+            continue
+        english = message.id if isinstance(message.id, str) else message.id[1]
+        here = f"{language}: {english!r}" + (f" ({message.context})" if message.context else "")
+        entry = catalog.get(message.id, context=message.context)
+        forms = () if entry is None else (entry.string,) if isinstance(entry.string, str) else tuple(entry.string)
+        if entry is None or entry.fuzzy or not forms or not all(forms):
+            problems.append(f"{here}: not translated")
+            continue
+        if message.pluralizable and len(forms) != plurals:
+            problems.append(f"{here}: {len(forms)} plural forms, {language} has {plurals}")
+        for form in forms:
+            if fields_of(form) != fields_of(english):
+                problems.append(f"{here}: {form!r} has the fields {sorted(fields_of(form))}")
+            elif message.context == COMMAND_NAME and (why := name_problem(form)):
+                problems.append(f"{here}: the name {form!r} breaks Discord's rule: {why}")
+            elif len(longest(form, message, language)) > limit_of(message):
+                problems.append(f"{here}: {len(longest(form, message, language))} characters at its longest, "
+                                f"over {limit_of(message)}")
+    extra = texts(catalog) - texts(template)
+    problems += [f"{language}: {text!r} is not in the code any more" for text, _ in sorted(extra, key=str)]
+    return problems
+
+
+# ---------------------------------------------------------------------------- the template and catalogs
+
+
+def test_the_extraction_finds_every_kind_of_text():
+    found = texts(extracted())
+    assert ("Join", None) in found  # tr(locale, "Join") in the lobby
+    assert ("A Stop blocks that row.", None) in found  # N_ in a table of constants
+    assert ("start", COMMAND_NAME) in found and ("ai_players", COMMAND_NAME) in found  # command and option names
+    assert ("Open a table in this channel", None) in found  # a command's description
+    assert ("classic", None) in found  # a choice (from a Literal)
+    assert any(isinstance(text, tuple) for text, _ in found), "a plural text (trn)"
+    assert len(found) > 450
+
+
+def test_the_committed_template_is_the_code_s():
+    """Re-extract (the README's command) when this fails: the .pot lags behind the code."""
+    committed = read(LOCALES / "messages.pot")
+    assert sorted(texts(extracted()) - texts(committed), key=str) == []
+    assert sorted(texts(committed) - texts(extracted()), key=str) == []
+    assert template_problems(extracted()) == []
+
+
+def test_there_are_catalogs_and_english_is_the_source():
+    assert "de" in languages() and "en" not in languages()
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_text_is_translated_with_its_fields_forms_and_limits(language):
+    assert catalog_problems(extracted(), catalog_of(language), language) == []
+
+
+def test_the_check_fails_for_a_missing_or_broken_entry():
+    template = extracted()
+    german = catalog_of("de")
+    assert catalog_problems(template, german, "de") == []
+    broken = copy.deepcopy(german)
+    del broken["Join"]  # missing
+    broken.get("Choose one of: {choices}.").string = "Wähle eins von: {auswahl}."
+    broken.get("Decide").flags.add("fuzzy")
+    plural = next(m for m in broken if m.pluralizable)
+    plural.string = plural.string[:1]  # one form short
+    broken.get("start", context=COMMAND_NAME).string = "Eröffnen Tisch"
+    broken.get("Play a card").string = "Eine Karte spielen " + "x" * 80  # a button label over 80
+    broken.add("Nobody says this any more", "Das sagt niemand mehr")
+    problems = catalog_problems(template, broken, "de")
+    assert "de: 'Join': not translated" in problems
+    assert "de: 'Decide': not translated" in problems
+    assert any("['auswahl']" in p for p in problems)
+    assert any("1 plural forms, de has 2" in p for p in problems)
+    assert any("Eröffnen Tisch" in p and "not lowercase" in p for p in problems)
+    assert any("'Play a card'" in p and "over 80" in p for p in problems)
+    assert "de: 'Nobody says this any more' is not in the code any more" in problems
+    assert len(problems) == 7
+    polish_header = Catalog(locale="pl")
+    assert polish_header.num_plurals == 3  # the machinery knows three forms where the language has them
+    assert catalog_problems(template, Catalog(locale="de", header_comment=""), "pl")[0] == \
+        "pl: the header says 2 plural forms, the language has 3"
+
+
+def test_discords_name_rule():
+    assert name_problem("ki-spieler") is None and name_problem("mindestpartien") is None
+    assert name_problem("名前") is None and name_problem("नाम") is None  # letters of any script; Devanagari marks
+    assert name_problem("Eröffnen") == "not lowercase"
+    assert name_problem("zwei wörter") == "' ' is not allowed"
+    assert name_problem("x" * 33) == "33 characters"
+
+
+# ---------------------------------------------------------------------------- the command tree
+
+
+def discord_locales(language: str) -> list[discord.Locale]:
+    """The Discord locales whose players read ``language``'s catalog (es: es-ES and es-419)."""
+    return [locale for locale in discord.Locale if language_of(locale) == language]
+
+
+def payload_problems(payload: dict, locale: str, path: str = "") -> list[str]:
+    """Every name or description of a synced command payload that has no ``locale`` text (or a bad one)."""
     problems = []
     here = f"{path}/{payload['name']}"
-    german_name = (payload.get("name_localizations") or {}).get("de")
-    if german_name is None:
-        problems.append(f"{here}: no German name")
-    elif "choices" not in path and (german_name != german_name.lower() or not NAME_RULE.match(german_name)):
-        problems.append(f"{here}: {german_name!r} breaks Discord's name rule")
-    if "description" in payload and not (payload.get("description_localizations") or {}).get("de"):
-        problems.append(f"{here}: no German description")
+    name = (payload.get("name_localizations") or {}).get(locale)
+    if name is None:
+        problems.append(f"{here}: no {locale} name")
+    elif "choices" not in path and (why := name_problem(name)):
+        problems.append(f"{here}: {name!r} breaks Discord's name rule: {why}")
+    elif len(name) > 100:
+        problems.append(f"{here}: {name!r} is over 100 characters")
+    if "description" in payload:
+        description = (payload.get("description_localizations") or {}).get(locale)
+        if not description or len(description) > 100:
+            problems.append(f"{here}: no {locale} description of 1 to 100 characters")
     children = payload.get("options") or []
-    names = [(c.get("name_localizations") or {}).get("de") for c in children]
+    names = [(c.get("name_localizations") or {}).get(locale) for c in children]
     if len(set(names)) != len(names):
-        problems.append(f"{here}: two options share a German name: {names}")
+        problems.append(f"{here}: two options share a {locale} name: {names}")
     for child in children:
-        problems += payload_problems(child, here)
+        problems += payload_problems(child, locale, here)
     for choice in payload.get("choices") or []:
-        problems += payload_problems(choice, here + "/choices")
+        problems += payload_problems(choice, locale, here + "/choices")
     return problems
 
 
@@ -86,80 +297,88 @@ async def payloads(tree) -> list[dict]:
     return [await command.get_translated_payload(tree, tree.translator) for command in tree.get_commands()]
 
 
-async def test_every_command_option_and_choice_has_german(tree):
+async def test_every_command_option_and_choice_is_localized_for_every_catalog(tree):
     found = await payloads(tree)
     assert {p["name"] for p in found} >= {"6nimmt", "leaderboard", "6nimmt-admin"}
     assert isinstance(tree.translator, CatalogTranslator)
-    problems = [problem for payload in found for problem in payload_problems(payload)]
+    locales = [locale.value for language in languages() for locale in discord_locales(language)]
+    assert "de" in locales
+    problems = [problem for payload in found for locale in locales for problem in payload_problems(payload, locale)]
     assert problems == []
 
 
-async def test_a_command_without_german_is_reported(tree):
+async def test_a_command_without_a_translation_is_reported(tree):
+    from discord import app_commands
+
     @app_commands.command(name="untranslated", description="Not in the catalog on purpose")
     @app_commands.describe(level="Neither is this")
     async def untranslated_command(interaction: discord.Interaction, level: int) -> None: ...
 
     payload = await untranslated_command.get_translated_payload(tree, tree.translator)
-    assert payload_problems(payload) == [
-        "/untranslated: no German name", "/untranslated: no German description",
-        "/untranslated/level: no German name", "/untranslated/level: no German description",
+    assert payload_problems(payload, "de") == [
+        "/untranslated: no de name", "/untranslated: no de description of 1 to 100 characters",
+        "/untranslated/level: no de name", "/untranslated/level: no de description of 1 to 100 characters",
     ]
 
 
-def test_every_marked_message_has_german_with_the_same_fields():
-    strings = all_marked_strings()
-    assert len(strings) > 40, "the scan finds the marked strings"
-    assert untranslated(strings) == []
+@pytest.mark.parametrize("language", languages())
+def test_messages_name_the_commands_as_that_language_shows_them(language):
+    """A message citing `/6nimmt start` cites the name that language's Discord client lists."""
+    catalog = catalog_of(language)
+    names = {m.string for m in catalog if m.context == COMMAND_NAME}
+    commands = {f"/6nimmt {name}" for name in names} | {f"/{name}" for name in names}
+    for message in catalog:
+        if not message.id or message.context == COMMAND_NAME:
+            continue
+        for form in [message.string] if isinstance(message.string, str) else message.string:
+            for cited in re.findall(r"/6nimmt [-\w]+|/(?!6nimmt)[a-z][-\w]+(?=[` ])", form):
+                assert cited in commands, f"{form!r} names {cited}, which {language} Discord does not show"
 
 
-def test_a_marked_message_without_german_is_reported():
-    source = 'x = tr(locale, "Nobody wrote German for this, {name}.", name=n)\ny = N_("Nor this")\n'
-    assert untranslated(marked_strings(source)) == [
-        "<src>:1: no German for 'Nobody wrote German for this, {name}.'", "<src>:2: no German for 'Nor this'"]
-    wrong_fields = {"Hello {name}": "Hallo {nmae}"}
-    assert len(untranslated([("f", 1, "Hello {name}")], wrong_fields)) == 1
-
-
-async def test_the_catalog_has_no_entry_nobody_uses(tree):
-    strings: set[str] = {text for _, _, text in all_marked_strings()}
-    names: set[str] = set()
-
-    def collect(payload):
-        names.add(payload["name"])
-        if "description" in payload:
-            strings.add(payload["description"])
-        for choice in payload.get("choices") or []:
-            strings.add(choice["name"])
-        for child in payload.get("options") or []:
-            collect(child)
-
-    for payload in await payloads(tree):
-        collect(payload)
-    assert sorted(set(MESSAGES) - strings) == []
-    assert sorted(set(NAMES) - names) == []
-
-
-def test_german_messages_name_the_german_commands():
-    german_commands = {f"/6nimmt {name}" for name in NAMES.values()} | {f"/{name}" for name in NAMES.values()}
-    for english, german in MESSAGES.items():
-        for mention in re.findall(r"/6nimmt [-\w]+|/(?!6nimmt)[a-z][-\w]+", german):
-            assert mention in german_commands, f"{german!r} names {mention}, which German Discord does not show"
+# ---------------------------------------------------------------------------- the lookup
 
 
 def test_tr_formats_in_german_and_falls_back_to_english(caplog):
-    assert tr(GERMAN, "Synced {count} commands to this server; they show at once.", count=3) == \
-        "3 Befehle an diesen Server gesendet; sie erscheinen sofort."
-    assert tr(discord.Locale.american_english, "Synced {count} commands to this server; they show at once.",
-              count=3) == "Synced 3 commands to this server; they show at once."
-    assert tr(discord.Locale.french, "Wins") == "Wins"  # no French catalog: English
+    assert tr(GERMAN, "Choose one of: {choices}.", choices="a, b") == "Wähle eins von: a, b."
+    assert tr(discord.Locale.american_english, "Choose one of: {choices}.", choices="a, b") == "Choose one of: a, b."
+    assert tr(discord.Locale.hungarian, "Wins") == "Wins"  # no Hungarian catalog: English
     assert tr(GERMAN, "Not in any catalog") == "Not in any catalog"
     assert "no de translation for 'Not in any catalog'" in caplog.text
-    assert set(CATALOGS) == {"de"}
+    assert command_name(GERMAN, "start") == "eröffnen" and command_name(None, "start") == "start"
+
+
+def test_discords_locales_fall_back_as_their_players_expect():
+    assert language_of(GERMAN) == "de" and language_of("de") == "de"
+    assert language_of(discord.Locale.british_english) == language_of(discord.Locale.american_english) == "en"
+    assert language_of(None) == "en" and language_of("xx-YY") == "en"
+    # a regional Discord locale reads its language's catalog (Spanish, Portuguese, Chinese, once they exist)
+    for regional, language in (("es-419", "es"), ("es-ES", "es"), ("pt-BR", "pt"), ("zh-CN", "zh")):
+        assert language_of(regional) == (language if language in languages() else "en")
+
+
+def test_plural_forms_follow_each_language(monkeypatch):
+    assert trn(None, "{count} game", "{count} games", 1, count=1) == "1 game"
+    assert trn(None, "{count} game", "{count} games", 2, count=2) == "2 games"
+    assert trn(GERMAN, "{count} game", "{count} games", 1, count=1) == "1 Partie"
+    assert trn(GERMAN, "{count} game", "{count} games", 21, count=21) == "21 Partien"
+    # Polish has three forms (1, 2-4 / 22-24, 5-21 / 25...): gettext's rule from Babel picks among them
+    polish = Catalog(locale="pl")
+    assert polish.num_plurals == 3 and "n%10>=2" in polish.plural_expr.replace(" ", "")
+
+
+def test_figures_and_lists_are_written_as_each_language_writes_them():
+    assert number(None, 2.5, 2) == "2.50" and number(GERMAN, 2.5, 2) == "2,50"
+    assert number(GERMAN, 1234) == "1.234" and number(None, 1234) == "1,234"
+    assert percent(None, 0.45) == "45%" and percent(GERMAN, 0.45) == "45\xa0%"
+    assert join(None, ["a", "b", "c"]) == "a, b and c" and join(GERMAN, ["a", "b", "c"]) == "a, b und c"
+    assert join(GERMAN, ["a"]) == "a"
 
 
 def test_table_errors_and_notices_are_worded_in_the_readers_language():
-    full = LobbyError("The table is full ({players} players).", players=4)
+    full = LobbyError(TABLE_FULL, players=4)
     assert str(full) == "The table is full (4 players)."  # logs and tests read English
+    assert Text.from_data(Text(TABLE_FULL, players=1).to_data()) == Text(TABLE_FULL, players=1)  # saved with a post
+    assert str(Text(TABLE_FULL, players=1)) == "The table is full (1 player)."
     assert error_text(GERMAN, full) == "Der Tisch ist voll (4 Spieler)."
     assert error_text(discord.Locale.british_english, full) == "The table is full (4 players)."
     left = Text("**{name}** left the table.", name="bob") + Text("An AI plays their seat from now on.")
@@ -174,9 +393,10 @@ def test_every_engine_refusal_has_german_by_kind_and_english_keeps_the_detail():
         kinds.append(kind)
         todo += kind.__subclasses__()
     assert {engine.CardNotInHand, engine.RowBlocked, engine.WrongPhase} <= set(kinds)
+    german = {m.string for m in catalog_of("de") if m.id}
     for kind in kinds:
-        german = error_text(GERMAN, kind("58 is not in your hand"))
-        assert german != "58 is not in your hand" and german in MESSAGES.values(), kind
+        refusal = error_text(GERMAN, kind("58 is not in your hand"))
+        assert refusal != "58 is not in your hand" and refusal in german, kind
     assert error_text(GERMAN, engine.CardNotInHand("58 is not in your hand")) == "Diese Karte kannst du nicht spielen."
     assert error_text(GERMAN, engine.RowBlocked("row 2 is blocked")) == "Auf dieser Reihe liegt ein Stopp."
     assert error_text(discord.Locale.american_english, engine.CardNotInHand("58 is not in your hand")) == \

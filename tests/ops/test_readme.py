@@ -14,7 +14,7 @@ from discord import app_commands
 from PIL import Image
 
 from bot.config import ENV_NAMES
-from cogs.i18n.de import NAMES
+from cogs.i18n import command_name
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -39,7 +39,7 @@ async def test_every_command_is_listed_with_its_german_name(tree):
         if isinstance(command, app_commands.Group):
             continue
         assert f"`/{command.qualified_name}" in listed, command.qualified_name
-        assert NAMES[command.name] in listed, command.name
+        assert command_name("de", command.name) in listed, command.name
     for scope in ("`bot`", "`applications.commands`", "scope=bot+applications.commands"):
         assert scope in README
 
