@@ -15,6 +15,7 @@ from .interactions import (Interaction, InteractionRejected, build_autocomplete_
                            find_command)
 from .message import Message
 from .model import GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
+from .ratelimits import RateLimits, RouteLimit
 from .server import StandinServer
 from .threads import apply_thread_change
 from .world import ApiError, Command, RequestRecord, StandinTimeout, World
@@ -33,8 +34,12 @@ class DiscordStandin:
     ...         reply = await (await standin.slash(alice, channel, "6nimmt start", variant="classic")).reply()
     """
 
-    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0) -> None:
+    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0,
+                 rate_limits: bool = False) -> None:
+        """``rate_limits=True``: hold the bot to Discord's rate limits (ratelimits.py), as
+        ``set_rate_limits(True)`` does."""
         self.world = World(token=token, bot_name=bot_name)
+        self.world.rate_limits.configure(rate_limits)
         self.server = StandinServer(self.world)
         self.ack_deadline = ack_deadline  # Discord's 3-second rule; raise it for slow CI if needed
         self._restore: list[contextlib.ExitStack] = []
@@ -165,6 +170,24 @@ class DiscordStandin:
     def clear_faults(self) -> None:
         """Stop failing calls (the record of the ones failed so far stays in injected_faults)."""
         self.world.faults.clear()
+
+    # --- rate limits (ratelimits.py: what Discord documents, and the numbers picked) ----------
+
+    def set_rate_limits(self, enabled: bool = True, *, global_per_second: Optional[int] = None,
+                        routes: Optional[dict[str, RouteLimit]] = None, default: Optional[RouteLimit] = None) -> None:
+        """Hold every REST call to Discord's rate limits from now on (``False``: no limits, the
+        stand-in's default). The global limit is 50 bot-token requests a second (interaction
+        callbacks and interaction webhooks exempt); the per-route buckets are ``ROUTE_LIMITS``.
+        A test may shrink them to stay quick: ``global_per_second=5``, or ``routes={"POST
+        /channels/{channel}/messages": RouteLimit(2, 0.5, "msg-create")}``."""
+        self.world.rate_limits.configure(enabled, global_per_second=global_per_second, routes=routes,
+                                         default=default)
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The limits and what was counted: ``.figures()`` (bot-token requests a second, 429s by
+        scope, invalid requests in any 10 minutes), ``.reset_figures()``, ``.limit_resource(id, s)``."""
+        return self.world.rate_limits
 
     @property
     def injected_faults(self) -> list[InjectedFault]:

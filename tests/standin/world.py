@@ -15,6 +15,7 @@ import discord
 
 from .faults import Faults
 from .message import Message
+from .ratelimits import RateLimits
 from .model import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
@@ -92,6 +93,7 @@ class World:
         self.nonce_window = NONCE_WINDOW
         self.requests: list[RequestRecord] = []
         self.faults = Faults()  # REST calls to fail on purpose (DiscordStandin.fail_requests / fail_next)
+        self.rate_limits = RateLimits()  # Discord's rate limits, off until asked for; counted always
         self.interactions: dict[int, Any] = {}  # id -> interactions.Interaction
         self.interactions_by_token: dict[str, Any] = {}
         self.clock_offset = 0.0
