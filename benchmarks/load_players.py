@@ -226,6 +226,7 @@ class Pace:
 class Tally:
     resolutions: list[tuple[float, float]] = field(default_factory=list)  # (click time, seconds)
     games: int = 0
+    turns: int = 0  # turns revealed: every player's card picked and the outcome shown
 
 
 async def wait_until(check, timeout=60.0, every=0.05):
@@ -249,25 +250,29 @@ def channel_story(standin, channel) -> str:
 
 
 async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None,
-                    threads: bool = False) -> None:
+                    threads: bool = False, target: int | None = None) -> None:
     """``threads``: the bot runs each game in a thread of its own (THREADS=true); the lobby is
-    posted in ``channel`` and the game played in the thread started on it."""
+    posted in ``channel`` and the game played in the thread started on it. ``target``: the game
+    is played to this score (``/6nimmt start target:66``), else it is one round."""
     where = [channel]  # the channel the game is played in: the thread, once it is known
     try:
-        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None)
+        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None,
+                         target)
     except Exception as exc:
         raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, where[-1])}") from exc
 
 
 async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None,
-                     thread_out: list | None = None) -> None:
-    """One one-round game: two players and three AI seats (at ``ai_level``, else the server's
-    default); the chooser of a low card takes row 1. With ``thread_out``, the game is looked for
-    in the thread started on the lobby (its id is the lobby message's), appended to the list."""
+                     thread_out: list | None = None, target: int | None = None) -> None:
+    """One game, of one round or to ``target``: two players and three AI seats (at ``ai_level``,
+    else the server's default); the chooser of a low card takes row 1. With ``thread_out``, the
+    game is looked for in the thread started on the lobby (its id is the lobby message's),
+    appended to the list."""
     opened = time.monotonic()
-    level = {"ai_level": ai_level} if ai_level else {}
-    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600,
-                                       **level)).reply(timeout=30)
+    options = {"ai_level": ai_level} if ai_level else {}
+    options |= {"target": target} if target else {"rounds": 1}
+    lobby = await (await standin.slash(host, channel, "6nimmt start", ai_players=3, timer=600,
+                                       **options)).reply(timeout=30)
     if thread_out is not None:
         channel = await wait_until(lambda: standin.world.channels.get(lobby.id), 30)
         thread_out.append(channel)
@@ -278,8 +283,9 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
     current = await wait_until(lambda: (m := table_message(standin, channel)) and m.written_at >= opened and m)
     while True:
         rows_before = _rows(current)
-        last_click = None
-        if any(cid.startswith("6n:r:") for cid in current.custom_ids):
+        last_click, picked = None, 0
+        prompt = any(cid.startswith("6n:r:") for cid in current.custom_ids)
+        if prompt:
             await pace.think(rng)
             for user in (host, guest):
                 click = await click_table(standin, channel, user, "6n:r:", must=False)
@@ -298,11 +304,14 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
                 await pace.think(rng, 0.5)
                 last_click = await standin.click(user, hand, cards[0])
                 await last_click.ack(30)
+                picked += 1
         # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
         since = last_click.dispatched_at if last_click is not None else current.written_at
         shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
         if last_click is not None:
             tally.resolutions.append((since, shown - since))
+        if not prompt and picked == 2:
+            tally.turns += 1  # both players' cards went down: the turn is revealed (or asks for a row)
         if game_over(standin, channel, since):
             tally.games += 1
             return
