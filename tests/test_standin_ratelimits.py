@@ -202,7 +202,7 @@ async def test_401_403_and_429_are_counted_as_invalid_over_any_10_minutes(limite
     counted = limits.figures()
     assert counted.invalid == 6 and counted.invalid_max_10min == 5  # 0..401 s; at 650 s the first three are over
     assert counted.too_many == {"user": 2} and counted.bot_requests == 7
-    assert len(counted.per_second) == 701 and counted.rate(0.5) == 0 and max(counted.per_second) == 1
+    assert len(counted.per_second) == 701 and counted.percentile(0.5) == 0 and max(counted.per_second) == 1
 
 
 async def test_off_by_default_and_counted_all_the_same() -> None:

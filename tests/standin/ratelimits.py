@@ -130,7 +130,7 @@ class RateFigures:
     def bot_requests(self) -> int:
         return sum(self.per_second)
 
-    def rate(self, share: float) -> int:
+    def percentile(self, share: float) -> int:
         """Bot-token requests in the second at this share of the seconds, sorted (0.5: the median)."""
         ordered = sorted(self.per_second)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0
