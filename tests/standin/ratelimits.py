@@ -75,7 +75,7 @@ class RouteLimit:
 # Discord publishes no per-route numbers. These are the ones seen in Discord's answers and
 # repeated by the libraries' and developers' notes, or else the docs' own header example.
 _MESSAGE_CREATE = RouteLimit(5, 5.0, "msg-create")  # 5 per 5 s per channel: widely observed for message create
-_MESSAGE_EDIT = RouteLimit(5, 5.0, "msg-edit")  # the same 5 per 5 s per channel is seen for edits, a bucket of their own
+_MESSAGE_EDIT = RouteLimit(5, 5.0, "msg-edit")  # no figure known for edits: taken as create's, in a bucket of their own
 _REACTION = RouteLimit(1, 0.25, "reaction")  # 1 per 0.25 s per channel: widely observed for reactions
 _INTERACTION_WEBHOOK = RouteLimit(5, 2.0, "webhook")  # 5 per 2 s per webhook id + token: observed for webhooks
 #: Everything else: the docs' header example ("X-RateLimit-Limit: 5", "X-RateLimit-Reset-After: 1"),
