@@ -514,6 +514,7 @@ def report(problems: list[str]) -> str:
 # --- the tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_control_three_tables_play_to_the_end_without_an_outage(world, outage):
     """The same tables and checks with the database up throughout: the harness itself is sound."""
     standin = world.standin
@@ -540,12 +541,14 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
     assert not problems, report(problems)
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_database_away_for_15_s_while_tables_play(world, outage):
     problems = await play_through_an_outage(world, outage, 15, log_limit=200)
     assert not problems, report(problems)
 
 
 @pytest.mark.slow
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_postgres_away_for_60_s_while_tables_play(world, postgres_down):
     problems = await play_through_an_outage(world, postgres_down, 60, log_limit=250)
     assert not problems, report(problems)
