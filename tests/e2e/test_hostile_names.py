@@ -85,6 +85,7 @@ async def play_with_hostile_names(world):
     return players, names, raw, thread
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_hostile_names_ping_nobody_and_read_as_typed(world):
     world.threads = True
     async with world.running_bot():
@@ -131,6 +132,7 @@ async def test_hostile_names_ping_nobody_and_read_as_typed(world):
 
 
 @pytest.mark.xfail(strict=True, reason="the presenter must pass cogs.render.pings.table_pings with each post")
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_the_winners_line_pings_the_winners(world):
     """The standings call the winners by their mention: it pings them, and only them."""
     world.threads = True

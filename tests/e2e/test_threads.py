@@ -255,6 +255,7 @@ async def next_game_from(world, user, thread):
     return lobby, new_thread
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_start_inside_a_finished_games_thread_opens_the_next_in_the_channel_with_its_own_thread(world):
     world.threads = True
     async with world.running_bot():
