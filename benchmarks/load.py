@@ -64,7 +64,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game, rss_parts,
+    BotProcess,
+    BotProcesses,
+    Pace,
+    Tally,
+    cpu_seconds,
+    describe_ai,
+    describe_probe,
+    play_game,
+    rss_parts,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from tests.standin import InteractionRejected
 
@@ -68,8 +67,8 @@ class BotProcess:
 
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
-    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None,
-                 shard: Optional[tuple[int, int]] = None, timed: bool = True) -> None:
+    def __init__(self, standin, tmp: str, *, without: str = "", profile: str | None = None,
+                 shard: tuple[int, int] | None = None, timed: bool = True) -> None:
         """``shard``: (this process's shard, shard count), for several processes on one database.
         ``timed=False``: the process keeps no loop-lag, interaction or store timings, whose samples
         grow with every click: a soak measures the bot's memory, not its instruments'."""
@@ -180,14 +179,14 @@ def table_message(standin, channel):
     return None
 
 
-def _rows(version) -> Optional[str]:
+def _rows(version) -> str | None:
     """The rows as the table message's text shows them (its first embed's description)."""
     if not any(cid.startswith("6n:h:") for cid in version.custom_ids):
         return None
     return (version.embeds[0] if version.embeds else {}).get("description")
 
 
-def _shows_outcome(version, rows_before: Optional[str]) -> bool:
+def _shows_outcome(version, rows_before: str | None) -> bool:
     ids = version.custom_ids
     if any(cid.startswith(("6n:m:", "6n:r:")) for cid in ids):
         return True
@@ -195,7 +194,7 @@ def _shows_outcome(version, rows_before: Optional[str]) -> bool:
     return rows is not None and rows != rows_before
 
 
-def outcome_shown_at(standin, channel, since: float, rows_before: Optional[str]) -> Optional[float]:
+def outcome_shown_at(standin, channel, since: float, rows_before: str | None) -> float | None:
     """When the stand-in received the first message version (create or edit) after `since`
     that shows the turn's outcome; None while none has arrived."""
     times = [v.written_at for m in standin.channel_messages(channel) if m.written_at >= since
@@ -329,7 +328,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     raise RuntimeError(f"no {prefix} button to click on the table")
 
 
-def _fresh(message, since: float, rows_before: Optional[str]):
+def _fresh(message, since: float, rows_before: str | None):
     """The table message once it offers the next decision (not the one the click completed)."""
     if message.written_at < since:
         return None

@@ -20,13 +20,13 @@ from data import StoreError, open_store
 from data.store import Store
 
 from .config import Settings
-from .invite import invite_url
 from .health import Heartbeat, bot_status
+from .invite import invite_url
 from .logs import setup_logging
 from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
-from .tables.service import ServiceDefaults, TableService
 from .sync import sync_commands
+from .tables.service import ServiceDefaults, TableService
 
 log = logging.getLogger(__name__)
 

@@ -12,13 +12,20 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 from pydantic import (
-    BaseModel, ConfigDict, Field, PositiveInt, SecretStr, ValidationError, field_validator, model_validator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveInt,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
 )
 
+from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 from data import sqlite_path
 
 from .health import heartbeat_path
-from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
@@ -138,7 +145,7 @@ class Settings(BaseModel):
         return value.lower()
 
     @model_validator(mode="after")
-    def _shards_fit(self) -> "Settings":
+    def _shards_fit(self) -> Settings:
         if self.shard_ids is None:
             return self
         if self.shard_count is None:
@@ -187,7 +194,7 @@ class Settings(BaseModel):
         return pace
 
     @model_validator(mode="after")
-    def _pace_allowed(self) -> "Settings":
+    def _pace_allowed(self) -> Settings:
         if self.default_pace != "live" and not self.turn_based:
             raise ValueError(f"DEFAULT_PACE={self.default_pace} is a turn-based pace, but TURN_BASED=false "
                              "allows no turn-based games: set DEFAULT_PACE=live or TURN_BASED=true")

@@ -18,8 +18,8 @@ from discord import app_commands
 
 from bot.tables.errors import NoTable, TableError
 from bot.tables.table import Table, TableStatus
-from cogs.i18n import N_, tr, user_locale
 from bot.tables.text import Nn_
+from cogs.i18n import N_, tr, user_locale
 from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant

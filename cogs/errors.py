@@ -17,13 +17,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.errors import StoreUnavailable
+from bot.app import SixNimmtBot
 from bot.tables.errors import TableError
 from bot.tables.service import committed_change
 from cogs.i18n import CatalogTranslator, error_text, failure_text, store_down_text, tr, user_locale
+from data.errors import StoreUnavailable
 from engine import IllegalAction
-from bot.app import SixNimmtBot
-
 
 log = logging.getLogger(__name__)
 

@@ -20,23 +20,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, number, percent, public_locale, tr, trn, user_locale
+from bot.app import SixNimmtBot
 from bot.tables.records import (
-    RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
+    RecordError,
+    SeatedAtOpenTable,
+    forget_player,
+    game_log_in,
+    open_table_of,
+    parse_game_id,
 )
 from bot.tables.workers import WorkerPool
-from data.models import LeaderboardEntry, PlayerStats
-
+from cogs.errors import add_items, remove_items
+from cogs.i18n import N_, number, percent, public_locale, tr, trn, user_locale
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
-from cogs.ui.base import TableItem, item_view, service_of
-from .group import add_subcommands, remove_subcommands
 from cogs.render.names import shown_name
 from cogs.render.text import BULL, GREEN, VARIANT_NAMES
+from cogs.ui.base import TableItem, item_view, service_of
+from data.models import LeaderboardEntry, PlayerStats
 from engine import Variant
-from bot.app import SixNimmtBot
 
+from .group import add_subcommands, remove_subcommands
 
 log = logging.getLogger(__name__)
 

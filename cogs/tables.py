@@ -15,26 +15,25 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import add_items, answer_error, remove_items
+from bot.app import SixNimmtBot
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
-from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
-from engine import Variant, variant_spec
-from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
-
+from cogs.errors import add_items, answer_error, remove_items
+from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
+from cogs.render.names import shown_name
+from cogs.render.text import RULES, limits_text, table_embed
 from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
-from .group import add_subcommands, remove_subcommands
-from .threads import Threads, add_to_thread, game_thread_parent, start_thread, why_not_in_thread
-from .presenter import IMAGE_NAME, Presenter
-from cogs.render.names import shown_name
-from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
+from engine import Variant, variant_spec
+from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
+
 from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_for, table_option
 from .games import games_command
-from bot.app import SixNimmtBot
-
+from .group import add_subcommands, remove_subcommands
+from .presenter import IMAGE_NAME, Presenter
+from .threads import Threads, add_to_thread, game_thread_parent, start_thread, why_not_in_thread
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=CARD_PATTER
         self.game, self.card = game, card
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> "CardButton":
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> CardButton:
         return cls(int(match["game"]), int(match["card"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -59,7 +59,7 @@ class HandView(discord.ui.View):
 class GameCog(commands.Cog):
     nimmt = app_commands.Group(name="6nimmt", description="Play 6 nimmt!")
 
-    def __init__(self, bot: "TinyBot") -> None:
+    def __init__(self, bot: TinyBot) -> None:
         self.bot = bot
 
     @nimmt.command(name="start", description="Open a lobby")
@@ -228,9 +228,8 @@ async def test_deferred_followups_files_and_channel_paths(table: Any) -> None:
         assert first.attachments[0].filename == "board.png" and first.attachments[0].data == b"\x89PNG fake"
         second = await board.followup(1)
         assert second.ephemeral and second.content == "only for you"
-        async with aiohttp.ClientSession() as http:
-            async with http.get(first.attachments[0].url) as resp:
-                assert await resp.read() == b"\x89PNG fake"
+        async with aiohttp.ClientSession() as http, http.get(first.attachments[0].url) as resp:
+            assert await resp.read() == b"\x89PNG fake"
 
         announce = await standin.slash(alice, channel, "announce")
         answer = await announce.reply()

@@ -17,8 +17,8 @@ import os
 import random
 import time
 from collections import OrderedDict, deque
-from concurrent.futures import BrokenExecutor
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
 
 from engine import Game, GameConfig, Variant, action_from_dict, action_to_dict
 from engine.ai import choose_action

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from data.models import GameResult, SeatResult
 from engine import (
-    CardDrafted, ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
+    CardDrafted,
+    ChooseRow,
+    Draft,
+    Phase,
+    Pick,
+    PlayerView,
+    RowTaken,
+    TakeReason,
 )
 
 from .ai_seats import AISeats

@@ -10,21 +10,30 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from data.errors import GameNotFound, PlayerInActiveGame
 from data.models import UNFINISHED_STATUSES, GameLog
 from data.store import Store
 from engine import (
-    CardDrafted, CardPlaced, CardsRevealed, DraftEnded, Game, GameEnded, RoundEnded, RoundStarted,
-    RowChoiceRequired, RowTaken, TakeReason, action_from_dict,
+    CardDrafted,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    Game,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
+    action_from_dict,
 )
 
 from .errors import TableError
-from .table import Table, TableOptions
 from .service import TableService
+from .table import Table, TableOptions
 from .text import N_, ChannelMention
-
 
 EXPORT_FORMAT = "6nimmt-game-log/1"
 
@@ -100,7 +109,7 @@ class GameExport:
 
 def export_game(log: GameLog, now: datetime | None = None, narrate: Narrator | None = None) -> GameExport:
     data = {"format": EXPORT_FORMAT,
-            "exported_at": (now or datetime.now(timezone.utc)).isoformat(),
+            "exported_at": (now or datetime.now(UTC)).isoformat(),
             **log.model_dump(mode="json")}
     return GameExport(log.game.game_id, json.dumps(data, indent=2, ensure_ascii=False), log_text(log, narrate))
 

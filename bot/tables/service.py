@@ -31,7 +31,7 @@ from .errors import TableError
 from .lobby import Lobby
 from .observer import Observer
 from .pause import Pauses
-from .play import Play, PickResult, ServiceDefaults, ai_seed
+from .play import PickResult, Play, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
 from .table import Post, Table, TableStatus

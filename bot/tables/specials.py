@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
-from engine.errors import SpecialNotInHand
 from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
+from engine.errors import SpecialNotInHand
 
 from .checks import check_step, not_paused, running_game, seat_of
 from .errors import TableError

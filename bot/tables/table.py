@@ -96,7 +96,7 @@ class TableOptions(BaseModel):
         return values
 
     @model_validator(mode="after")
-    def _fits_the_variant(self) -> "TableOptions":
+    def _fits_the_variant(self) -> TableOptions:
         low, high = variant_spec(self.variant).players
         if self.ai_seats > high - 1:
             # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
@@ -177,7 +177,7 @@ class Seat:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Seat":
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
         stats = data.get("stats") or {}
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
@@ -222,7 +222,7 @@ class Post:
                 "timed_out": self.timed_out, "remind": list(self.remind)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Post":
+    def from_dict(cls, data: dict[str, Any]) -> Post:
         return cls(seq=int(data["seq"]), kind=str(data["kind"]),
                    events=tuple(event_from_dict(e) for e in data.get("events", ())),
                    notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
@@ -277,7 +277,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
     version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
-    committed: "TableSnapshot | None" = field(default=None, repr=False, compare=False)  # of ``saved``
+    committed: TableSnapshot | None = field(default=None, repr=False, compare=False)  # of ``saved``
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a player still playing themselves (not one an AI took over)."""
@@ -396,12 +396,12 @@ class Table:
         self.outlook = None  # worked out again from the restored game
         self.queued_swap = None
 
-    def as_committed(self) -> "Table":
+    def as_committed(self) -> Table:
         """The table as last committed, to read from: itself while no change holds its lock (each
         change commits or rolls back before it lets go), else the copy drawn from its snapshot."""
         return self.committed.table if self.lock.locked() else self
 
-    def snapshot(self) -> "TableSnapshot":
+    def snapshot(self) -> TableSnapshot:
         """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
         state, meta = self.saved
         return TableSnapshot(self.id, self.guild_id, self.channel_id, self.version, state, meta,
@@ -410,7 +410,7 @@ class Table:
     @classmethod
     def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,
                         meta: dict[str, Any], state: dict[str, Any] | None,
-                        posts=(), message_id: int | None = None) -> "Table":
+                        posts=(), message_id: int | None = None) -> Table:
         closed = meta.get("closed_notice")
         table = cls(
             id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=int(meta["host_id"]),

@@ -88,7 +88,7 @@ class Text:
     def __init__(self, template: Template, /, **fields) -> None:
         self.parts: tuple[tuple[Template, dict], ...] = ((template, fields),)
 
-    def __add__(self, other: "Text") -> "Text":
+    def __add__(self, other: Text) -> Text:
         joined = Text("")
         joined.parts = self.parts + other.parts
         return joined
@@ -119,7 +119,7 @@ class Text:
                  {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
 
     @classmethod
-    def from_data(cls, data: list) -> "Text":
+    def from_data(cls, data: list) -> Text:
         text = cls("")
         text.parts = tuple(
             (_template_from_data(template), {k: _field_from_data(v) for k, v in fields.items()})

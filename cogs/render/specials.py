@@ -10,9 +10,22 @@ from __future__ import annotations
 from cogs.i18n import N_, tr, trn
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
-    BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialDeclined, SpecialPlayed,
-    SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved, SwapDeclined,
+    BullheadsCancelled,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowClosed,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SevenNimmtRemoved,
+    SpecialDeckReshuffled,
+    SpecialDeclined,
+    SpecialPlayed,
+    SpecialsDealt,
+    SpecialSwapped,
+    StopPlaced,
+    StopsRemoved,
+    SwapDeclined,
 )
 
 BULL = "🐮"

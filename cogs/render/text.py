@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import discord
 
-from cogs.i18n import N_, join, render, tr, trn
 from bot.tables.table import Table, TableStatus
+from cogs.i18n import N_, join, render, tr, trn
 from engine import (
-    BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, Phase, RoundEnded, RowChoiceRequired,
-    RowTaken, TakeReason, Variant,
+    BULLHEADS,
+    CardDrafted,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    GameEnded,
+    Phase,
+    RoundEnded,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
+    Variant,
 )
 
 from .names import shown_name

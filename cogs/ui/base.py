@@ -13,14 +13,13 @@ import logging
 
 import discord
 
+from bot.tables.errors import SeatTakenOver, TableError
+from bot.tables.service import TableService
 from cogs.errors import answer_error, failure_message
+from cogs.i18n import error_text, tr, user_locale
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
-from bot.tables.errors import SeatTakenOver, TableError
-from cogs.i18n import error_text, tr, user_locale
-from bot.tables.service import TableService
 from engine import IllegalAction
-
 
 log = logging.getLogger(__name__)
 

@@ -6,21 +6,19 @@ ephemeral message; the public buttons carry only the table id.
 
 from __future__ import annotations
 
-
 import discord
 
+from bot.tables.service import TableService
 from cogs.i18n import N_, number, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
 from cogs.render.text import card_label
 from cogs.render.tracker import tracker_text
+from cogs.reply import Answer, Reply
 from engine import BULLHEADS, Phase
 
-from cogs.reply import Answer, Reply
-
 from .base import TableItem, item_view
-from .specials import preference_view
 from .draft import draft_selects
-from bot.tables.service import TableService
+from .specials import preference_view
 
 
 class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):

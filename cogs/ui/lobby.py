@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-
 import discord
 
+from bot.tables.service import TableService
 from bot.tables.table import Table
 from cogs.i18n import N_, public_locale, tr, user_locale
 from cogs.render.settings import settings_lines
-from cogs.threads import add_to_thread, start_thread
 from cogs.render.text import lobby_embed
-
 from cogs.reply import Answer, Reply
+from cogs.threads import add_to_thread, start_thread
 
 from .base import TableItem, item_view
-from bot.tables.service import TableService
-
 
 LOBBY_LABELS = {
     # Translators: a button label (at most 80 characters).

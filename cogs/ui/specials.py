@@ -20,24 +20,27 @@ import re
 
 import discord
 
-from cogs.i18n import N_, tr, user_locale
-from bot.tables.specials import SpecialPrompt
-from bot.tables.table import prompt_preference
-from engine import Phase, Special
-
-from cogs.render.text import clip, plain_name
-from cogs.render.specials import (
-    EMOJI, counted, decided_line, kind_prompt_text, label, option_label, play_label, prompt_text,
-    shift_source_label,
-)
-
-from cogs.reply import Answer, Reply
-
-from .base import PagedSelect, TableItem, item_view
-
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
 from bot.tables.service import TableService
+from bot.tables.specials import SpecialPrompt
+from bot.tables.table import prompt_preference
+from cogs.i18n import N_, tr, user_locale
+from cogs.render.specials import (
+    EMOJI,
+    counted,
+    decided_line,
+    kind_prompt_text,
+    label,
+    option_label,
+    play_label,
+    prompt_text,
+    shift_source_label,
+)
+from cogs.render.text import clip, plain_name
+from cogs.reply import Answer, Reply
+from engine import Phase, Special
 
+from .base import PagedSelect, TableItem, item_view
 
 MAX_CHOICE_BUTTONS = 20
 SELECT_SIZE = 25

@@ -38,8 +38,19 @@ import pytest
 from bot.config import Settings
 from bot.health import check
 from tests.e2e.db_outage import (
-    Click, LogLines, PostgresDown, SQLiteLocked, TableRun, answered, live_message, logged_turns, open_hand,
-    revealed, shown_reveals, standings_shown, summary,
+    Click,
+    LogLines,
+    PostgresDown,
+    SQLiteLocked,
+    TableRun,
+    answered,
+    live_message,
+    logged_turns,
+    open_hand,
+    revealed,
+    shown_reveals,
+    standings_shown,
+    summary,
 )
 from tests.standin import InteractionRejected, StandinTimeout
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from tests.standin import InteractionRejected
-
 
 async def open_table(world, **options):
     lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", **options)).reply()

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import AnniversaryGame, BULLHEADS, GameConfig, Phase, Variant
+from engine import BULLHEADS, AnniversaryGame, GameConfig, Phase, Variant
 from engine.ai import kernel
 from engine.ai.anniversary_kernel import Table
 from engine.anniversary import Special

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
@@ -38,7 +38,7 @@ def no_content() -> web.Response:
 class DiscordError(Exception):
     """Raise inside a handler to answer like Discord does; the server records it in world.errors."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.body: dict[str, Any] = {"message": message, "code": code}
