@@ -26,6 +26,7 @@ from .logs import setup_logging
 from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
 from .sync import sync_commands
+from .tables.ai_seats import AIDecider
 from .tables.service import ServiceDefaults, TableService
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ class HeartbeatTimedAtSend(discord.gateway.KeepAliveHandler):
     a busy process) was timed from the heartbeat before, a whole interval (41.25 s) earlier, and
     reported as latency ("Can't keep up, websocket is 41.3s behind", and in the health line)."""
 
-    def get_payload(self) -> dict:
+    def get_payload(self) -> dict[str, Any]:
         self._last_send = time.perf_counter()
         return super().get_payload()
 
@@ -65,7 +66,8 @@ class SixNimmtBot(commands.Bot):
     """
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 clock: Callable[[], float] = time.time, ai=None, start_tables: bool = True, **options) -> None:
+                 clock: Callable[[], float] = time.time, ai: AIDecider | None = None, start_tables: bool = True,
+                 **options: Any) -> None:
         time_heartbeats_at_send()
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
@@ -164,7 +166,7 @@ class ShardedSixNimmtBot(SixNimmtBot, commands.AutoShardedBot):
     """The same bot on several gateway connections (SHARD_COUNT, optionally SHARD_IDS)."""
 
 
-def make_bot(settings: Settings, **options) -> SixNimmtBot:
+def make_bot(settings: Settings, **options: Any) -> SixNimmtBot:
     """The bot the settings ask for: sharded when SHARD_COUNT is set."""
     cls = ShardedSixNimmtBot if settings.sharded else SixNimmtBot
     return cls(settings, **options)

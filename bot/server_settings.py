@@ -26,7 +26,8 @@ from data.errors import StoreUnavailable
 from data.models import ServerSettings
 from data.store import Store
 
-from .config import PACES, Settings
+from .config import Settings
+from .tables.table import PACES
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,6 @@ from engine import (
     RowTaken,
     TakeReason,
 )
-
 from engine.actions import Action
 from engine.events import Event
 

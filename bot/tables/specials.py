@@ -10,24 +10,32 @@ or the scores: the engine's ``special_outlook`` tells.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
 from engine.actions import Action
 from engine.anniversary import AnniversaryGame, PlacementPreview, SpecialOutlook, special_outlook
 from engine.errors import SpecialNotInHand
+from engine.events import Event
 
 from .checks import check_step, not_paused, running_game, seat_of
 from .errors import TableError
-from .table import PROMPT_PREFERENCES, Table, prompt_preference
 from .registry import TableRegistry
+from .table import PROMPT_PREFERENCES, Table, prompt_preference
 from .text import N_, Name, Text
 from .transactions import Transactions
 
-if TYPE_CHECKING:  # the play imports this module's answers for the seats it decides for
-    from .play import Play
+
+class Deciding(Protocol):
+    """What the special-card operations use of ``bot.tables.play.Play`` (which imports this module)."""
+
+    async def decide(self, table_id: int, user_id: int, step: int | None,
+                     make: Callable[[Table, int], Action]) -> None: ...
+
+    async def advance(self, table: Table, actions: Iterable[Action], events: list[Event], kind: str = ...,
+                      notices: list[Text] | None = ..., timed_out: bool = ..., **record: Any) -> None: ...
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -139,7 +147,7 @@ def special_named(name: str) -> Special:
 class Specials:
     """The Anniversary operations of the table service: special-card plays, swaps, prompt preferences."""
 
-    def __init__(self, registry: TableRegistry, tx: Transactions, play: Play) -> None:
+    def __init__(self, registry: TableRegistry, tx: Transactions, play: Deciding) -> None:
         self.registry = registry
         self.tx = tx
         self.play = play

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -287,7 +287,8 @@ class Table:
     # as long (see TableService.post_seen_late); in memory only, never committed
     grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    saved: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False, compare=False)  # (state, meta)
+    # the last committed (state, meta)
+    saved: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
     committed: TableSnapshot | None = field(default=None, repr=False, compare=False)  # of ``saved``
 
@@ -368,6 +369,10 @@ class Table:
         if self.game is None:
             raise RuntimeError(f"table {self.id} has no game yet")
         return self.game
+
+    def human_ids(self) -> list[int]:
+        """The user ids of the seats people play themselves, in seat order."""
+        return [seat.user_id for seat in self.humans if seat.user_id is not None]
 
     @property
     def humans(self) -> list[Seat]:
