@@ -144,7 +144,8 @@ def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
+            f"{data.get('allocated_blocks', 0):,} allocated blocks, "
+            f"RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
             f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data))
 
 
@@ -299,13 +300,16 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
                 await last_click.ack(30)
         # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
         since = last_click.dispatched_at if last_click is not None else current.written_at
-        shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
+        shown = await wait_until(
+            lambda since=since, rows_before=rows_before: outcome_shown_at(standin, channel, since, rows_before))
         if last_click is not None:
             tally.resolutions.append((since, shown - since))
         if game_over(standin, channel, since):
             tally.games += 1
             return
-        current = await wait_until(lambda: (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
+        current = await wait_until(
+            lambda since=since, rows_before=rows_before:
+                (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
 
 
 async def click_table(standin, channel, user, prefix: str, must: bool = True):
@@ -314,7 +318,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     bot may be reconnecting, so a click that could not be made is tried again, as a person
     would; `must=False` gives up after a second (None) instead of failing after fifteen: a row
     prompt vanishes when the AI seat it waited for chooses."""
-    for attempt in range(300 if must else 20):
+    for _attempt in range(300 if must else 20):
         message = table_message(standin, channel)
         custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
         if custom_id is not None:

@@ -102,7 +102,8 @@ class Admin(commands.Cog):
                 return
             title = (tr(locale, "Saved. This server's settings for new games:") if changes
                      else tr(locale, "This server's settings for new games:"))
-            await reply.send(f"{title}\n{settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)}")
+            overview = settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)
+            await reply.send(f"{title}\n{overview}")
 
     @admin.command(name="sync", description=N_("Send the slash commands to Discord (bot owner only)"))
     @app_commands.describe(scope=N_("Where the commands should show"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -278,7 +278,9 @@ async def rules_command(interaction: discord.Interaction, table_id: int | None =
         text += "\n" + error_text(locale, ChooseTable(len(here)))
     await interaction.response.send_message(text, ephemeral=True)
 
-SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command, prompts_command, status_command, rules_command, games_command)
+SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (
+    start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command,
+    prompts_command, status_command, rules_command, games_command)
 
 
 class Tables(commands.Cog):

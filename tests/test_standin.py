@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from typing import Any
@@ -89,10 +90,8 @@ class GameCog(commands.Cog):
     @app_commands.command(name="misbehave", description="Breaks Discord's rules on purpose")
     async def misbehave(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
-        try:
+        with contextlib.suppress(discord.InteractionResponded):
             await interaction.response.send_message("again")  # discord.py raises before sending
-        except discord.InteractionResponded:
-            pass
         for attempt in (lambda: interaction.channel.send("x" * 2001),
                         lambda: self.bot.http.request(  # raw second ack, bypassing discord.py's guard
                             discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id,
@@ -293,10 +292,10 @@ async def test_restarted_bot_handles_old_buttons_and_resume(table: Any) -> None:
 
 async def test_gateway_refuses_unknown_compression_and_env_overrides_patch_discord_py(table: Any) -> None:
     standin = table[0]
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(standin.gateway_url + "?v=10&encoding=json&compress=brotli-stream") as ws:
-            await ws.receive()
-            assert ws.close_code == 4000
+    url = standin.gateway_url + "?v=10&encoding=json&compress=brotli-stream"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        await ws.receive()
+        assert ws.close_code == 4000
     assert "zstd-stream" in standin.errors[0].body["message"]
 
     before = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY

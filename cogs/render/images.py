@@ -339,7 +339,7 @@ def render_table(
     s = scale
     if capacities is not None and len(capacities) != len(rows):
         raise ValueError(f"capacities gives {len(capacities)} rows for a table of {len(rows)}")
-    slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows))]
+    slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows), strict=True)]
     if totals is not None and len(totals) != len(rows):
         raise ValueError(f"totals gives {len(totals)} rows for a table of {len(rows)}")
     totals = totals if totals is not None else [total_bullheads(r) for r in rows]
@@ -353,7 +353,7 @@ def render_table(
     small_font = _font(12 * s)
     total_x = (width - _MARGIN * s - _TOTAL_W * s // 2)
 
-    for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals)):
+    for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals, strict=True)):
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s

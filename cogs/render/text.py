@@ -151,7 +151,7 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: list
 def rows_lines(view, locale) -> list[str]:
     """One line per row of ``view``: its bullheads, its markers (Anniversary) and its cards."""
     lines = []
-    for i, (row, markers) in enumerate(zip(view.rows, view.row_markers)):
+    for i, (row, markers) in enumerate(zip(view.rows, view.row_markers, strict=True)):
         shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers]
         mark = f" [{', '.join(shown)}]" if shown else ""
         cards = " ".join(f"{c:>3}" for c in row.cards)
@@ -176,7 +176,7 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
     if view.phase is Phase.DRAFT:
         embed.description += "\n" + draft_pool_text(view, locale)
     players = []
-    for i, seat in enumerate(table.seats):
+    for i in range(len(table.seats)):
         if view.phase is Phase.PICK:
             status = "✅" if view.picked[i] else "⏳"
         elif i in view.waiting_for:
@@ -303,8 +303,9 @@ def final_standings(table: Table, event: GameEnded, locale) -> str:
     names = [seat_name(table, p, locale) for p in outcome.winners]
     points = f"{outcome.scores[outcome.winners[0]]}{BULL}"
     # Translators: {winners} is one or more players (a list in your language's way), {points} e.g. "12🐮".
-    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.", "🏆 **Game over!** {winners} win with {points}.",
-                 len(names), winners=join(locale, names), points=points)]
+    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.",
+                 "🏆 **Game over!** {winners} win with {points}.", len(names),
+                 winners=join(locale, names), points=points)]
     rank = 0
     for i, p in enumerate(order):
         if i == 0 or outcome.scores[p] != outcome.scores[order[i - 1]]:

@@ -200,7 +200,8 @@ def hint_text(hint, locale) -> str:
                    sorted(hint.expected, key=lambda o: o[1])]
         choice = tr(locale, "row {row}", row=hint.choice + 1)
     else:
-        options = [f"**{card}** → {number(locale, cost, 1)}🐮" for card, cost in sorted(hint.expected, key=lambda o: o[1])]
+        by_cost = sorted(hint.expected, key=lambda o: o[1])
+        options = [f"**{card}** → {number(locale, cost, 1)}🐮" for card, cost in by_cost]
         choice = f"**{hint.choice}**"
     return (tr(locale, "💡 **Coach** — what the hard AI expects each choice to cost you by the end of the round "
                        "(only you see this):") + "\n" + " · ".join(options) + "\n"

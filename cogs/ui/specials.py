@@ -342,7 +342,8 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
         if decline is not None and decline.swap_offered and not decline.row_choice:
             # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
             for special in list(held)[:4]:
-                # Translators: the first part of a button label (at most 60 characters); {card} is a special card's name.
+                # Translators: the first part of a button label (at most 60 characters); {card} is a special card's
+                # name.
                 text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
                 view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
                                            discord.ButtonStyle.success, row=2))

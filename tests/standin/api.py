@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any, Union
+from typing import Any
 
 import discord as dpy
 
@@ -19,7 +19,7 @@ from .server import StandinServer
 from .threads import apply_thread_change
 from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 
-Actor = Union[Member, User]
+Actor = Member | User
 
 
 class DiscordStandin:
@@ -280,9 +280,10 @@ class DiscordStandin:
         """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
         return self.world.dm_channel(user.user if isinstance(user, Member) else user)
 
-    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none(), *,
+    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions | None = None, *,
                  mentionable: bool = False) -> Role:
-        role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles),
+        value = permissions.value if permissions is not None else 0  # none by default
+        role = Role(id=snowflake(), name=name, permissions=value, position=len(guild.roles),
                     mentionable=mentionable)
         guild.roles.append(role)
         self._announce("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": role.payload()})

@@ -227,9 +227,8 @@ def _option_value(spec: dict[str, Any], options: dict[str, Any], resolved: dict[
     for bound, check in (("min_value", lambda v, b: v >= b), ("max_value", lambda v, b: v <= b)):
         if spec.get(bound) is not None and kind in (4, 10) and not check(value, spec[bound]):
             raise InteractionRejected(f"{where} violates {bound}={spec[bound]}: {value!r}")
-    if kind == 3:
-        if len(value) < spec.get("min_length", 0) or len(value) > spec.get("max_length", 6000):
-            raise InteractionRejected(f"{where} length out of bounds: {value!r}")
+    if kind == 3 and (len(value) < spec.get("min_length", 0) or len(value) > spec.get("max_length", 6000)):
+        raise InteractionRejected(f"{where} length out of bounds: {value!r}")
     return {"name": name, "type": kind, "value": value}
 
 

@@ -4,6 +4,7 @@ turning a message payload into a stored Message (create or edit)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -85,10 +86,9 @@ def error_middleware(world: World, prefix: str = ""):
 
 async def _inject(world: World, request: web.Request, handler, fault: Fault, record_at: float) -> web.StreamResponse:
     if fault.applied:
-        try:
+        # refused anyway: nothing was applied, and the bot still gets the injected error
+        with contextlib.suppress(DiscordError, web.HTTPClientError):
             await handler(request)
-        except (DiscordError, web.HTTPClientError):
-            pass  # refused anyway: nothing was applied, and the bot still gets the injected error
     status = 0 if fault.drop else world.faults.status_for(fault)
     world.faults.injected.append(InjectedFault(record_at, request.method, request.path, status, fault.applied))
     world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=status,

@@ -7,6 +7,7 @@ see and click on messages the previous instance sent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -227,10 +228,8 @@ class World:
                 raise StandinTimeout(f"{describe} within {timeout:g} s")
             fut: asyncio.Future[None] = loop.create_future()
             self._waiters.add(fut)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(fut, min(remaining, 0.25))
-            except TimeoutError:
-                pass
 
 
 class StandinTimeout(AssertionError):
