@@ -121,6 +121,13 @@ class SixNimmtBot(commands.Bot):
         self.heartbeat.start()
 
     @property
+    def tables(self) -> TableService:
+        """The table service, which ``setup_hook`` starts before any command or click is taken."""
+        if self.service is None:
+            raise RuntimeError("the table service is not running (before setup_hook, or after close)")
+        return self.service
+
+    @property
     def server_settings(self) -> ServerSettingsBook:
         """Each server's defaults for its tables (its own choices over the bot's settings)."""
         if self._server_settings is None:

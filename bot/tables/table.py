@@ -426,6 +426,12 @@ class Table:
         change commits or rolls back before it lets go), else the copy drawn from its snapshot."""
         return self.committed.table if self.lock.locked() and self.committed is not None else self
 
+    def last_commit(self) -> TableSnapshot:
+        """The snapshot of its last commit: every table the service hands out has one."""
+        if self.committed is None:
+            raise RuntimeError(f"table {self.id} has not been committed yet")
+        return self.committed
+
     def snapshot(self) -> TableSnapshot:
         """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
         if self.saved is None:

@@ -223,3 +223,25 @@ async def test_history_answers_at_once_while_the_store_is_slow(world, monkeypatc
         answer = await asked.reply(timeout=SLOW_SAVE_SECONDS + 5)
         assert answer.ephemeral_to is None and "No finished games yet" in answer.embed["description"]
         world.standin.assert_no_errors()
+
+
+async def test_forget_me_confirmed_while_the_store_is_slow_edits_the_private_question(world, monkeypatch):
+    async with world.running_bot():
+        store = world.bot.service.store
+        forget = store.forget_player
+
+        async def slow_forget(*args, **kwargs):
+            await asyncio.sleep(SLOW_SAVE_SECONDS)
+            return await forget(*args, **kwargs)
+
+        monkeypatch.setattr(store, "forget_player", slow_forget)
+        ask = await (await world.standin.slash(world.alice, world.channel, "6nimmt forget-me")).reply()
+        click = await world.standin.click(world.alice, ask, ask.button("Delete my data")["custom_id"])
+        # The answer edits alice's own question: no public "thinking" message tells the channel.
+        assert await click.ack() == DEFERRED_UPDATE
+        acked_in_time(click)
+        answer = await click.reply(timeout=SLOW_SAVE_SECONDS + 5)
+        assert answer.id == ask.id and answer.ephemeral_to.id == world.alice.id, answer
+        assert "nothing stored about you" in answer.content and not answer.buttons, answer.content
+        assert all("nothing stored" not in m.content for m in world.public())
+        world.standin.assert_no_errors()
