@@ -117,7 +117,8 @@ class Admin(commands.Cog):
             await answer_error(interaction, tr(locale, "There is no server here: choose every server."))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # a sync can take longer than 3 s
-        results = await sync_commands(self.bot, None if scope == "global" else [interaction.guild_id])
+        guild_ids = None if scope == "global" or interaction.guild_id is None else [interaction.guild_id]
+        results = await sync_commands(self.bot, guild_ids)
         (guild, count), = results
         text = (trn(locale, "Synced {count} command to every server; Discord shows it within an hour.",
                     "Synced {count} commands to every server; Discord shows them within an hour.", count,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
+from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlayerView, PlaySpecial, Special, Swap, Variant
 from engine.actions import Action
 from engine.anniversary import AnniversaryGame, PlacementPreview, SpecialOutlook, special_outlook
 from engine.errors import SpecialNotInHand
@@ -56,10 +56,10 @@ class SpecialPrompt:
 
     table: Table
     seat: int
-    view: object  # the decider's AnniversaryView
+    view: PlayerView  # the decider's AnniversaryView
     phase: Phase
     preview: PlacementPreview | None  # None at a swap offer
-    plays: list[Action]  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
+    plays: list[PlaySpecial | Swap]  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
     outlook: SpecialOutlook | None = None  # where each answer leads (None at a swap offer)
 
 
@@ -162,7 +162,7 @@ class Specials:
             raise NotYourDecision(None)
         if game.decider != seat:
             raise NotYourDecision(table.seats[game.decider].name)
-        plays = [a for a in game.legal_actions(seat) if not isinstance(a, (DeclineSpecial, DeclineSwap))]
+        plays = [a for a in game.legal_actions(seat) if isinstance(a, PlaySpecial | Swap)]  # not the declines
         preview: PlacementPreview | None = None
         outlook: SpecialOutlook | None = None
         if game.phase is Phase.SPECIAL and game.special_card is not None:

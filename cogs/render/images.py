@@ -279,7 +279,7 @@ def _badge(marker: str, scale: int, words: tuple[tuple[str, str], ...] = ()) -> 
     s = scale
     font = _font(12 * s)
     left, _, right, _ = font.getbbox(text)
-    w, h = right - left + 14 * s, 18 * s
+    w, h = int(right - left) + 14 * s, 18 * s  # whole pixels (a TrueType box is whole already)
     img = Image.new("RGB", (w, h), FELT)
     img.paste(bg, (0, 0), _rounded_mask(w, h, h // 2))
     _text_centre(ImageDraw.Draw(img), (w / 2, h / 2 + s / 2), text, font, ink)
