@@ -55,7 +55,7 @@ class HeartbeatTimedAtSend(discord.gateway.KeepAliveHandler):
 def time_heartbeats_at_send() -> None:
     """Make the gateway connections made from now on use ``HeartbeatTimedAtSend`` (discord.py
     looks its keep-alive class up by name each time it connects)."""
-    discord.gateway.KeepAliveHandler = HeartbeatTimedAtSend  # type: ignore[misc]
+    discord.gateway.KeepAliveHandler = HeartbeatTimedAtSend  # type: ignore[misc]  # a class the library looks up by name: replaced on purpose
 
 
 class SixNimmtBot(commands.Bot):
