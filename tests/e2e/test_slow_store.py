@@ -55,6 +55,17 @@ async def away() -> None:
     raise StoreUnavailable("the database server cannot be reached")
 
 
+def slow_down(monkeypatch, store, name: str) -> None:
+    """Make the store's ``name`` wait longer than Discord does before it answers."""
+    method = getattr(store, name)
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(SLOW_SAVE_SECONDS)
+        return await method(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, slow)
+
+
 def slow_saves(monkeypatch, world) -> None:
     wrap_saves(monkeypatch, world.bot.service.store, hang)
 
@@ -209,14 +220,7 @@ async def test_join_while_the_database_is_away_then_slow(world, monkeypatch):
 
 async def test_history_answers_at_once_while_the_store_is_slow(world, monkeypatch):
     async with world.running_bot():
-        store = world.bot.service.store
-        history = store.history
-
-        async def slow_history(*args, **kwargs):
-            await asyncio.sleep(SLOW_SAVE_SECONDS)
-            return await history(*args, **kwargs)
-
-        monkeypatch.setattr(store, "history", slow_history)
+        slow_down(monkeypatch, world.bot.service.store, "history")
         asked = await world.standin.slash(world.carol, world.channel, "6nimmt history")
         assert await asked.ack() == THINKING
         acked_in_time(asked)
@@ -227,14 +231,7 @@ async def test_history_answers_at_once_while_the_store_is_slow(world, monkeypatc
 
 async def test_forget_me_confirmed_while_the_store_is_slow_edits_the_private_question(world, monkeypatch):
     async with world.running_bot():
-        store = world.bot.service.store
-        forget = store.forget_player
-
-        async def slow_forget(*args, **kwargs):
-            await asyncio.sleep(SLOW_SAVE_SECONDS)
-            return await forget(*args, **kwargs)
-
-        monkeypatch.setattr(store, "forget_player", slow_forget)
+        slow_down(monkeypatch, world.bot.service.store, "forget_player")
         ask = await (await world.standin.slash(world.alice, world.channel, "6nimmt forget-me")).reply()
         click = await world.standin.click(world.alice, ask, ask.button("Delete my data")["custom_id"])
         # The answer edits alice's own question: no public "thinking" message tells the channel.
