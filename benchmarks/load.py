@@ -77,7 +77,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game, rss_parts,
+    BotProcess,
+    BotProcesses,
+    Pace,
+    Tally,
+    cpu_seconds,
+    describe_ai,
+    describe_probe,
+    play_game,
+    rss_parts,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
@@ -151,7 +159,8 @@ def print_acks(standin, started: float, ramp_end: float) -> None:
     by_kind: dict[str, list[float]] = {}
     for i in standin.world.interactions.values():
         if i.ack_latency is not None and i.dispatched_at >= started:
-            by_kind.setdefault(KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands"), []).append(i.ack_latency)
+            kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
+        by_kind.setdefault(kind, []).append(i.ack_latency)
     for label, part in (("while tables open", acks_between(standin, started, ramp_end)),
                         ("after the ramp", acks_between(standin, ramp_end)), *sorted(by_kind.items())):
         if part:
@@ -247,7 +256,8 @@ def print_allocation_growth(before: str, after: str, top: int) -> None:
     allocated (``--trace``): the largest differences by traceback, innermost frame last."""
     import tracemalloc
 
-    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
+              tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
     old = tracemalloc.Snapshot.load(before).filter_traces(ignore)
     new = tracemalloc.Snapshot.load(after).filter_traces(ignore)
     stats = new.compare_to(old, "traceback")
@@ -288,8 +298,8 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     probes = []
     for goal in (warm_games + (args.games - warm_games) // 2, args.games):
         remaining[0] = goal - tally.games
-        rest += await asyncio.gather(*(keep_playing(c, h, g, r) for (c, h, g), r in zip(setup.seats, table_rngs)),
-                                     return_exceptions=True)
+        players = zip(setup.seats, table_rngs, strict=True)
+        rest += await asyncio.gather(*(keep_playing(c, h, g, r) for (c, h, g), r in players), return_exceptions=True)
         probes.append((tally.games, await bot.probe(settle=2.0)))
     ended = time.monotonic()
     elapsed = ended - started
@@ -368,7 +378,8 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
           f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games")
     if good:
         rate, acks = max(good, key=lambda g: g[0])
-        print(f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s (p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})")
+        print(f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
+              f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})")
     else:
         print("  no step kept ack p99 under 100 ms")
     if steps and percentile(steps[-1][2], 0.99) < 0.1:
@@ -418,14 +429,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="tables at once (human, max-rate 300; soak, speed 100)")
     parser.add_argument("--games", type=int, default=2000, help="soak: games played to the end in all")
     parser.add_argument("--think", type=float, nargs=2, metavar=("MIN", "MAX"),
-                        help="seconds a player thinks before a click (human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)")
-    parser.add_argument("--ramp", type=float, default=None, help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
+                        help="seconds a player thinks before a click "
+                             "(human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)")
+    parser.add_argument("--ramp", type=float, default=None,
+                        help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
     parser.add_argument("--step", type=float, default=30.0, help="max-rate: seconds per step")
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
-                        help="soak: trace the bot's allocations (this many frames) and print where growth was allocated")
+                        help="soak: trace the bot's allocations (this many frames) "
+                             "and print where growth was allocated")
     parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument("--hard-tables", type=int, default=0,
@@ -462,7 +476,8 @@ def main() -> None:
                 used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}"
                 figures.setdefault(label, []).append((count, cpu, used))
         print(f"load benchmark (speed): {args.tables} tables, one game each, players think "
-              f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, {args.repeat} runs each way")
+              f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, "
+              f"{args.repeat} runs each way")
         for label, runs in figures.items():
             per = ", ".join(f"{1000 * cpu / max(1, count):.2f}" for count, cpu, _ in runs)
             count, cpu = sum(r[0] for r in runs), sum(r[1] for r in runs)

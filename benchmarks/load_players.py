@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from tests.standin import InteractionRejected
 
@@ -68,8 +67,8 @@ class BotProcess:
 
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
-    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None,
-                 shard: Optional[tuple[int, int]] = None, timed: bool = True) -> None:
+    def __init__(self, standin, tmp: str, *, without: str = "", profile: str | None = None,
+                 shard: tuple[int, int] | None = None, timed: bool = True) -> None:
         """``shard``: (this process's shard, shard count), for several processes on one database.
         ``timed=False``: the process keeps no loop-lag, interaction or store timings, whose samples
         grow with every click: a soak measures the bot's memory, not its instruments'."""
@@ -145,7 +144,8 @@ def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
+            f"{data.get('allocated_blocks', 0):,} allocated blocks, "
+            f"RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
             f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data))
 
 
@@ -180,14 +180,14 @@ def table_message(standin, channel):
     return None
 
 
-def _rows(version) -> Optional[str]:
+def _rows(version) -> str | None:
     """The rows as the table message's text shows them (its first embed's description)."""
     if not any(cid.startswith("6n:h:") for cid in version.custom_ids):
         return None
     return (version.embeds[0] if version.embeds else {}).get("description")
 
 
-def _shows_outcome(version, rows_before: Optional[str]) -> bool:
+def _shows_outcome(version, rows_before: str | None) -> bool:
     ids = version.custom_ids
     if any(cid.startswith(("6n:m:", "6n:r:")) for cid in ids):
         return True
@@ -195,7 +195,7 @@ def _shows_outcome(version, rows_before: Optional[str]) -> bool:
     return rows is not None and rows != rows_before
 
 
-def outcome_shown_at(standin, channel, since: float, rows_before: Optional[str]) -> Optional[float]:
+def outcome_shown_at(standin, channel, since: float, rows_before: str | None) -> float | None:
     """When the stand-in received the first message version (create or edit) after `since`
     that shows the turn's outcome; None while none has arrived."""
     times = [v.written_at for m in standin.channel_messages(channel) if m.written_at >= since
@@ -307,7 +307,8 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
                 picked += 1
         # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
         since = last_click.dispatched_at if last_click is not None else current.written_at
-        shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
+        shown = await wait_until(
+            lambda since=since, rows_before=rows_before: outcome_shown_at(standin, channel, since, rows_before))
         if last_click is not None:
             tally.resolutions.append((since, shown - since))
         if not prompt and picked == 2:
@@ -315,7 +316,9 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
         if game_over(standin, channel, since):
             tally.games += 1
             return
-        current = await wait_until(lambda: (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
+        current = await wait_until(
+            lambda since=since, rows_before=rows_before:
+                (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
 
 
 async def click_table(standin, channel, user, prefix: str, must: bool = True):
@@ -324,7 +327,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     bot may be reconnecting, so a click that could not be made is tried again, as a person
     would; `must=False` gives up after a second (None) instead of failing after fifteen: a row
     prompt vanishes when the AI seat it waited for chooses."""
-    for attempt in range(300 if must else 20):
+    for _attempt in range(300 if must else 20):
         message = table_message(standin, channel)
         custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
         if custom_id is not None:
@@ -338,7 +341,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     raise RuntimeError(f"no {prefix} button to click on the table")
 
 
-def _fresh(message, since: float, rows_before: Optional[str]):
+def _fresh(message, since: float, rows_before: str | None):
     """The table message once it offers the next decision (not the one the click completed)."""
     if message.written_at < since:
         return None

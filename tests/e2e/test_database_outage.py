@@ -38,8 +38,19 @@ import pytest
 from bot.config import Settings
 from bot.health import check
 from tests.e2e.db_outage import (
-    Click, LogLines, PostgresDown, SQLiteLocked, TableRun, answered, live_message, logged_turns, open_hand,
-    revealed, shown_reveals, standings_shown, summary,
+    Click,
+    LogLines,
+    PostgresDown,
+    SQLiteLocked,
+    TableRun,
+    answered,
+    live_message,
+    logged_turns,
+    open_hand,
+    revealed,
+    shown_reveals,
+    standings_shown,
+    summary,
 )
 from tests.standin import InteractionRejected, StandinTimeout
 
@@ -527,7 +538,7 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
     problems: list[str] = []
     async with world.running_bot():
         for run, level, deadline in zip(runs, ("easy", "easy", "medium", "easy"),
-                                        (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE)):
+                                        (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE), strict=True):
             await open_run(world, run, ai_players=1, ai_level=level, timer=deadline)
         runs[1].choose = low_card_or_highest(world, runs[1])
         not_ended = await play_to_the_end(world, players, runs, 120)

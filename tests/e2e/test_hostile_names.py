@@ -118,7 +118,7 @@ async def test_hostile_names_ping_nobody_and_read_as_typed(world):
         assert_shown_as_typed(str(summary.embed), [], raw, "the summary")
 
         # /leaderboard lists them all, and each player's own rank is titled with their name.
-        for player, name in zip(players, names):
+        for player, name in zip(players, names, strict=True):
             board = await (await standin.slash(player, world.channel, "leaderboard", metric="games")).reply()
             assert_shown_as_typed(board.embed["description"], names, raw, "the leaderboard")
             rank = next(f for f in board.embed["fields"] if f["name"].endswith("'s rank"))

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from tests.e2e.test_table_play import click_ok, open_table
-from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 from tests.e2e.test_takeovers import play_to_the_end
+from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 
 
 def reveals(world) -> list[str]:

@@ -3,7 +3,6 @@ end, /6nimmt status, the Pro draft in a hand and the helpers' played-card tracke
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest

@@ -4,9 +4,10 @@ turning a message payload into a stored Message (create or edit)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
@@ -39,7 +40,7 @@ def no_content() -> web.Response:
 class DiscordError(Exception):
     """Raise inside a handler to answer like Discord does; the server records it in world.errors."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.body: dict[str, Any] = {"message": message, "code": code}
@@ -117,10 +118,9 @@ async def _answer(world: World, request: web.Request, handler, record_at: float)
 
 async def _inject(world: World, request: web.Request, handler, fault: Fault, record_at: float) -> web.StreamResponse:
     if fault.applied:
-        try:
+        # refused anyway: nothing was applied, and the bot still gets the injected error
+        with contextlib.suppress(DiscordError, web.HTTPClientError):
             await handler(request)
-        except (DiscordError, web.HTTPClientError):
-            pass  # refused anyway: nothing was applied, and the bot still gets the injected error
     status = 0 if fault.drop else world.faults.status_for(fault)
     world.faults.injected.append(InjectedFault(record_at, request.method, request.path, status, fault.applied))
     world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=status,

@@ -8,7 +8,7 @@ Where the docs name a refusal but not its HTTP status, the status chosen here is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -76,7 +76,7 @@ def check_thread_fields(payload: dict[str, Any]) -> None:
 class ThreadApi:
     """The thread routes; they share the REST half's auth, channel look-up and dispatch helpers."""
 
-    def __init__(self, world: "World", rest: "RestApi") -> None:
+    def __init__(self, world: World, rest: RestApi) -> None:
         self.world = world
         self.rest = rest
 
@@ -168,7 +168,7 @@ class ThreadApi:
         return json_response(thread.payload() | {"message": message.payload(),
                                                  "member": thread.thread_member(self.world.bot.id)}, 201)
 
-    def _new_thread(self, thread_id: Optional[int], payload: dict[str, Any], parent: Channel, kind: int) -> Channel:
+    def _new_thread(self, thread_id: int | None, payload: dict[str, Any], parent: Channel, kind: int) -> Channel:
         from .model import snowflake
 
         thread = self.world.add_channel(Channel(
@@ -364,7 +364,7 @@ def require_thread_open_for_edit(thread: Channel) -> None:
         raise archived_thread()
 
 
-def require_thread_unlocked(world: "World", thread: Channel) -> None:
+def require_thread_unlocked(world: World, thread: Channel) -> None:
     """Threads.md, Locked Threads: "Users (including bot users) without the MANAGE_THREADS permission
     are more restricted in locked threads. Users won't be able to create or update messages in locked
     threads, or update properties like its title or tags." -> 160005 "Thread is locked" (opcodes table),
@@ -373,7 +373,7 @@ def require_thread_unlocked(world: "World", thread: Channel) -> None:
         raise thread_locked()
 
 
-async def dispatch_members_update(world: "World", thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
+async def dispatch_members_update(world: World, thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
     """Gateway_Events.md, Thread Members Update: "Sent when anyone is added to or removed from a
     thread. If the current user does not have the GUILD_MEMBERS Gateway Intent, then this event
     will only be sent if the current user was added to or removed from the thread." (The gateway
@@ -387,7 +387,7 @@ async def dispatch_members_update(world: "World", thread: Channel, *, added: lis
     await world.dispatch("THREAD_MEMBERS_UPDATE", data)
 
 
-def apply_thread_change(world: "World", thread: Channel, payload: dict[str, Any]) -> None:
+def apply_thread_change(world: World, thread: Channel, payload: dict[str, Any]) -> None:
     """Threads.md: "archive_timestamp is changed when creating, archiving, or unarchiving a thread,
     and when changing the auto_archive_duration field"; "Activity" is "sending a message,
     unarchiving a thread, or changing the auto-archive time"."""
