@@ -306,8 +306,9 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     setup.stop_measuring()
     (half_games, half), (_, end) = probes
     acks = acks_between(standin, started)
+    played = f"to {args.target}" if args.target else "one round"
     print(f"load benchmark (soak): {tally.games} games played to the end on {args.tables} tables at once "
-          f"({f'to {args.target}' if args.target else 'one round'}, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
+          f"({played}, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
     print(f"  {len(acks)} interactions, ack p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}; "
           f"stand-in errors: {len(standin.errors)}")
     print_resolutions(tally)

@@ -186,9 +186,9 @@ async def test_401_403_and_429_are_counted_as_invalid_over_any_10_minutes(limite
     async with standin.running(TinyBot(guild.id)) as bot:
         with pytest.raises(discord.Forbidden):
             await bot.get_channel(closed.id).send("not allowed")
-    async with aiohttp.ClientSession() as http:
-        async with http.get(f"{standin.api_base}/users/@me", headers={"Authorization": "Bot wrong"}) as answer:
-            assert answer.status == 401
+    async with aiohttp.ClientSession() as http, \
+            http.get(f"{standin.api_base}/users/@me", headers={"Authorization": "Bot wrong"}) as answer:
+        assert answer.status == 401
     figures = standin.rate_limits.figures()
     assert figures.invalid == 2 and figures.invalid_max_10min == 2
     standin.errors.clear()

@@ -6,8 +6,6 @@ import re
 
 import pytest
 
-from tests.standin import InteractionRejected
-
 
 async def open_table(world, **options):
     lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", **options)).reply()

@@ -173,8 +173,8 @@ class DiscordStandin:
 
     # --- rate limits (ratelimits.py: what Discord documents, and the numbers picked) ----------
 
-    def set_rate_limits(self, enabled: bool = True, *, global_per_second: Optional[int] = None,
-                        routes: Optional[dict[str, RouteLimit]] = None, default: Optional[RouteLimit] = None) -> None:
+    def set_rate_limits(self, enabled: bool = True, *, global_per_second: int | None = None,
+                        routes: dict[str, RouteLimit] | None = None, default: RouteLimit | None = None) -> None:
         """Hold every REST call to Discord's rate limits from now on (``False``: no limits, the
         stand-in's default). The global limit is 50 bot-token requests a second (interaction
         callbacks and interaction webhooks exempt); the per-route buckets are ``ROUTE_LIMITS``.

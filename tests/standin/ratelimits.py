@@ -44,8 +44,8 @@ import hashlib
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 GLOBAL_PER_SECOND = 50  # Rate_Limits.md, Global Rate Limit
 INVALID_WINDOW = 600.0  # "10,000 per 10 minutes"
@@ -153,10 +153,10 @@ class RateLimits:
     _invalid: deque[float] = field(default_factory=deque)  # invalid answers in the last 10 minutes
     _invalid_total: int = 0
     _invalid_max: int = 0
-    _since: Optional[int] = None  # the first second counted (None: the first request's)
+    _since: int | None = None  # the first second counted (None: the first request's)
 
-    def configure(self, enabled: bool, *, global_per_second: Optional[int] = None,
-                  routes: Optional[dict[str, RouteLimit]] = None, default: Optional[RouteLimit] = None) -> None:
+    def configure(self, enabled: bool, *, global_per_second: int | None = None,
+                  routes: dict[str, RouteLimit] | None = None, default: RouteLimit | None = None) -> None:
         """Turn the limits on or off; tests may shrink them to stay quick (``routes`` are merged
         over ``ROUTE_LIMITS``, keyed like it: "METHOD /template")."""
         self.enabled = enabled
@@ -178,7 +178,7 @@ class RateLimits:
         limit = self.routes.get(f"{method} {route}", self.default)
         return limit, _bucket_name(limit.bucket or f"{method} {route}")
 
-    def admit(self, method: str, route: str, major: tuple[str, ...]) -> tuple[Optional[Refusal], dict[str, str]]:
+    def admit(self, method: str, route: str, major: tuple[str, ...]) -> tuple[Refusal | None, dict[str, str]]:
         """Either a refusal, or the headers to put on the answer; the request counts as made."""
         now = self.clock()
         shared = next((self._shared[r] for r in major if r in self._shared and self._shared[r] > now), None)
@@ -220,7 +220,7 @@ class RateLimits:
 
     # --- counting -----------------------------------------------------------------------------
 
-    def count(self, route: str, status: int, scope: Optional[str] = None) -> None:
+    def count(self, route: str, status: int, scope: str | None = None) -> None:
         """One answered API request (limits on or off); ``scope`` for a 429."""
         now = self.clock()
         if route not in INTERACTION_ROUTES:
@@ -246,7 +246,7 @@ class RateLimits:
         self._invalid_total = self._invalid_max = 0
         self._since = int(self.clock())
 
-    def figures(self, until: Optional[float] = None) -> RateFigures:
+    def figures(self, until: float | None = None) -> RateFigures:
         """The counts since the last ``reset_figures`` (or the first request), every second up to
         ``until`` (on ``clock``, time.monotonic(); default now) included, the quiet ones as 0."""
         last = int(until if until is not None else self.clock())

@@ -17,7 +17,6 @@ import discord
 
 from .faults import Faults
 from .message import Message
-from .ratelimits import RateLimits
 from .model import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
@@ -28,6 +27,7 @@ from .model import (
     User,
     snowflake,
 )
+from .ratelimits import RateLimits
 
 T = TypeVar("T")
 TOKEN_LIFETIME = 15 * 60.0
