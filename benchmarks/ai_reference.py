@@ -33,7 +33,7 @@ def _cards_pick(game, player, rng, budget) -> int:
     info = information_set(game, player)
     rows, pts, caps = anniversary_search.open_table(game)
     info.row_points = pts
-    info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps)]
+    info.rows = [r[1:] if cap > ROW_LIMIT and len(r) > 1 else list(r) for r, cap in zip(rows, caps, strict=True)]
     return search.hard_pick(info, rng, budget)
 
 

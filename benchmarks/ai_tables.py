@@ -161,4 +161,4 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
 
 
 def paired(a: list, b: list) -> tuple[float, float]:
-    return mean_ci([x[0] - y[0] for x, y in zip(a, b)])
+    return mean_ci([x[0] - y[0] for x, y in zip(a, b, strict=True)])

@@ -1,8 +1,8 @@
 """Load: the real bot (in its own process) against the Discord stand-in, many tables at once.
 
-Every table has two scripted players and three AI seats and plays one-round games: start,
-join, begin, then each turn both players open their hand and pick a card (the chooser of a
-low card takes row 1). Everything is measured from the stand-in's side (load_players.py):
+Every table has two scripted players and three AI seats and plays one-round games (or games to
+``--target``): start, join, begin, then each turn both players open their hand and pick a card
+(the chooser of a low card takes row 1). Everything is measured from the stand-in's side (load_players.py):
 acknowledgement latency (INTERACTION_CREATE -> callback) and turn resolution (the click that
 completed a turn -> the first message version showing its outcome). The bot reports its live
 asyncio tasks, tracked objects and memory through its SIGUSR1 probe (tests/e2e/bot_process.py).
@@ -41,12 +41,25 @@ Modes (each prints its figures and how long it ran):
     30 channels. Acknowledgement and turn resolution are measured exactly as in channels (the
     outcome's message version is now the one received in the thread).
 
+``--limits`` (any mode)
+    the stand-in holds the bot to Discord's rate limits (``tests/standin/ratelimits.py``): 50
+    bot-token requests a second (interaction answers exempt), per-route buckets with their
+    X-RateLimit-* headers, and 429s as Discord sends them, which discord.py waits out and retries.
+    With it or without, every mode but speed prints what the bot asked of Discord with its token:
+    requests per resolved turn, requests a second (p50, p99, max), 429s by scope and the invalid
+    requests (401, 403, 429) in any 10 minutes (Discord bans an address at 10,000).
+``--target SCORE`` (any mode)
+    games are played to this score (``--target 66``, the rulebook's) instead of one round; the
+    requests per resolved turn are printed for the kind of game played.
+
     python benchmarks/load.py [--mode human|soak|max-rate|speed] [--tables N] [--think MIN MAX]
-                              [--threads [--per-channel N]]
+                              [--threads [--per-channel N]] [--limits] [--target SCORE]
 
 Targets (issue 15): ack p99 < 50 ms and turn resolution p99 < 150 ms at 300 tables at a
 human pace; after 2,000 games no more live tasks than at the start and RSS growth < 10 MB.
 Issue 25: the same ack and turn resolution figures with 300 tables in threads (``--threads``).
+Issue 30 (``--limits``): at 1,000 tables no 429, at most 45 bot-token requests in any second,
+<= 1.5 requests per resolved turn in games to 66 and <= 2 in one-round games.
 """
 
 from __future__ import annotations
@@ -64,10 +77,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load_players import (  # noqa: E402
-    BotProcess, BotProcesses, Pace, Tally, cpu_seconds, describe_ai, describe_probe, play_game, rss_parts,
+    BotProcess,
+    BotProcesses,
+    Pace,
+    Tally,
+    cpu_seconds,
+    describe_ai,
+    describe_probe,
+    play_game,
+    rss_parts,
 )
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
+from tests.standin.ratelimits import GLOBAL_PER_SECOND, INVALID_LIMIT  # noqa: E402
 
 KINDS = {"6n:h": "Play a card", "6n:p": "card picks", "6n:r": "row choices", "6n:l": "lobby buttons"}
 
@@ -137,7 +159,8 @@ def print_acks(standin, started: float, ramp_end: float) -> None:
     by_kind: dict[str, list[float]] = {}
     for i in standin.world.interactions.values():
         if i.ack_latency is not None and i.dispatched_at >= started:
-            by_kind.setdefault(KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands"), []).append(i.ack_latency)
+            kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
+        by_kind.setdefault(kind, []).append(i.ack_latency)
     for label, part in (("while tables open", acks_between(standin, started, ramp_end)),
                         ("after the ramp", acks_between(standin, ramp_end)), *sorted(by_kind.items())):
         if part:
@@ -148,6 +171,25 @@ def print_resolutions(tally: Tally) -> None:
     seconds = [s for _, s in tally.resolutions]
     print(f"  turn resolution (the click completing a turn -> its outcome's message received): n={len(seconds)} "
           f"p50 {ms(seconds, 0.5)}, p99 {ms(seconds, 0.99)}, max {max(seconds or [0]) * 1000:.0f} ms")
+
+
+def print_discord(standin, tally: Tally, args, until: float) -> None:
+    """What the bot asked of Discord with its token since the measuring began (counted with the
+    limits modelled or not), and what Discord answered or would have answered."""
+    figures = standin.rate_limits.figures(until)
+    kind = f"games to {args.target}" if args.target else "one-round games"
+    modelled = "rate limits modelled" if args.limits else "no rate limits modelled, counted all the same"
+    per_turn = f"{figures.bot_requests / tally.turns:.2f}" if tally.turns else "-"
+    seconds = figures.per_second
+    over = sum(1 for n in seconds if n > GLOBAL_PER_SECOND)
+    print(f"  Discord ({modelled}): {figures.bot_requests} bot-token requests (interaction answers excluded) "
+          f"for {tally.turns} turns revealed: {per_turn} per resolved turn ({kind})")
+    print(f"    bot-token requests a second: p50 {figures.percentile(0.5)}, p99 {figures.percentile(0.99)}, "
+          f"max {max(seconds, default=0)} over {len(seconds)} s; above {GLOBAL_PER_SECOND} in {over} s "
+          f"({100 * over / max(1, len(seconds)):.0f} %)")
+    scopes = ", ".join(f"{scope} {figures.too_many.get(scope, 0)}" for scope in ("global", "user", "shared"))
+    print(f"    429s by scope: {scopes}; invalid requests (401, 403, 429 but shared): {figures.invalid}, "
+          f"at most {figures.invalid_max_10min} in any 10 minutes (Discord bans at {INVALID_LIMIT:,})")
 
 
 def failures_of(results) -> list[BaseException]:
@@ -167,7 +209,7 @@ def one_game_each(standin, setup: Setup, args, tally: Tally, pace: Pace, rng: ra
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         hard = (i * args.hard_tables) % len(setup.seats) < args.hard_tables  # spread over the ramp
         await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace,
-                        "hard" if hard else None, threads=setup.threads)
+                        "hard" if hard else None, threads=setup.threads, target=args.target)
 
     return asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
 
@@ -177,9 +219,11 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     start_probe = await bot.probe(settle=0)
     setup.start_measuring()
     started = time.monotonic()
+    standin.rate_limits.reset_figures()
 
     results = await one_game_each(standin, setup, args, tally, pace, rng)
-    elapsed = time.monotonic() - started
+    ended = time.monotonic()
+    elapsed = ended - started
     setup.stop_measuring()
     end_probe = await bot.probe()
     acks = acks_between(standin, started)
@@ -188,12 +232,15 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
              + (f", a thread per game, {len({c.id for c, _, _ in setup.seats})} channels" if setup.threads
                 else ", in the channels, one table each"))
     level = f" ({args.hard_tables} of them hard, the rest the default level)" if args.hard_tables else ""
-    print(f"load benchmark (human, {where}): {args.tables} concurrent tables, 2 players + 3 AI each{level}, one round; "
+    length = f"to {args.target}" if args.target else "one round"
+    print(f"load benchmark (human, {where}{', Discord rate limits modelled' if args.limits else ''}): "
+          f"{args.tables} concurrent tables, 2 players + 3 AI each{level}, {length}; "
           f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
     print(f"  games finished: {tally.games}/{args.tables} in {elapsed:.1f} s; {len(acks)} interactions acknowledged "
           f"({len(acks) / elapsed:.0f}/s); stand-in errors: {len(standin.errors)}")
     print_acks(standin, started, started + args.ramp)
     print_resolutions(tally)
+    print_discord(standin, tally, args, ended)
     cpu = end_probe["cpu_s"] - start_probe["cpu_s"]
     print(f"  CPU: bot process {cpu:.1f} s ({1000 * cpu / max(1, len(acks)):.1f} ms per interaction), "
           f"stand-in and players {time.process_time():.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
@@ -209,7 +256,8 @@ def print_allocation_growth(before: str, after: str, top: int) -> None:
     allocated (``--trace``): the largest differences by traceback, innermost frame last."""
     import tracemalloc
 
-    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
+              tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
     old = tracemalloc.Snapshot.load(before).filter_traces(ignore)
     new = tracemalloc.Snapshot.load(after).filter_traces(ignore)
     stats = new.compare_to(old, "traceback")
@@ -227,6 +275,7 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     idle = await bot.probe(settle=0)
     setup.start_measuring()
     started = time.monotonic()
+    standin.rate_limits.reset_figures()
     warm = await one_game_each(standin, setup, args, tally, pace, rng)
     warmed = await bot.probe(settle=2.0)
     warm_games = tally.games
@@ -236,7 +285,8 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
         while remaining[0] > 0:
             remaining[0] -= 1
             try:
-                await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads)
+                await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads,
+                                target=args.target)
             except Exception:
                 remaining[0] += 1  # another table plays it; this one stops (its table may still be open)
                 raise
@@ -248,18 +298,21 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     probes = []
     for goal in (warm_games + (args.games - warm_games) // 2, args.games):
         remaining[0] = goal - tally.games
-        rest += await asyncio.gather(*(keep_playing(c, h, g, r) for (c, h, g), r in zip(setup.seats, table_rngs)),
-                                     return_exceptions=True)
+        players = zip(setup.seats, table_rngs, strict=True)
+        rest += await asyncio.gather(*(keep_playing(c, h, g, r) for (c, h, g), r in players), return_exceptions=True)
         probes.append((tally.games, await bot.probe(settle=2.0)))
-    elapsed = time.monotonic() - started
+    ended = time.monotonic()
+    elapsed = ended - started
     setup.stop_measuring()
     (half_games, half), (_, end) = probes
     acks = acks_between(standin, started)
+    played = f"to {args.target}" if args.target else "one round"
     print(f"load benchmark (soak): {tally.games} games played to the end on {args.tables} tables at once "
-          f"(one round, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
+          f"({played}, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
     print(f"  {len(acks)} interactions, ack p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}; "
           f"stand-in errors: {len(standin.errors)}")
     print_resolutions(tally)
+    print_discord(standin, tally, args, ended)
     print(f"  at the start (no game yet):        {describe_probe(idle)}")
     print(f"  after the warm-up ({warm_games} games, none running): {describe_probe(warmed)}")
     print(f"  halfway ({half_games} games, none running):   {describe_probe(half)}")
@@ -292,10 +345,12 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         table_rng = random.Random(rng.random())
         while not stop.is_set():
-            await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads)
+            await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads,
+                            target=args.target)
 
     setup.start_measuring()
     started = time.monotonic()
+    standin.rate_limits.reset_figures()
     players = asyncio.gather(*(keep_playing(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
     await asyncio.sleep(args.ramp)
     steps, cpu_before = [], cpu_seconds(bot.pid)
@@ -316,19 +371,22 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
         pace.low, pace.high = pace.low * args.factor, pace.high * args.factor
     stop.set()
     results = await players
-    elapsed = time.monotonic() - started
+    ended = time.monotonic()
+    elapsed = ended - started
     setup.stop_measuring()
     good = [(rate, acks) for _, rate, acks, _ in steps if percentile(acks, 0.99) < 0.1]
     print(f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time x{args.factor:g} every "
           f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games")
     if good:
         rate, acks = max(good, key=lambda g: g[0])
-        print(f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s (p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})")
+        print(f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
+              f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})")
     else:
         print("  no step kept ack p99 under 100 ms")
     if steps and percentile(steps[-1][2], 0.99) < 0.1:
         print("  (the players' pace ran out before the bot did: more --tables would push further)")
     print_resolutions(tally)
+    print_discord(standin, tally, args, ended)
     setup.print_driver()
     failures_of([r for r in results if not isinstance(r, asyncio.CancelledError)])
 
@@ -338,7 +396,7 @@ async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, 
     before = cpu_seconds(bot.pid)
     started = time.monotonic()
     results = await asyncio.gather(*(play_game(standin, c, h, g, tally, random.Random(rng.random()), pace,
-                                               threads=setup.threads)
+                                               threads=setup.threads, target=args.target)
                                      for c, h, g in setup.seats), return_exceptions=True)
     failures_of(results)
     cpu = cpu_seconds(bot.pid) - before
@@ -350,7 +408,7 @@ async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, 
 async def run_mode(args, without: str = "") -> object:
     # The soak is about memory and tasks: a click answered late on an overloaded machine must
     # not end a table's games there (its acknowledgement times are printed all the same).
-    async with DiscordStandin(ack_deadline=10.0 if args.mode == "soak" else 3.0) as standin:
+    async with DiscordStandin(ack_deadline=10.0 if args.mode == "soak" else 3.0, rate_limits=args.limits) as standin:
         setup = Setup(standin, args.tables, args.processes, args.threads, args.per_channel)
         with tempfile.TemporaryDirectory() as tmp:
             if args.processes == 1:
@@ -372,14 +430,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="tables at once (human, max-rate 300; soak, speed 100)")
     parser.add_argument("--games", type=int, default=2000, help="soak: games played to the end in all")
     parser.add_argument("--think", type=float, nargs=2, metavar=("MIN", "MAX"),
-                        help="seconds a player thinks before a click (human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)")
-    parser.add_argument("--ramp", type=float, default=None, help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
+                        help="seconds a player thinks before a click "
+                             "(human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)")
+    parser.add_argument("--ramp", type=float, default=None,
+                        help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
     parser.add_argument("--step", type=float, default=30.0, help="max-rate: seconds per step")
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
-                        help="soak: trace the bot's allocations (this many frames) and print where growth was allocated")
+                        help="soak: trace the bot's allocations (this many frames) "
+                             "and print where growth was allocated")
     parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument("--hard-tables", type=int, default=0,
@@ -389,6 +450,10 @@ def main() -> None:
     parser.add_argument("--threads", action="store_true",
                         help="the bot runs each game in a thread of its own (THREADS=true), several to a channel")
     parser.add_argument("--per-channel", type=int, default=10, help="--threads: tables sharing one channel")
+    parser.add_argument("--limits", action="store_true",
+                        help="the stand-in holds the bot to Discord's rate limits (tests/standin/ratelimits.py)")
+    parser.add_argument("--target", type=int, default=None, metavar="SCORE",
+                        help="games are played to this score (e.g. 66, the rulebook's) instead of one round")
     args = parser.parse_args()
     # The bot process inherits it (tests/e2e/bot_process.py plays in the channel unless it is set).
     os.environ["THREADS"] = "true" if args.threads else "false"
@@ -412,7 +477,8 @@ def main() -> None:
                 used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}"
                 figures.setdefault(label, []).append((count, cpu, used))
         print(f"load benchmark (speed): {args.tables} tables, one game each, players think "
-              f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, {args.repeat} runs each way")
+              f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, "
+              f"{args.repeat} runs each way")
         for label, runs in figures.items():
             per = ", ".join(f"{1000 * cpu / max(1, count):.2f}" for count, cpu, _ in runs)
             count, cpu = sum(r[0] for r in runs), sum(r[1] for r in runs)

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from tests.standin import InteractionRejected
 
@@ -68,8 +67,8 @@ class BotProcess:
 
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
-    def __init__(self, standin, tmp: str, *, without: str = "", profile: Optional[str] = None,
-                 shard: Optional[tuple[int, int]] = None, timed: bool = True) -> None:
+    def __init__(self, standin, tmp: str, *, without: str = "", profile: str | None = None,
+                 shard: tuple[int, int] | None = None, timed: bool = True) -> None:
         """``shard``: (this process's shard, shard count), for several processes on one database.
         ``timed=False``: the process keeps no loop-lag, interaction or store timings, whose samples
         grow with every click: a soak measures the bot's memory, not its instruments'."""
@@ -145,7 +144,8 @@ def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
     return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"{data.get('allocated_blocks', 0):,} allocated blocks, RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
+            f"{data.get('allocated_blocks', 0):,} allocated blocks, "
+            f"RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
             f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data))
 
 
@@ -180,14 +180,14 @@ def table_message(standin, channel):
     return None
 
 
-def _rows(version) -> Optional[str]:
+def _rows(version) -> str | None:
     """The rows as the table message's text shows them (its first embed's description)."""
     if not any(cid.startswith("6n:h:") for cid in version.custom_ids):
         return None
     return (version.embeds[0] if version.embeds else {}).get("description")
 
 
-def _shows_outcome(version, rows_before: Optional[str]) -> bool:
+def _shows_outcome(version, rows_before: str | None) -> bool:
     ids = version.custom_ids
     if any(cid.startswith(("6n:m:", "6n:r:")) for cid in ids):
         return True
@@ -195,7 +195,7 @@ def _shows_outcome(version, rows_before: Optional[str]) -> bool:
     return rows is not None and rows != rows_before
 
 
-def outcome_shown_at(standin, channel, since: float, rows_before: Optional[str]) -> Optional[float]:
+def outcome_shown_at(standin, channel, since: float, rows_before: str | None) -> float | None:
     """When the stand-in received the first message version (create or edit) after `since`
     that shows the turn's outcome; None while none has arrived."""
     times = [v.written_at for m in standin.channel_messages(channel) if m.written_at >= since
@@ -226,6 +226,7 @@ class Pace:
 class Tally:
     resolutions: list[tuple[float, float]] = field(default_factory=list)  # (click time, seconds)
     games: int = 0
+    turns: int = 0  # turns revealed: every player's card picked and the outcome shown
 
 
 async def wait_until(check, timeout=60.0, every=0.05):
@@ -249,25 +250,29 @@ def channel_story(standin, channel) -> str:
 
 
 async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None,
-                    threads: bool = False) -> None:
+                    threads: bool = False, target: int | None = None) -> None:
     """``threads``: the bot runs each game in a thread of its own (THREADS=true); the lobby is
-    posted in ``channel`` and the game played in the thread started on it."""
+    posted in ``channel`` and the game played in the thread started on it. ``target``: the game
+    is played to this score (``/6nimmt start target:66``), else it is one round."""
     where = [channel]  # the channel the game is played in: the thread, once it is known
     try:
-        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None)
+        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None,
+                         target)
     except Exception as exc:
         raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, where[-1])}") from exc
 
 
 async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None,
-                     thread_out: list | None = None) -> None:
-    """One one-round game: two players and three AI seats (at ``ai_level``, else the server's
-    default); the chooser of a low card takes row 1. With ``thread_out``, the game is looked for
-    in the thread started on the lobby (its id is the lobby message's), appended to the list."""
+                     thread_out: list | None = None, target: int | None = None) -> None:
+    """One game, of one round or to ``target``: two players and three AI seats (at ``ai_level``,
+    else the server's default); the chooser of a low card takes row 1. With ``thread_out``, the
+    game is looked for in the thread started on the lobby (its id is the lobby message's),
+    appended to the list."""
     opened = time.monotonic()
-    level = {"ai_level": ai_level} if ai_level else {}
-    lobby = await (await standin.slash(host, channel, "6nimmt start", rounds=1, ai_players=3, timer=600,
-                                       **level)).reply(timeout=30)
+    options = {"ai_level": ai_level} if ai_level else {}
+    options |= {"target": target} if target else {"rounds": 1}
+    lobby = await (await standin.slash(host, channel, "6nimmt start", ai_players=3, timer=600,
+                                       **options)).reply(timeout=30)
     if thread_out is not None:
         channel = await wait_until(lambda: standin.world.channels.get(lobby.id), 30)
         thread_out.append(channel)
@@ -278,8 +283,9 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
     current = await wait_until(lambda: (m := table_message(standin, channel)) and m.written_at >= opened and m)
     while True:
         rows_before = _rows(current)
-        last_click = None
-        if any(cid.startswith("6n:r:") for cid in current.custom_ids):
+        last_click, picked = None, 0
+        prompt = any(cid.startswith("6n:r:") for cid in current.custom_ids)
+        if prompt:
             await pace.think(rng)
             for user in (host, guest):
                 click = await click_table(standin, channel, user, "6n:r:", must=False)
@@ -298,15 +304,21 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
                 await pace.think(rng, 0.5)
                 last_click = await standin.click(user, hand, cards[0])
                 await last_click.ack(30)
+                picked += 1
         # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
         since = last_click.dispatched_at if last_click is not None else current.written_at
-        shown = await wait_until(lambda: outcome_shown_at(standin, channel, since, rows_before))
+        shown = await wait_until(
+            lambda since=since, rows_before=rows_before: outcome_shown_at(standin, channel, since, rows_before))
         if last_click is not None:
             tally.resolutions.append((since, shown - since))
+        if not prompt and picked == 2:
+            tally.turns += 1  # both players' cards went down: the turn is revealed (or asks for a row)
         if game_over(standin, channel, since):
             tally.games += 1
             return
-        current = await wait_until(lambda: (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
+        current = await wait_until(
+            lambda since=since, rows_before=rows_before:
+                (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
 
 
 async def click_table(standin, channel, user, prefix: str, must: bool = True):
@@ -315,7 +327,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     bot may be reconnecting, so a click that could not be made is tried again, as a person
     would; `must=False` gives up after a second (None) instead of failing after fifteen: a row
     prompt vanishes when the AI seat it waited for chooses."""
-    for attempt in range(300 if must else 20):
+    for _attempt in range(300 if must else 20):
         message = table_message(standin, channel)
         custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None) if message else None
         if custom_id is not None:
@@ -329,7 +341,7 @@ async def click_table(standin, channel, user, prefix: str, must: bool = True):
     raise RuntimeError(f"no {prefix} button to click on the table")
 
 
-def _fresh(message, since: float, rows_before: Optional[str]):
+def _fresh(message, since: float, rows_before: str | None):
     """The table message once it offers the next decision (not the one the click completed)."""
     if message.written_at < since:
         return None

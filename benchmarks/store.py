@@ -203,7 +203,7 @@ def recorded_games(count: int) -> dict[str, list[tuple]]:
                               at, at, at, at))
         users = rng.sample(range(1, PLAYERS + 1), SEATS)
         points = [rng.randint(0, 90) for _ in users]
-        for seat, (user, p) in enumerate(zip(users, points)):
+        for seat, (user, p) in enumerate(zip(users, points, strict=True)):
             rank = 1 + sum(o < p for o in points)
             rows["results"].append((gid, seat, user, f"player{user}", None, p, rank, int(rank == 1)))
     for scope in range(GUILDS + 1):

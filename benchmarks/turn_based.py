@@ -284,10 +284,12 @@ async def run(args) -> None:
     restore = with_games["to_restored"] - without["to_restored"]
     start = with_games["start_s"] - without["start_s"]
     print(f"  what the {with_games['restored']} games cost: bot RSS {cost:+.1f} MB{rss_parts(a, b)} "
-          f"({'met' if cost < 100 else 'MISSED'}: < 100 MB), allocated blocks {a['allocated_blocks'] - b['allocated_blocks']:+,}, "
+          f"({'met' if cost < 100 else 'MISSED'}: < 100 MB), "
+          f"allocated blocks {a['allocated_blocks'] - b['allocated_blocks']:+,}, "
           f"C malloc in use {(a.get('malloc_in_use_kb', 0) - b.get('malloc_in_use_kb', 0)) / 1024:+.1f} MB; "
           f"restore: process start -> RESTORED {with_games['to_restored'] * 1000:.0f} ms "
-          f"({restore * 1000:+.0f} ms over an empty database), TableService.start() {with_games['start_s'] * 1000:.0f} ms "
+          f"({restore * 1000:+.0f} ms over an empty database), "
+          f"TableService.start() {with_games['start_s'] * 1000:.0f} ms "
           f"({start * 1000:+.0f} ms) ({'met' if with_games['to_restored'] < 2 else 'MISSED'}: < 2 s from the process "
           f"start; {'met' if with_games['start_s'] < 2 else 'MISSED'} for start() alone); "
           f"requests {with_games['requests'] - without['requests']:+d}")

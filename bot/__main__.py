@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     return run(settings)
 
 
-def sync_main(settings, guild_ids: list[int] | None) -> int:
+def sync_main(settings: Settings, guild_ids: list[int] | None) -> int:
     from .app import startup_problem, sync_once  # discord: see the note above
     from .sync import describe_sync
 

@@ -20,13 +20,14 @@ from data import StoreError, open_store
 from data.store import Store
 
 from .config import Settings
-from .invite import invite_url
 from .health import Heartbeat, bot_status
+from .invite import invite_url
 from .logs import setup_logging
 from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
-from .tables.service import ServiceDefaults, TableService
 from .sync import sync_commands
+from .tables.ai_seats import AIDecider
+from .tables.service import ServiceDefaults, TableService
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class HeartbeatTimedAtSend(discord.gateway.KeepAliveHandler):
     a busy process) was timed from the heartbeat before, a whole interval (41.25 s) earlier, and
     reported as latency ("Can't keep up, websocket is 41.3s behind", and in the health line)."""
 
-    def get_payload(self) -> dict:
+    def get_payload(self) -> dict[str, Any]:
         self._last_send = time.perf_counter()
         return super().get_payload()
 
@@ -54,7 +55,7 @@ class HeartbeatTimedAtSend(discord.gateway.KeepAliveHandler):
 def time_heartbeats_at_send() -> None:
     """Make the gateway connections made from now on use ``HeartbeatTimedAtSend`` (discord.py
     looks its keep-alive class up by name each time it connects)."""
-    discord.gateway.KeepAliveHandler = HeartbeatTimedAtSend  # type: ignore[misc]
+    discord.gateway.KeepAliveHandler = HeartbeatTimedAtSend  # type: ignore[misc]  # a class the library looks up by name: replaced on purpose
 
 
 class SixNimmtBot(commands.Bot):
@@ -65,7 +66,8 @@ class SixNimmtBot(commands.Bot):
     """
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 clock: Callable[[], float] = time.time, ai=None, start_tables: bool = True, **options) -> None:
+                 clock: Callable[[], float] = time.time, ai: AIDecider | None = None, start_tables: bool = True,
+                 **options: Any) -> None:
         time_heartbeats_at_send()
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
@@ -119,6 +121,13 @@ class SixNimmtBot(commands.Bot):
         self.heartbeat.start()
 
     @property
+    def tables(self) -> TableService:
+        """The table service, which ``setup_hook`` starts before any command or click is taken."""
+        if self.service is None:
+            raise RuntimeError("the table service is not running (before setup_hook, or after close)")
+        return self.service
+
+    @property
     def server_settings(self) -> ServerSettingsBook:
         """Each server's defaults for its tables (its own choices over the bot's settings)."""
         if self._server_settings is None:
@@ -164,7 +173,7 @@ class ShardedSixNimmtBot(SixNimmtBot, commands.AutoShardedBot):
     """The same bot on several gateway connections (SHARD_COUNT, optionally SHARD_IDS)."""
 
 
-def make_bot(settings: Settings, **options) -> SixNimmtBot:
+def make_bot(settings: Settings, **options: Any) -> SixNimmtBot:
     """The bot the settings ask for: sharded when SHARD_COUNT is set."""
     cls = ShardedSixNimmtBot if settings.sharded else SixNimmtBot
     return cls(settings, **options)

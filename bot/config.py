@@ -8,17 +8,26 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from dotenv import dotenv_values
 from pydantic import (
-    BaseModel, ConfigDict, Field, PositiveInt, SecretStr, ValidationError, field_validator, model_validator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveInt,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
 )
+from pydantic_core import ErrorDetails
 
+from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 from data import sqlite_path
 
 from .health import heartbeat_path
-from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
@@ -143,7 +152,7 @@ class Settings(BaseModel):
         return value.lower()
 
     @model_validator(mode="after")
-    def _shards_fit(self) -> "Settings":
+    def _shards_fit(self) -> Settings:
         if self.shard_ids is None:
             return self
         if self.shard_count is None:
@@ -202,7 +211,7 @@ class Settings(BaseModel):
         return pace
 
     @model_validator(mode="after")
-    def _pace_allowed(self) -> "Settings":
+    def _pace_allowed(self) -> Settings:
         if self.default_pace != "live" and not self.turn_based:
             raise ValueError(f"DEFAULT_PACE={self.default_pace} is a turn-based pace, but TURN_BASED=false "
                              "allows no turn-based games: set DEFAULT_PACE=live or TURN_BASED=true")
@@ -236,7 +245,8 @@ def redacted(url: str) -> str:
     return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
 
 
-def read_environment(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> dict[str, str]:
+def read_environment(env_file: str | os.PathLike[str] | None = ".env",
+                     environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The raw settings: ``env_file`` (if it exists) overlaid with the environment; empty values dropped."""
     raw: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -245,7 +255,7 @@ def read_environment(env_file: str | os.PathLike | None = ".env", environ: dict 
     return {env: raw[env] for env in ENV_NAMES if raw.get(env, "").strip() != ""}
 
 
-def unknown_names(env_file: str | os.PathLike | None) -> list[str]:
+def unknown_names(env_file: str | os.PathLike[str] | None) -> list[str]:
     """A line for each name in ``env_file`` that is no setting, e.g. a typo that would be silently ignored.
 
     Only the file: the environment holds many other variables. Not an error,
@@ -263,7 +273,8 @@ def unknown_names(env_file: str | os.PathLike | None) -> list[str]:
     return lines
 
 
-def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | None = None) -> Settings:
+def load_settings(env_file: str | os.PathLike[str] | None = ".env",
+                  environ: Mapping[str, str] | None = None) -> Settings:
     """Read and check every setting; a ``ConfigError`` says what is wrong, one line per setting."""
     raw = read_environment(env_file, environ)
     values = {ENV_NAMES[env]: value.strip() for env, value in raw.items()}
@@ -275,12 +286,12 @@ def load_settings(env_file: str | os.PathLike | None = ".env", environ: dict | N
             "Bot page at https://discord.com/developers/applications"
         ])
     try:
-        return Settings(**values)
+        return Settings.model_validate(values)
     except ValidationError as exc:
         raise ConfigError([_problem(error, raw) for error in exc.errors()]) from None
 
 
-def _problem(error, raw: dict[str, str]) -> str:
+def _problem(error: ErrorDetails, raw: dict[str, str]) -> str:
     message = error["msg"].removeprefix("Value error, ")
     if not error["loc"]:  # a check across settings names them itself
         return message

@@ -15,8 +15,61 @@ import logging
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sized
 from pathlib import Path
+from typing import Any, Protocol
+
+#: What a heartbeat says: JSON-ready values by name.
+Status = dict[str, Any]
+
+
+# What the heartbeat reads of the running bot (``bot.app.SixNimmtBot``), which imports this
+# module: described here rather than imported, and kept light for ``python -m bot --health``.
+class WorkerPoolState(Protocol):
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def restarts(self) -> int: ...
+
+
+class AIState(Protocol):  # bot.tables.ai_seats.AISeats
+    @property
+    def pool(self) -> WorkerPoolState: ...
+    @property
+    def fallbacks(self) -> int: ...
+    @property
+    def crashes(self) -> int: ...
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def decision_ms(self) -> Iterable[float]: ...
+
+
+class ServiceState(Protocol):  # bot.tables.service.TableService
+    @property
+    def tables(self) -> Sized: ...
+    @property
+    def database_reachable(self) -> bool: ...
+    @property
+    def ai(self) -> AIState: ...
+
+
+class SettingsState(Protocol):  # bot.server_settings.ServerSettingsBook
+    @property
+    def read_failures(self) -> int: ...
+
+
+class BotState(Protocol):  # bot.app.SixNimmtBot
+    @property
+    def latency(self) -> float: ...
+    @property
+    def service(self) -> ServiceState | None: ...
+    @property
+    def _server_settings(self) -> SettingsState | None: ...
+    def is_ready(self) -> bool: ...
+    def is_closed(self) -> bool: ...
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +78,7 @@ INTERVAL = 20.0
 MAX_AGE = 3 * INTERVAL
 
 
-def heartbeat_path(database_path: str | os.PathLike, health_file: str | os.PathLike | None) -> Path:
+def heartbeat_path(database_path: str | os.PathLike[str], health_file: str | os.PathLike[str] | None) -> Path:
     """Where the heartbeat lives: HEALTH_FILE, else next to the database."""
     if health_file:
         return Path(health_file)
@@ -33,7 +86,7 @@ def heartbeat_path(database_path: str | os.PathLike, health_file: str | os.PathL
     return database.with_name(database.name + ".health")
 
 
-def write_atomically(path: Path, data: dict) -> None:
+def write_atomically(path: Path, data: Status) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data))
     os.replace(tmp, path)  # a reader never sees half a file
@@ -42,15 +95,15 @@ def write_atomically(path: Path, data: dict) -> None:
 class Heartbeat:
     """Rewrites ``path`` with ``status()`` until stopped; removes it on a clean stop."""
 
-    def __init__(self, path: Path, status: Callable[[], dict], *, interval: float = INTERVAL,
+    def __init__(self, path: Path, status: Callable[[], Status], *, interval: float = INTERVAL,
                  clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self._status = status
         self.interval = interval
         self.clock = clock
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
-    def beat(self) -> dict:
+    def beat(self) -> Status:
         data = {"time": self.clock(), **self._status()}
         try:
             write_atomically(self.path, data)
@@ -77,11 +130,11 @@ class Heartbeat:
             await asyncio.sleep(self.interval)
 
 
-def bot_status(bot) -> dict:
+def bot_status(bot: BotState) -> Status:
     """What the heartbeat says about a discord.py client: connected, latency, shards, tables."""
     latency = bot.latency
-    shards = sorted(getattr(bot, "shards", {}) or {})
-    service = getattr(bot, "service", None)
+    shards = sorted(getattr(bot, "shards", {}) or {})  # an AutoShardedClient's; a plain client has none
+    service = bot.service
     return {
         "ready": bot.is_ready() and not bot.is_closed(),
         "latency": latency if math.isfinite(latency) else None,
@@ -90,18 +143,18 @@ def bot_status(bot) -> dict:
         # As the last save found it: the tables pause while it cannot be reached, and go on by themselves.
         "database": "ok" if service is None or service.database_reachable else "unreachable",
         # Reads of a server's settings that failed (each answered "cannot be read", never with defaults).
-        "settings_read_failures": getattr(getattr(bot, "_server_settings", None), "read_failures", 0),
-        **ai_status(getattr(service, "ai", None)),
+        "settings_read_failures": book.read_failures if (book := bot._server_settings) is not None else 0,
+        **ai_status(service.ai if service is not None else None),
     }
 
 
-def ai_status(ai) -> dict:
+def ai_status(ai: AIState | None) -> Status:
     """The searching AI's worker: up or not, restarts, decisions medium made in its place (and how
     many failures were the AI's own crashes, a bug), and
     how long the recent searching decisions took (p50/p95/max wall ms, queueing included)."""
     if ai is None:
         return {}
-    status = {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
+    status: Status = {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
               "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks, "ai_crashes": ai.crashes,
               "ai_decisions": ai.decisions}
     times = sorted(ai.decision_ms)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import TextIO
 
 import discord
 
@@ -46,7 +47,7 @@ class RedactSecret(logging.Filter):
         return True
 
 
-def setup_logging(settings: Settings, stream=None) -> logging.Handler | None:
+def setup_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler | None:
     """Configure the root logger once; a second call changes nothing and returns None."""
     global _configured
     if _configured:

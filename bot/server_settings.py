@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,7 +26,8 @@ from data.errors import StoreUnavailable
 from data.models import ServerSettings
 from data.store import Store
 
-from .config import PACES, Settings
+from .config import Settings
+from .tables.table import PACES
 
 log = logging.getLogger(__name__)
 

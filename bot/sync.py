@@ -33,7 +33,7 @@ async def sync_commands(bot: commands.Bot, guild_ids: list[int] | None) -> list[
     """Sync globally (``None``) or to each guild; returns (guild id or None, commands synced)."""
     if guild_ids is None:
         return [(None, len(await bot.tree.sync()))]
-    synced = []
+    synced: list[tuple[int | None, int]] = []
     for guild_id in guild_ids:
         guild = discord.Object(guild_id)
         bot.tree.copy_global_to(guild=guild)  # the global commands, shown in this guild at once

@@ -102,7 +102,8 @@ class Admin(commands.Cog):
                 return
             title = (tr(locale, "Saved. This server's settings for new games:") if changes
                      else tr(locale, "This server's settings for new games:"))
-            await reply.send(f"{title}\n{settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)}")
+            overview = settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)
+            await reply.send(f"{title}\n{overview}")
 
     @admin.command(name="sync", description=N_("Send the slash commands to Discord (bot owner only)"))
     @app_commands.describe(scope=N_("Where the commands should show"))
@@ -116,7 +117,8 @@ class Admin(commands.Cog):
             await answer_error(interaction, tr(locale, "There is no server here: choose every server."))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # a sync can take longer than 3 s
-        results = await sync_commands(self.bot, None if scope == "global" else [interaction.guild_id])
+        guild_ids = None if scope == "global" or interaction.guild_id is None else [interaction.guild_id]
+        results = await sync_commands(self.bot, guild_ids)
         (guild, count), = results
         text = (trn(locale, "Synced {count} command to every server; Discord shows it within an hour.",
                     "Synced {count} commands to every server; Discord shows them within an hour.", count,

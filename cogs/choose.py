@@ -18,8 +18,9 @@ from discord import app_commands
 
 from bot.tables.errors import NoTable, TableError
 from bot.tables.table import Table, TableStatus
-from cogs.i18n import N_, tr, user_locale
 from bot.tables.text import Nn_
+from cogs.client import channel_id_of
+from cogs.i18n import N_, tr, user_locale
 from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant
@@ -69,7 +70,7 @@ def table_for(interaction: discord.Interaction, table_id: int | None,
     the only one there, else the only one that is ``mine(table, user_id)`` (the one the user sits
     at, or hosts: asking which would have one answer). Raises ``NoTable`` (none here, or not that
     one) or ``ChooseTable``."""
-    tables = service_of(interaction).tables_in(interaction.channel_id)
+    tables = service_of(interaction).tables_in(channel_id_of(interaction))
     if table_id is not None:
         for table in tables:
             if table.id == table_id:
@@ -125,7 +126,7 @@ def choices(interaction: discord.Interaction, typed, *, lobbies_first: bool = Fa
     """The open tables where the command is being typed, filtered by ``typed`` (no I/O: it answers
     within Discord's three seconds however busy the database is)."""
     locale = user_locale(interaction)
-    tables = [t.as_committed() for t in service_of(interaction).tables_in(interaction.channel_id)]
+    tables = [t.as_committed() for t in service_of(interaction).tables_in(channel_id_of(interaction))]
     if lobbies_first:  # a stable sort: oldest first within each kind
         tables.sort(key=lambda t: t.status is not TableStatus.LOBBY)
     found = []

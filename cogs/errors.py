@@ -12,20 +12,24 @@ knows them all.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.errors import StoreUnavailable
+from bot.app import SixNimmtBot
 from bot.tables.errors import TableError
 from bot.tables.service import committed_change
 from cogs.i18n import CatalogTranslator, error_text, failure_text, store_down_text, tr, user_locale
+from data.errors import StoreUnavailable
 from engine import IllegalAction
-from bot.app import SixNimmtBot
-
 
 log = logging.getLogger(__name__)
+
+#: A restart-proof item class (its custom id is matched by its template).
+DynamicItemType = type[discord.ui.DynamicItem[Any]]
 
 
 async def answer_error(interaction: discord.Interaction, message: str) -> None:
@@ -88,18 +92,19 @@ class ErrorReplies(commands.Cog):
 
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
-        self._old_on_error = None
+        self._old_on_error: Callable[..., Coroutine[Any, Any, Any]] | None = None
         # custom-id prefix -> (what a click on an invalid id of it is told, the items registered for it)
-        self.items: dict[str, tuple[str, tuple[type, ...]]] = {}
+        self.items: dict[str, tuple[str, tuple[DynamicItemType, ...]]] = {}
 
     async def cog_load(self) -> None:
         tree = self.bot.tree
         self._old_on_error = tree.on_error
-        tree.on_error = on_app_command_error
+        tree.error(on_app_command_error)
         await tree.set_translator(CatalogTranslator())  # German names and descriptions for the sync
 
     async def cog_unload(self) -> None:
-        self.bot.tree.on_error = self._old_on_error
+        if self._old_on_error is not None:
+            self.bot.tree.error(self._old_on_error)
         await self.bot.tree.set_translator(None)
 
     @commands.Cog.listener()
@@ -107,7 +112,8 @@ class ErrorReplies(commands.Cog):
         """Answer clicks discord.py would drop silently: ids of ours not on the message, or unknown."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = (interaction.data or {}).get("custom_id", "")
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         for prefix, (invalid, items) in self.items.items():
             if not custom_id.startswith(prefix):
                 continue
@@ -117,7 +123,7 @@ class ErrorReplies(commands.Cog):
             return
 
 
-def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[type, ...]) -> None:
+def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[DynamicItemType, ...]) -> None:
     """Register a cog's restart-proof items, whose custom ids start with ``prefix``.
 
     ``invalid`` (marked with ``N_``) is what a click on an id of that prefix is told when no item
@@ -125,14 +131,14 @@ def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[type, .
     """
     bot.add_dynamic_items(*items)
     replies = bot.get_cog(ErrorReplies.__cog_name__)
-    if replies is not None:
+    if isinstance(replies, ErrorReplies):
         replies.items[prefix] = (invalid, tuple(items))
 
 
-def remove_items(bot: commands.Bot, prefix: str, items: tuple[type, ...]) -> None:
+def remove_items(bot: commands.Bot, prefix: str, items: tuple[DynamicItemType, ...]) -> None:
     bot.remove_dynamic_items(*items)
     replies = bot.get_cog(ErrorReplies.__cog_name__)
-    if replies is not None:
+    if isinstance(replies, ErrorReplies):
         replies.items.pop(prefix, None)
 
 

@@ -37,8 +37,8 @@ def _names(table: Table, user_ids) -> str:
 
 def players_text(table: Table, locale) -> str:
     """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
-    return ", ".join(tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None else shown_name(s.name)
-                     for s in table.seats)
+    return ", ".join(tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None
+                     else shown_name(s.name) for s in table.seats)
 
 
 def game_entry(table: Table, user_id: int, locale) -> str:

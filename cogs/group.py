@@ -20,10 +20,14 @@ def declare() -> app_commands.Group:
 
 
 def add_subcommands(tree: app_commands.CommandTree, commands: Iterable[app_commands.Command]) -> app_commands.Group:
-    group = tree.get_command(NAME)
-    if group is None:
+    found = tree.get_command(NAME)
+    if isinstance(found, app_commands.Group):
+        group = found
+    elif found is None:
         group = declare()
         tree.add_command(group)
+    else:
+        raise TypeError(f"/{NAME} is a command of its own in this tree, not the group")
     for command in commands:
         group.add_command(command, override=True)
     return group

@@ -23,6 +23,7 @@ outbox delivery, the live message, the reminders (see that package).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 
@@ -187,10 +188,8 @@ class Presenter:
         """Wait ``seconds``, or less if a stop comes."""
         wake = self._wake[table_id]
         wake.clear()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), seconds * random.uniform(0.8, 1.2))
-        except TimeoutError:
-            pass
 
     async def _step(self, table_id: int) -> bool:
         """Do the most urgent thing the table's channel needs; False when there is nothing left."""

@@ -15,42 +15,57 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, number, percent, public_locale, tr, trn, user_locale
+from bot.app import SixNimmtBot
 from bot.tables.records import (
-    RecordError, SeatedAtOpenTable, forget_player, game_log_in, open_table_of, parse_game_id,
+    RecordError,
+    SeatedAtOpenTable,
+    forget_player,
+    game_log_in,
+    open_table_of,
+    parse_game_id,
 )
 from bot.tables.workers import WorkerPool
-from data.models import LeaderboardEntry, PlayerStats
-
+from cogs.client import bot_of
+from cogs.errors import add_items, remove_items
+from cogs.i18n import N_, LocaleLike, number, percent, public_locale, tr, trn, user_locale
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
-from cogs.ui.base import TableItem, item_view, service_of
-from .group import add_subcommands, remove_subcommands
 from cogs.render.names import shown_name
 from cogs.render.text import BULL, GREEN, VARIANT_NAMES
+from cogs.ui.base import TableItem, item_view, service_of
+from data.models import LeaderboardEntry, Metric, PlayerStats
+from data.store import Store
 from engine import Variant
-from bot.app import SixNimmtBot
 
+from .group import add_subcommands, remove_subcommands
 
 log = logging.getLogger(__name__)
 
 PREFIX = "6s:"
 PAGE_SIZE = 10
 
-METRICS: dict[str, tuple[str, str, str]] = {  # metric → (custom-id code, choice name, leaderboard title)
+METRICS: dict[Metric, tuple[str, str, str]] = {  # metric → (custom-id code, choice name, leaderboard title)
     "rating": ("o", N_("Rating"), N_("rating")),
     "wins": ("w", N_("Wins"), N_("wins")),
     "win_rate": ("r", N_("Win rate"), N_("win rate")),
     "avg_points_per_round": ("p", N_("Average points per round"), N_("average points per round (fewest first)")),
     "games": ("g", N_("Games played"), N_("games played")),
 }
-METRIC_BY_CODE = {code: metric for metric, (code, _, _) in METRICS.items()}
+METRIC_BY_CODE: dict[str, Metric] = {code: metric for metric, (code, _, _) in METRICS.items()}
+
+
+def metric_named(name: str) -> Metric:
+    """``name`` as a metric: Discord offers only ``METRIC_CHOICES``; anything else ranks by rating."""
+    for metric in METRICS:
+        if metric == name:
+            return metric
+    return "rating"
 METRIC_CHOICES = [app_commands.Choice(name=name, value=metric) for metric, (_, name, _) in METRICS.items()]
 #: A game's status as the history shows it.
 GAME_STATUS = {"lobby": N_("lobby"), "playing": N_("playing"), "finished": N_("finished"),
@@ -67,8 +82,8 @@ def games_text(locale, count: int) -> str:
     return trn(locale, "{count} game", "{count} games", count, count=number(locale, count))
 
 
-def store_of(interaction: discord.Interaction):
-    return interaction.client.service.store  # type: ignore[attr-defined]
+def store_of(interaction: discord.Interaction) -> Store:
+    return service_of(interaction).store
 
 
 # --------------------------------------------------------------------------- leaderboard
@@ -101,7 +116,7 @@ def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool 
     return f"▶ {line}" if highlight else line
 
 
-async def leaderboard_message(interaction: discord.Interaction, scope: str, metric: str, min_games: int,
+async def leaderboard_message(interaction: discord.Interaction, scope: str, metric: Metric, min_games: int,
                               page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """The embed and page buttons for one leaderboard page, with the viewer's own rank."""
     store = store_of(interaction)
@@ -156,7 +171,7 @@ class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
     moves = False
 
-    def __init__(self, scope: str, metric: str, min_games: int, page: int, *, label: str = "Page",
+    def __init__(self, scope: str, metric: Metric, min_games: int, page: int, *, label: str = "Page",
                  disabled: bool = False) -> None:
         page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
         scope = "server" if scope in ("s", "server") else "global"
@@ -231,7 +246,8 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                         # Translators: a button label (at most 80 characters).
                         else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
-        self.user_id, self.answer = user_id, answer
+        # ``choice``, not ``answer``: that names how TableItem answers the click (an edit of the question)
+        self.user_id, self.choice = user_id, answer
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
@@ -242,7 +258,7 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         if interaction.user.id != self.user_id:
             await reply.error(tr(locale, "This button is not yours: use `/6nimmt forget-me` yourself."))
             return
-        if self.answer == "no":
+        if self.choice == "no":
             await reply.edit(content=tr(locale, "Nothing was deleted."), view=None)
             return
         stored = await forget_player(service, self.user_id)
@@ -287,8 +303,8 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
     store = store_of(interaction)
     if game is not None:
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
-        locale = user_locale(interaction)
-        images = interaction.client.get_cog("Stats").images  # type: ignore[union-attr]
+        locale: LocaleLike = user_locale(interaction)
+        images = stats_cog(interaction).images
         export, chart = await images.run(game_files, log_, {word: tr(locale, word) for word in CHART_WORDS})
         files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
                  discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
@@ -334,7 +350,15 @@ async def forget_me_command(interaction: discord.Interaction) -> None:
         view=forget_view(interaction.user.id, locale), ephemeral=True)
 
 
-SUBCOMMANDS = (stats_command, history_command, forget_me_command)
+SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (stats_command, history_command, forget_me_command)
+
+
+def stats_cog(interaction: discord.Interaction) -> Stats:
+    """The loaded ``Stats`` cog of the bot that received ``interaction``."""
+    cog = bot_of(interaction).get_cog("Stats")
+    if not isinstance(cog, Stats):
+        raise RuntimeError("the Stats cog is not loaded")
+    return cog
 
 
 class Stats(commands.Cog):
@@ -359,7 +383,7 @@ class Stats(commands.Cog):
                           min_games: app_commands.Range[int, 1, 1000] = 1) -> None:
         if scope == "server" and interaction.guild_id is None:
             raise RecordError(N_("There is no server here: use `scope: All servers`."))  # worded by the tree
-        embed, view = await leaderboard_message(interaction, scope, metric, min_games, 0)
+        embed, view = await leaderboard_message(interaction, scope, metric_named(metric), min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
 

@@ -8,33 +8,33 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.errors import add_items, answer_error, remove_items
+from bot.app import SixNimmtBot
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
-from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
 from bot.tables.table import TableOptions, TableStatus
-from engine import Variant, variant_spec
-from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
-
+from cogs.client import bot_of, channel_id_of, guild_id_of
+from cogs.errors import add_items, answer_error, remove_items
+from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
+from cogs.render.names import shown_name
+from cogs.render.text import RULES, limits_text, table_embed
 from cogs.reply import Answer, Reply
 from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
 from cogs.ui.base import service_of
-from .group import add_subcommands, remove_subcommands
-from .threads import Threads, game_thread_parent, start_thread, why_not_in_thread
-from .presenter import IMAGE_NAME, Presenter
-from cogs.render.names import shown_name
-from cogs.render.text import RULES, limits_text, table_embed
 from cogs.ui.specials import PREFERENCES
+from engine import Variant, variant_spec
+from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
+
 from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_for, table_option
 from .games import games_command
-from bot.app import SixNimmtBot
-
+from .group import add_subcommands, remove_subcommands
+from .presenter import IMAGE_NAME, Presenter
+from .threads import Threads, game_thread_parent, start_thread, why_not_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,10 @@ def first_error(exc: ValidationError, locale) -> str:
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
-    return interaction.client.get_cog("Tables").presenter  # type: ignore[attr-defined,union-attr]
+    cog = bot_of(interaction).get_cog("Tables")
+    if not isinstance(cog, Tables):
+        raise RuntimeError("the Tables cog is not loaded")
+    return cog.presenter
 
 
 # --------------------------------------------------------------------------- /6nimmt subcommands
@@ -99,8 +102,9 @@ async def start_command(
     helpers: bool = False,
     pace: app_commands.Choice[str] | None = None,
 ) -> None:
-    bot = interaction.client
-    settings = bot.settings  # type: ignore[attr-defined]
+    bot = bot_of(interaction)
+    settings = bot.settings
+    guild_id = guild_id_of(interaction)
     locale = user_locale(interaction)
     public = public_locale(interaction)
     service = service_of(interaction)
@@ -108,19 +112,19 @@ async def start_command(
     # there; once it is over, the next one opens in the channel, with a thread of its own.
     parent = game_thread_parent(interaction)
     if parent is not None:
-        running = service.tables_in(interaction.channel_id)
+        running = service.tables_in(channel_id_of(interaction))
         if running:
             game = running[0].as_committed()
             link = _message_link(game.guild_id, game.channel_of(game.message_id), game.message_id)
             await answer_error(interaction, tr(locale, "This thread's game is still open: {link}. Start the next one "
                                                        "once it is over.", link=link))
             return
-    channel_id = parent if parent is not None else interaction.channel_id
+    channel_id = parent if parent is not None else channel_id_of(interaction)
     # Opened from a game's thread, the lobby goes to the channel and the answer says where: only
     # the player sees it, even if the save is slow and the answer deferred.
     async with Reply(interaction, Answer.PUBLIC if parent is None else Answer.EPHEMERAL) as reply:
         try:
-            server = await bot.server_settings.fetch(interaction.guild_id)  # type: ignore[attr-defined]
+            server = await bot.server_settings.fetch(guild_id)
         except Exception:  # logged and counted by the book
             # The bot's defaults instead could open what this server's own rules forbid (threads, a
             # turn-based pace): nothing is opened, and the host can simply try again.
@@ -136,14 +140,15 @@ async def start_command(
                                          "hours of its pace."))
             return
         try:
-            options = TableOptions(
+            # The server's level and pace are stored as text: validated here, with the host's choices.
+            options = TableOptions.model_validate(dict(
                 variant=Variant(variant),
                 target=target if target is not None else (None if rounds is not None
                                                           else variant_spec(variant).target),
                 rounds=rounds, turn_seconds=timer or server.turn_seconds,
                 choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
                 ai_seats=ai_players, ai_level=ai_level or server.ai_level, helpers=helpers, pace=chosen,
-            )
+            ))
         except ValidationError as exc:
             await reply.error(tr(locale, "That table cannot be set up — {problem}.",
                                  problem=first_error(exc, locale)))
@@ -152,13 +157,13 @@ async def start_command(
             why = None
             threaded = server.threads
         else:
-            why = why_not_in_thread(interaction, locale) if server.threads and interaction.guild_id else None
-            threaded = server.threads and interaction.guild_id is not None and why is None
+            why = why_not_in_thread(interaction, locale) if server.threads else None
+            threaded = server.threads and why is None
         try:
-            table = await service.open_lobby(interaction.guild_id, channel_id, interaction.user.id,
+            table = await service.open_lobby(guild_id, channel_id, interaction.user.id,
                                              interaction.user.display_name, options, threaded=threaded)
         except TableExists as exc:
-            link = _message_link(interaction.guild_id, exc.channel_id, exc.message_id)
+            link = _message_link(guild_id, exc.channel_id, exc.message_id)
             await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link)
                               + (" " + why if why else ""))
             return
@@ -236,15 +241,17 @@ async def prompts_command(interaction: discord.Interaction, when: app_commands.C
 @table_option()
 async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
-    if table.status is TableStatus.LOBBY:
+    # Decided on what was committed, which is what is shown: a game being started right now
+    # is still a lobby there.
+    snapshot = table.last_commit()
+    shown = snapshot.table
+    if shown.status is TableStatus.LOBBY or shown.game is None:
         await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
         return
     # The asker sees the table at once (rows as text and as the picture); everyone gets it
     # posted anew at the bottom of the channel, its buttons with it.
     locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)  # the picture takes a moment
-    snapshot = table.committed
-    shown = snapshot.table
     embed = table_embed(shown, locale)
     files = []
     if shown.game.view(None).rows:  # none during a Pro draft
@@ -267,7 +274,7 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
 @table_option()
 async def rules_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     locale = user_locale(interaction)
-    here = service_of(interaction).tables_in(interaction.channel_id)
+    here = service_of(interaction).tables_in(channel_id_of(interaction))
     # The rules need no table: with none here (or several, and none chosen) the classic ones.
     chosen = table_for(interaction, table_id) if table_id is not None or len(here) == 1 else None
     shown = chosen.as_committed() if chosen is not None else None
@@ -278,7 +285,9 @@ async def rules_command(interaction: discord.Interaction, table_id: int | None =
         text += "\n" + error_text(locale, ChooseTable(len(here)))
     await interaction.response.send_message(text, ephemeral=True)
 
-SUBCOMMANDS = (start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command, prompts_command, status_command, rules_command, games_command)
+SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (
+    start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command,
+    prompts_command, status_command, rules_command, games_command)
 
 
 class Tables(commands.Cog):
@@ -286,11 +295,11 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
-        self.service = bot.service
-        self.presenter = Presenter(bot, bot.service, bot.settings.request_budget)
+        self.service = bot.tables
+        self.presenter = Presenter(bot, bot.tables, bot.settings.request_budget)
         if bot.metrics is not None:
             bot.metrics.presenter_queue = lambda: self.presenter.busy_tables
-        bot.service.add_listener(self.presenter)
+        bot.tables.add_listener(self.presenter)
 
     async def cog_load(self) -> None:
         add_subcommands(self.bot.tree, SUBCOMMANDS)
@@ -303,7 +312,7 @@ class Tables(commands.Cog):
 async def setup(bot: SixNimmtBot) -> None:
     add_items(bot, PREFIX, N_("That button is not valid. Use the newest table message."), ITEMS)
     await bot.add_cog(Tables(bot))
-    await bot.add_cog(Threads(bot.service, bot))
+    await bot.add_cog(Threads(bot.tables, bot))
 
 
 async def teardown(bot: SixNimmtBot) -> None:

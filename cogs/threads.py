@@ -15,7 +15,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -36,7 +36,9 @@ log = logging.getLogger(__name__)
 #: turns post far more often; a lobby that waits longer is reopened by the game's first post, and
 #: after the game the Rematch button's hour needs no edit of the thread), a week for a turn-based
 #: one, whose moves may each take a day.
-LIVE_ARCHIVE_MINUTES, TURN_BASED_ARCHIVE_MINUTES = 60, 10080
+ArchiveMinutes = Literal[60, 1440, 4320, 10080]  # the durations Discord accepts
+LIVE_ARCHIVE_MINUTES: ArchiveMinutes = 60
+TURN_BASED_ARCHIVE_MINUTES: ArchiveMinutes = 10080
 
 #: Tries to save a game's pause (or its end) when the database is away, before the next sign of it.
 LOCK_TRIES = 8
@@ -122,7 +124,7 @@ async def _open_thread(client: discord.Client, table: Table, message_id: int | N
     """(the thread started on ``message_id``, None), or (None, why none could be)."""
     if message_id is None:
         return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
-    minutes = TURN_BASED_ARCHIVE_MINUTES if table.options.turn_based else LIVE_ARCHIVE_MINUTES
+    minutes: ArchiveMinutes = TURN_BASED_ARCHIVE_MINUTES if table.options.turn_based else LIVE_ARCHIVE_MINUTES
     try:
         data = await client.http.start_thread_with_message(
             table.channel_id, message_id, name=thread_name(table, host_name, locale),
@@ -184,7 +186,9 @@ class Threads(commands.Cog):
 
     async def _place(self, table: Table) -> None:
         """Start the thread a restored lobby was posted for, or place it in its channel."""
-        guild = self.client.get_guild(table.guild_id) if self.client is not None else None
+        if self.client is None:  # the service's updates are listened to only with a client
+            return
+        guild = self.client.get_guild(table.guild_id)
         locale = guild.preferred_locale if guild is not None else None
         why = await start_thread(self.client, self.service, table, table.message_id, table.host_name, locale)
         log.info("table %s was restored without its thread: %s", table.id, why or "its thread is started")
@@ -235,7 +239,8 @@ class Threads(commands.Cog):
         for table in [t.as_committed() for t in self.service.tables.values() if t.guild_id == guild.id]:
             if table.status is not TableStatus.PLAYING:
                 continue
-            thread = guild.get_thread(table.home_id)  # None for a channel, or a thread not active
+            thread: discord.abc.GuildChannel | discord.Thread | None = guild.get_thread(table.home_id)
+            # None for a channel, or a thread not active
             if thread is None and table.paused is not None:
                 try:
                     thread = await guild.fetch_channel(table.home_id)

@@ -23,8 +23,8 @@ from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 from bot.tables.specials import SpecialPrompt  # noqa: E402
 from bot.tables.table import Seat, Table, TableOptions  # noqa: E402
 from cogs.render.images import _bull_mask  # noqa: E402
-from cogs.ui.specials import kind_choices, choices_view, prompt_view  # noqa: E402
 from cogs.render.specials import kind_prompt_text, prompt_text  # noqa: E402
+from cogs.ui.specials import choices_view, kind_choices, prompt_view  # noqa: E402
 from engine import AnniversaryGame, GameConfig, Special  # noqa: E402
 from engine.anniversary import special_outlook  # noqa: E402
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from typing import Any
@@ -26,7 +27,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=CARD_PATTER
         self.game, self.card = game, card
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> "CardButton":
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> CardButton:
         return cls(int(match["game"]), int(match["card"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -59,7 +60,7 @@ class HandView(discord.ui.View):
 class GameCog(commands.Cog):
     nimmt = app_commands.Group(name="6nimmt", description="Play 6 nimmt!")
 
-    def __init__(self, bot: "TinyBot") -> None:
+    def __init__(self, bot: TinyBot) -> None:
         self.bot = bot
 
     @nimmt.command(name="start", description="Open a lobby")
@@ -89,10 +90,8 @@ class GameCog(commands.Cog):
     @app_commands.command(name="misbehave", description="Breaks Discord's rules on purpose")
     async def misbehave(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
-        try:
+        with contextlib.suppress(discord.InteractionResponded):
             await interaction.response.send_message("again")  # discord.py raises before sending
-        except discord.InteractionResponded:
-            pass
         for attempt in (lambda: interaction.channel.send("x" * 2001),
                         lambda: self.bot.http.request(  # raw second ack, bypassing discord.py's guard
                             discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id,
@@ -228,9 +227,8 @@ async def test_deferred_followups_files_and_channel_paths(table: Any) -> None:
         assert first.attachments[0].filename == "board.png" and first.attachments[0].data == b"\x89PNG fake"
         second = await board.followup(1)
         assert second.ephemeral and second.content == "only for you"
-        async with aiohttp.ClientSession() as http:
-            async with http.get(first.attachments[0].url) as resp:
-                assert await resp.read() == b"\x89PNG fake"
+        async with aiohttp.ClientSession() as http, http.get(first.attachments[0].url) as resp:
+            assert await resp.read() == b"\x89PNG fake"
 
         announce = await standin.slash(alice, channel, "announce")
         answer = await announce.reply()
@@ -294,10 +292,10 @@ async def test_restarted_bot_handles_old_buttons_and_resume(table: Any) -> None:
 
 async def test_gateway_refuses_unknown_compression_and_env_overrides_patch_discord_py(table: Any) -> None:
     standin = table[0]
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(standin.gateway_url + "?v=10&encoding=json&compress=brotli-stream") as ws:
-            await ws.receive()
-            assert ws.close_code == 4000
+    url = standin.gateway_url + "?v=10&encoding=json&compress=brotli-stream"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        await ws.receive()
+        assert ws.close_code == 4000
     assert "zstd-stream" in standin.errors[0].body["message"]
 
     before = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY

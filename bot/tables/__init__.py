@@ -1,1 +1,4 @@
-"""The table service: live tables, their timers, AI seats and checkpoints. Speaks ids and engine events, never discord."""
+"""The table service: live tables, their timers, AI seats and checkpoints.
+
+It speaks ids and engine events, never discord.
+"""

@@ -17,12 +17,14 @@ import os
 import random
 import time
 from collections import OrderedDict, deque
-from concurrent.futures import BrokenExecutor
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
+from typing import Any
 
 from engine import Game, GameConfig, Variant, action_from_dict, action_to_dict
+from engine.actions import Action
 from engine.ai import choose_action
-from engine.ai.coach import NoHint, hint
+from engine.ai.coach import Hint, NoHint, hint
 from engine.anniversary import SpecialOutlook, special_outlook
 
 from .workers import WorkerPool
@@ -30,7 +32,7 @@ from .workers import WorkerPool
 log = logging.getLogger(__name__)
 
 #: (game, seat, level, rng) -> an engine action that is legal for that seat now.
-AIDecider = Callable[[Game, int, str, random.Random], object]
+AIDecider = Callable[[Game, int, str, random.Random], Action]
 
 #: Levels that search (and so think in the worker process).
 SEARCHING_LEVELS = frozenset({"hard"})
@@ -42,21 +44,21 @@ WARNED_TABLES = 1024
 TIMED_DECISIONS = 2048
 
 
-def default_decider(game: Game, seat: int, level: str, rng: random.Random):
+def default_decider(game: Game, seat: int, level: str, rng: random.Random) -> Action:
     return choose_action(game, seat, level, rng)
 
 
-def decide_from_state(state: dict, seat: int, level: str, seed: str) -> dict:
+def decide_from_state(state: dict[str, Any], seat: int, level: str, seed: str) -> dict[str, Any]:
     """The worker's side: rebuild the game, decide, send the action back as a dict."""
     return action_to_dict(default_decider(Game.from_dict(state), seat, level, random.Random(seed)))
 
 
-def hint_from_state(state: dict, seat: int, seed: str):
+def hint_from_state(state: dict[str, Any], seat: int, seed: str) -> Hint:
     """The worker's side of a coach's hint: an ``engine.ai.coach.Hint`` (raises ``NoHint``)."""
     return hint(Game.from_dict(state), seat, random.Random(seed))
 
 
-def outlook_from_state(state: dict) -> SpecialOutlook:
+def outlook_from_state(state: dict[str, Any]) -> SpecialOutlook:
     """The worker's side of a special-card outlook: every legal play of the pause, played out."""
     return special_outlook(Game.from_dict(state))
 
@@ -102,7 +104,7 @@ class AISeats:
         """Whether ``level``'s decisions are thought out in the worker (tens of milliseconds)."""
         return self._decider is None and level in SEARCHING_LEVELS
 
-    async def decide(self, game: Game, seat: int, level: str, seed: str):
+    async def decide(self, game: Game, seat: int, level: str, seed: str) -> Action:
         if self._decider is not None:
             return self._decider(game, seat, level, random.Random(seed))
         if level not in SEARCHING_LEVELS:
@@ -147,7 +149,7 @@ class AISeats:
         rather than that the AI raised: the worker re-raises the AI's own errors as they were."""
         return isinstance(exc, (BrokenExecutor, concurrent.futures.CancelledError)) or not self.pool.alive
 
-    async def hint(self, game: Game, seat: int, seed: str):
+    async def hint(self, game: Game, seat: int, seed: str) -> Hint:
         """The coach's hint for ``seat`` (``engine.ai.coach``), thought out in the worker like a
         hard decision; raises ``NoHint`` when there is nothing to hint, and what the worker raised
         if it failed (a hint is not worth a fallback)."""

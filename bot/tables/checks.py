@@ -14,8 +14,9 @@ def seat_of(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
         taken = table.taken_over_seat(user_id)
-        if taken is not None:
-            raise SeatTakenOver(table.id, table.seats[taken].takeover)
+        # the seat found is one with a takeover: its reason says whether it can be taken back
+        if taken is not None and (reason := table.seats[taken].takeover) is not None:
+            raise SeatTakenOver(table.id, reason)
         raise NotAtTable()
     return seat
 

@@ -8,13 +8,15 @@ translates; ``str()`` is the English.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .text import N_, Template, Text
 
 
 class TableError(Exception):
     """Something a user tried that this table does not allow; ``text`` says why."""
 
-    def __init__(self, template: Template, /, **fields) -> None:
+    def __init__(self, template: Template, /, **fields: Any) -> None:
         self.text = Text(template, **fields)
         super().__init__(str(self.text))
 
@@ -22,14 +24,14 @@ class TableError(Exception):
 class OptionError(ValueError):
     """A table option that does not fit; a ``ValueError`` because pydantic validation raises it."""
 
-    def __init__(self, template: Template, /, **fields) -> None:
+    def __init__(self, template: Template, /, **fields: Any) -> None:
         self.text = Text(template, **fields)
         super().__init__(str(self.text))
 
 
 class NoTable(TableError):
     def __init__(self, template: str = N_("There is no 6 nimmt! table in this channel. "
-                                          "Start one with `/6nimmt start`."), /, **fields) -> None:
+                                          "Start one with `/6nimmt start`."), /, **fields: Any) -> None:
         super().__init__(template, **fields)
 
 
@@ -48,7 +50,7 @@ class NotAtTable(TableError):
     """Someone not seated pressed a table's button: say how to play next time."""
 
     def __init__(self, template: str = N_("You are not at this table. To play in the next game, press **Join** on "
-                                          "its lobby, or open one with `/6nimmt start`."), /, **fields) -> None:
+                                          "its lobby, or open one with `/6nimmt start`."), /, **fields: Any) -> None:
         super().__init__(template, **fields)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from engine import Game
 
@@ -127,8 +128,8 @@ class Lobby:
             if table.status is TableStatus.LOBBY and table.seat_of(user_id) is None:
                 raise NotInLobby()
             seat = seat_of(table, user_id)  # says why, to a player an AI plays for already
-            await self._remove_seat(table, seat, Text(N_("**{name}** left the table."), name=Name(table.seats[seat].name)),
-                                    "left")
+            left = Text(N_("**{name}** left the table."), name=Name(table.seats[seat].name))
+            await self._remove_seat(table, seat, left, "left")
         return table
 
     async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
@@ -235,7 +236,7 @@ class Lobby:
         """A new table's deal (tests and benchmarks fix it)."""
         return secrets.randbits(63)
 
-    async def _lobby_changed(self, table: Table, **record) -> None:
+    async def _lobby_changed(self, table: Table, **record: Any) -> None:
         # A change made before the lobby message's id arrives (set_message) cannot be shown
         # yet: the answer to /6nimmt start is still on its way.
         table.lobby_unshown = table.message_id is None
@@ -251,7 +252,7 @@ class Lobby:
                 return
             host = user_id == table.host_id
             if host:
-                table.host_id = table.humans[0].user_id  # the lobby's crown shows who hosts now
+                table.host_id = table.human_ids()[0]  # the lobby's crown shows who hosts now
             await self._lobby_changed(table, host=host)  # the lobby's list of players says who left
             return
         # Mid-game a seat cannot vanish: an AI plays it from here on.

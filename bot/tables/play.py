@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from data.models import GameResult, SeatResult
 from engine import (
-    CardDrafted, ChooseRow, Draft, Game, Phase, Pick, PlayerView, RowTaken, TakeReason,
+    CardDrafted,
+    ChooseRow,
+    Draft,
+    Phase,
+    Pick,
+    PlayerView,
+    RowTaken,
+    TakeReason,
 )
+from engine.actions import Action
+from engine.events import Event
 
 from .ai_seats import AISeats
 from .checks import acting_seat, check_step, running_game, seat_of
@@ -28,6 +38,9 @@ from .timers import Scheduler, backoff
 from .transactions import UNREACHABLE, Transactions
 
 log = logging.getLogger(__name__)
+
+#: How a table that ends without a result is recorded.
+ClosedStatus = Literal["cancelled", "abandoned"]
 
 #: Missed turns in a row after which an AI plays the seat.
 MISSES_BEFORE_AI = 2
@@ -64,7 +77,7 @@ class Play:
         self.scheduler = scheduler
         self.defaults = defaults
         self.clock = clock
-        self.thinking: dict[int, asyncio.Task] = {}  # tables whose AI seats pick after the answer
+        self.thinking: dict[int, asyncio.Task[None]] = {}  # tables whose AI seats pick after the answer
         self.closing = False  # a stop is under way: AI seats still thinking apply nothing
 
     # -- what a player sees -------------------------------------------------------
@@ -97,7 +110,7 @@ class Play:
         await self.decide(table_id, user_id, step, lambda table, seat: Draft(seat, card))
 
     async def decide(self, table_id: int, user_id: int, step: int | None,
-                     make: Callable[[Table, int], object]) -> None:
+                     make: Callable[[Table, int], Action]) -> None:
         """Apply the engine action ``make(table, seat)`` for ``user_id``; the engine refuses what is
         illegal (an ``IllegalAction``, answered with its own words)."""
         table = self.registry.get(table_id)
@@ -112,15 +125,15 @@ class Play:
 
     # -- the engine moves on ------------------------------------------------------
 
-    async def advance(self, table: Table, actions: list, events: list, kind: str = "turn",
-                      notices: list[Text] | None = None, timed_out: bool = False, **record) -> None:
+    async def advance(self, table: Table, actions: Iterable[Action], events: list[Event], kind: str = "turn",
+                      notices: list[Text] | None = None, timed_out: bool = False, **record: Any) -> None:
         """Let AI seats act, move the timer, add the channel's news, and commit it all at once.
 
         ``record``: the game's record changes too (``Transactions.commit``'s seats,
         status, host). Committed before the caller answers the user, so an
         acknowledged click survives any crash.
         """
-        game = table.game
+        game = table.started_game()
         actions = list(actions)
         notices = list(notices or [])
         await self._decide_automatically(table, actions, events)
@@ -140,9 +153,9 @@ class Play:
             # turn-based game every decision is news: it mentions whoever owes a move.
             news = (news or game.phase is not Phase.DRAFT or table.options.turn_based
                     or not all(isinstance(e, CardDrafted) for e in events))
-            remind = table.owing() if table.options.turn_based else ()
+            remind: list[int] = table.owing() if table.options.turn_based else []
         else:
-            remind = ()
+            remind = []
         if news:
             table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock(),
                            timed_out=timed_out, remind=remind)
@@ -151,10 +164,10 @@ class Play:
         self.schedule(table)  # only once committed: a failed save moves no timer
         self.think_later(table)
 
-    async def _decide_automatically(self, table: Table, actions: list, events: list) -> None:
+    async def _decide_automatically(self, table: Table, actions: list[Action], events: list[Event]) -> None:
         """Make at once every decision that needs no one (see ``_automatic_actions``), except
         face-down picks that a searching AI thinks over: those follow the answer (``_think``)."""
-        game = table.game
+        game = table.started_game()
         while not game.is_over:
             if self._picks_to_think_over(table):
                 return
@@ -165,19 +178,21 @@ class Play:
                 events.extend(game.apply(action))
                 actions.append(action)
 
-    async def _automatic_actions(self, table: Table) -> list:
+    async def _automatic_actions(self, table: Table) -> list[Action]:
         """AI seats' moves, and the declines of special-card prompts a player's
         preference says not to ask them: the game never waits on those."""
-        game = table.game
+        game = table.started_game()
         seats = table.seats
         if game.phase is Phase.PICK:
-            return [await self.ai.decide(game, p, seats[p].ai_level, ai_seed(table, p))
-                    for p in game.waiting_for if seats[p].is_ai]
+            # An AI plays exactly the seats that have a level (``Seat.is_ai``).
+            return [await self.ai.decide(game, p, level, ai_seed(table, p))
+                    for p in game.waiting_for if (level := seats[p].ai_level) is not None]
         if not game.waiting_for:
             return []
         seat = game.waiting_for[0]
-        if seats[seat].is_ai:
-            return [await self.ai.decide(game, seat, seats[seat].ai_level, ai_seed(table, seat))]
+        level = seats[seat].ai_level
+        if level is not None:
+            return [await self.ai.decide(game, seat, level, ai_seed(table, seat))]
         await self.prepare_outlook(table)
         declined = declined_for(table, seat)
         return [declined] if declined is not None else []
@@ -210,7 +225,7 @@ class Play:
         self.thinking[table.id] = task
         task.add_done_callback(lambda done: self._thought(table.id, done))
 
-    def _thought(self, table_id: int, task: asyncio.Task) -> None:
+    def _thought(self, table_id: int, task: asyncio.Task[None]) -> None:
         if self.thinking.get(table_id) is task:
             del self.thinking[table_id]
         if not task.cancelled() and task.exception() is not None:
@@ -234,9 +249,10 @@ class Play:
                         decided = await self._automatic_actions(table)
                         if self.closing or not decided:
                             return
-                        events: list = []
+                        events: list[Event] = []
+                        game = table.started_game()
                         for action in decided:
-                            events.extend(table.game.apply(action))
+                            events.extend(game.apply(action))
                         await self.advance(table, decided, events, kind="picked")
                 return
             except UNREACHABLE:
@@ -247,10 +263,13 @@ class Play:
 
     # -- the end ------------------------------------------------------------------
 
-    async def finish(self, table: Table, actions: list, events: list, notices: list[Text], **record) -> None:
+    async def finish(self, table: Table, actions: list[Action], events: list[Event], notices: list[Text],
+                     **record: Any) -> None:
         """The game is over: its last moves, its standings post and its results, in one commit."""
-        game = table.game
+        game = table.started_game()
         outcome = game.outcome
+        if outcome is None:
+            raise RuntimeError(f"table {table.id}: a game that is over has no outcome")
         table.status = TableStatus.FINISHED
         table.deadline = None
         # The standings are drawn from the outcome when shown; a game restored after its last move
@@ -271,19 +290,19 @@ class Play:
             ],
         )
         record.pop("status", None)  # the results finish it
-        await self.tx.commit(table, actions, kind=None, result=result, **record)
+        committed = await self.tx.commit(table, actions, kind=None, result=result, **record)
         self.unregister(table)
-        self.tx.notify(table.committed, "finished")
+        self.tx.notify(committed, "finished")
 
-    async def close(self, table: Table, status: str, notice: Text, **record) -> None:
+    async def close(self, table: Table, status: ClosedStatus, notice: Text, **record: Any) -> None:
         """End ``table`` without a result (``status``: cancelled or abandoned), saying why."""
         table.status = TableStatus.CANCELLED
         table.deadline = None
         table.closed_notice = notice
         table.add_post("cancelled", notices=[notice], at=self.clock())
-        await self.tx.commit(table, kind=None, status=status, **record)
+        committed = await self.tx.commit(table, kind=None, status=status, **record)
         self.unregister(table)
-        self.tx.notify(table.committed, "cancelled")
+        self.tx.notify(committed, "cancelled")
 
     def unregister(self, table: Table) -> None:
         self.registry.remove(table)
@@ -342,14 +361,15 @@ class Play:
 
     async def _time_out(self, table: Table) -> None:
         """Decide for everyone the game still waits on; two missed turns and an AI takes over."""
-        game = table.game
-        events: list = []
-        actions: list = []
+        game = table.started_game()
+        events: list[Event] = []
+        actions: list[Action] = []
         notices: list[Text] = []
         timed_out = False
         for seat in list(game.waiting_for):
             player = table.seats[seat]
-            if player.is_ai:
+            user_id = player.user_id
+            if player.is_ai or user_id is None:  # an AI plays it (a seat without a user is an AI's)
                 continue
             declined = timed_out_decline(game, seat)
             if declined is not None:  # a special card is optional: no turn was missed
@@ -358,11 +378,12 @@ class Play:
                 actions.append(declined)
                 timed_out = True
                 break
+            action: Action
             if game.phase is Phase.CHOOSE_ROW:
                 row = game.cheapest_row()  # the rulebook's hint
                 action = ChooseRow(seat, row)
                 notices.append(Text(N_("{player} ran out of time, so row {row} was taken for them "
-                                       "(the cheapest)."), player=Mention(player.user_id), row=row + 1))
+                                       "(the cheapest)."), player=Mention(user_id), row=row + 1))
             else:
                 action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level, ai_seed(table, seat))
             events.extend(game.apply(action))
@@ -371,13 +392,13 @@ class Play:
             if player.missed_turns >= MISSES_BEFORE_AI:
                 player.ai_level = self.defaults.replacement_ai_level
                 notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
-                                    player=Mention(player.user_id)))
+                                    player=Mention(user_id)))
             else:
                 notices.append(Text(Nn_("{player} missed a turn, so the bot played for them. "
                                         "{left} more in a row and an AI takes their seat.",
                                         "{player} missed a turn, so the bot played for them. "
                                         "{left} more in a row and an AI takes their seat.", "left"),
-                                    player=Mention(player.user_id), left=MISSES_BEFORE_AI - player.missed_turns))
+                                    player=Mention(user_id), left=MISSES_BEFORE_AI - player.missed_turns))
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:
@@ -394,7 +415,7 @@ class Play:
         await self.advance(table, [], [], kind="replaced", notices=[notice], seats=True)
 
 
-def count_takes(table: Table, events: list) -> None:
+def count_takes(table: Table, events: Iterable[Event]) -> None:
     for event in events:
         if isinstance(event, RowTaken):
             stats = table.seats[event.player].stats

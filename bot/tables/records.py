@@ -8,30 +8,40 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from data.errors import GameNotFound, PlayerInActiveGame
 from data.models import UNFINISHED_STATUSES, GameLog
 from data.store import Store
 from engine import (
-    CardDrafted, CardPlaced, CardsRevealed, DraftEnded, Game, GameEnded, RoundEnded, RoundStarted,
-    RowChoiceRequired, RowTaken, TakeReason, action_from_dict,
+    CardDrafted,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    Game,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
+    action_from_dict,
 )
+from engine.events import Event
 
 from .errors import TableError
-from .table import Table, TableOptions
 from .service import TableService
+from .table import Table, TableOptions
 from .text import N_, ChannelMention
-
 
 EXPORT_FORMAT = "6nimmt-game-log/1"
 
 #: ``(events, i, name) -> (line or None, events used)``: how the Discord face tells a
 #: variant's own events (the Anniversary special cards), so the log tells them in the
 #: same words; ``used == 0`` means the event is one of the classic ones below.
-Narrator = Callable[[list, int, Callable[[int], str]], tuple["str | None", int]]
+Narrator = Callable[[list[Event], int, Callable[[int], str]], tuple[str | None, int]]
 
 
 class RecordError(TableError):
@@ -100,7 +110,7 @@ class GameExport:
 
 def export_game(log: GameLog, now: datetime | None = None, narrate: Narrator | None = None) -> GameExport:
     data = {"format": EXPORT_FORMAT,
-            "exported_at": (now or datetime.now(timezone.utc)).isoformat(),
+            "exported_at": (now or datetime.now(UTC)).isoformat(),
             **log.model_dump(mode="json")}
     return GameExport(log.game.game_id, json.dumps(data, indent=2, ensure_ascii=False), log_text(log, narrate))
 
@@ -132,7 +142,7 @@ def log_text(log: GameLog, narrate: Narrator | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _rows(rows) -> str:
+def _rows(rows: Iterable[Iterable[int]]) -> str:
     return " | ".join(" ".join(str(c) for c in row) for row in rows)
 
 
@@ -163,7 +173,10 @@ def round_points_of(log: GameLog) -> list[list[int]] | None:
 
 def _replay(log: GameLog, names: dict[int, str], narrate: Narrator | None) -> list[str]:
     game = _dealt(log)
-    name = lambda seat: names.get(seat, f"seat {seat + 1}")  # noqa: E731
+
+    def name(seat: int) -> str:
+        return names.get(seat, f"seat {seat + 1}")
+
     lines = [f"Round {game.round}" + (f" — rows: {_rows(game.rows)}" if game.rows else " — draft")]
     for logged in log.actions:
         events = game.apply(action_from_dict(logged.action))

@@ -21,9 +21,9 @@ import logging
 import time
 from collections.abc import Callable
 
-from data.models import CorruptTable
+from data.models import CorruptTable, RestoredTable
 from data.store import Store
-from engine.ai.coach import NoHint
+from engine.ai.coach import Hint, NoHint
 
 from .ai_seats import AIDecider, AISeats
 from .checks import running_game, seat_of
@@ -31,10 +31,10 @@ from .errors import TableError
 from .lobby import Lobby
 from .observer import Observer
 from .pause import Pauses
-from .play import Play, PickResult, ServiceDefaults, ai_seed
+from .play import PickResult, Play, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import Specials
-from .table import Post, Table, TableStatus
+from .table import Post, Table, TableSnapshot, TableStatus
 from .text import N_, Text
 from .timers import Scheduler
 from .transactions import UNREACHABLE, Transactions, committed_change
@@ -129,7 +129,7 @@ class TableService:
         """
         corrupt: list[CorruptTable] = []
         restored: set[int] = set()
-        to_show: list[Table] = []  # told to the listeners once every table is back, not one by one
+        to_show: list[TableSnapshot] = []  # told to the listeners once every table is back, not one by one
         for entry in await self.store.load_unfinished():
             if not isinstance(entry, CorruptTable) and not owns_guild(entry.game.guild_id):
                 continue
@@ -153,7 +153,7 @@ class TableService:
             self.play.schedule(table)
             await self.play.prepare_outlook(table)  # a special-card pause: its prompt is ready
             table.committed = table.snapshot()
-            to_show.append(table)
+            to_show.append(table.committed)
             self.play.think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():
             # Ended just before the crash or stop, with news its channel has not seen yet.
@@ -166,11 +166,12 @@ class TableService:
                 log.error("table %s: its last news could not be restored: %s", entry.game.game_id, exc)
                 continue
             if table is not None and table.outbox:
-                to_show.append(table)
+                table.committed = table.snapshot()
+                to_show.append(table.committed)
         # Every table takes clicks before the first of them is drawn: showing a thousand restored
         # tables must not hold up restoring them.
-        for table in to_show:
-            self.tx.notify(table.committed, "restored")
+        for snapshot in to_show:
+            self.tx.notify(snapshot, "restored")
         self.scheduler.start()
         return corrupt
 
@@ -195,7 +196,7 @@ class TableService:
         self.ai.close()
         log.info("table service stopped; %d open table(s) saved", len(self.registry))
 
-    def _restore(self, entry) -> Table | None:
+    def _restore(self, entry: RestoredTable) -> Table | None:
         record = entry.game
         checkpoint = entry.checkpoint
         if checkpoint is None or not checkpoint.meta:
@@ -309,7 +310,7 @@ class TableService:
         table.grace = (table.step, late)
         self.play.schedule(table)
 
-    async def hint(self, table_id: int, user_id: int):
+    async def hint(self, table_id: int, user_id: int) -> Hint:
         """The coach's hint (``engine.ai.coach.Hint``) for ``user_id``'s card or row now, at a
         table opened with helpers on. Reads the table as last committed; changes nothing."""
         table = self.registry.get(table_id).as_committed()

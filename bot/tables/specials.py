@@ -10,16 +10,32 @@ or the scores: the engine's ``special_outlook`` tells.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlaySpecial, Special, Swap, Variant
+from engine import DeclineSpecial, DeclineSwap, Game, Phase, PlayerView, PlaySpecial, Special, Swap, Variant
+from engine.actions import Action
+from engine.anniversary import AnniversaryGame, PlacementPreview, SpecialOutlook, special_outlook
 from engine.errors import SpecialNotInHand
-from engine.anniversary import PlacementPreview, SpecialOutlook, special_outlook
+from engine.events import Event
 
 from .checks import check_step, not_paused, running_game, seat_of
 from .errors import TableError
+from .registry import TableRegistry
 from .table import PROMPT_PREFERENCES, Table, prompt_preference
 from .text import N_, Name, Text
+from .transactions import Transactions
+
+
+class Deciding(Protocol):
+    """What the special-card operations use of ``bot.tables.play.Play`` (which imports this module)."""
+
+    async def decide(self, table_id: int, user_id: int, step: int | None,
+                     make: Callable[[Table, int], Action]) -> None: ...
+
+    async def advance(self, table: Table, actions: Iterable[Action], events: list[Event], kind: str = ...,
+                      notices: list[Text] | None = ..., timed_out: bool = ..., **record: Any) -> None: ...
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -40,10 +56,10 @@ class SpecialPrompt:
 
     table: Table
     seat: int
-    view: object  # the decider's AnniversaryView
+    view: PlayerView  # the decider's AnniversaryView
     phase: Phase
     preview: PlacementPreview | None  # None at a swap offer
-    plays: list  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
+    plays: list[PlaySpecial | Swap]  # PlaySpecial or Swap actions, in the engine's order; the decline is not listed
     outlook: SpecialOutlook | None = None  # where each answer leads (None at a swap offer)
 
 
@@ -59,13 +75,13 @@ def table_outlook(table: Table) -> SpecialOutlook:
     few dozen plays, each on a copy of the game: it is asked at every click). The service has it
     worked out in the AI's worker as the pause begins (``Play.prepare_outlook``); only a pause
     restored from an older snapshot is worked out here."""
-    game = table.game
+    game = table.started_game()
     if table.outlook is None or table.outlook[0] != game.decision_id:
         table.outlook = (game.decision_id, special_outlook(game))
     return table.outlook[1]
 
 
-def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
+def asks(preference: str, game: Game, outlook_of: Callable[[Game], SpecialOutlook] = special_outlook) -> bool:
     """Whether a player with ``preference`` is asked at ``game``'s special-card or swap pause.
 
     Never when no special play changes the rows, their markers, the piles or the
@@ -84,14 +100,14 @@ def asks(preference: str, game: Game, outlook_of=special_outlook) -> bool:
     return outlook.best_saving >= SAVING_MIN[preference]
 
 
-def declined_for(table: Table, seat: int) -> object | None:
+def declined_for(table: Table, seat: int) -> Action | None:
     """The answer the service makes for ``seat`` at once: the swap they chose together with
     declining a special card (``Specials.decline_special``), or the decline for a player
     whose preference is not to be asked now. None: ask them."""
-    game = table.game
+    game = table.started_game()
     queued, table.queued_swap = table.queued_swap, None
-    if (game.phase is Phase.SWAP and queued is not None and queued[:2] == (seat, table.step)
-            and queued[2] in game.specials[seat]):
+    if (isinstance(game, AnniversaryGame) and game.phase is Phase.SWAP and queued is not None
+            and queued[:2] == (seat, table.step) and queued[2] in game.specials[seat]):
         return Swap(seat, queued[2])
     asked = asks(table.seats[seat].prompts, game, lambda _: table_outlook(table))
     return None if asked else timed_out_decline(game, seat)
@@ -106,11 +122,12 @@ TIMED_OUT = {
 
 def timed_out_notice(table: Table, seat: int) -> Text:
     """The notice for the decline ``timed_out_decline`` makes (call it before the decline is applied)."""
-    game = table.game
-    return Text(TIMED_OUT[game.phase], player=Name(table.seats[seat].name), card=game.special_card)
+    game = table.started_game()
+    card = game.special_card if isinstance(game, AnniversaryGame) else None  # None at a swap offer too
+    return Text(TIMED_OUT[game.phase], player=Name(table.seats[seat].name), card=card)
 
 
-def timed_out_decline(game: Game, seat: int) -> object | None:
+def timed_out_decline(game: Game, seat: int) -> Action | None:
     """What the special-card timer does: play no special card / keep the cards."""
     if game.phase is Phase.SPECIAL:
         return DeclineSpecial(seat)
@@ -130,7 +147,7 @@ def special_named(name: str) -> Special:
 class Specials:
     """The Anniversary operations of the table service: special-card plays, swaps, prompt preferences."""
 
-    def __init__(self, registry, tx, play) -> None:
+    def __init__(self, registry: TableRegistry, tx: Transactions, play: Deciding) -> None:
         self.registry = registry
         self.tx = tx
         self.play = play
@@ -141,15 +158,15 @@ class Specials:
         game = running_game(table)
         seat = seat_of(table, user_id)
         check_step(table, step)
-        if game.phase not in SPECIAL_PHASES:
+        if not isinstance(game, AnniversaryGame) or game.phase not in SPECIAL_PHASES or game.decider is None:
             raise NotYourDecision(None)
         if game.decider != seat:
             raise NotYourDecision(table.seats[game.decider].name)
-        plays = [a for a in game.legal_actions(seat) if not isinstance(a, (DeclineSpecial, DeclineSwap))]
-        if game.phase is Phase.SPECIAL:
+        plays = [a for a in game.legal_actions(seat) if isinstance(a, PlaySpecial | Swap)]  # not the declines
+        preview: PlacementPreview | None = None
+        outlook: SpecialOutlook | None = None
+        if game.phase is Phase.SPECIAL and game.special_card is not None:
             preview, outlook = game.preview_placement(game.special_card), table_outlook(table)
-        else:
-            preview = outlook = None
         return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays, outlook)
 
     async def play_special(self, table_id: int, user_id: int, step: int | None, special: str,
@@ -166,7 +183,8 @@ class Specials:
         swapped = special_named(then_swap) if then_swap else None
 
         def decline(table: Table, seat: int) -> DeclineSpecial:
-            if swapped is not None and swapped not in table.game.specials[seat]:
+            game = table.started_game()
+            if swapped is not None and not (isinstance(game, AnniversaryGame) and swapped in game.specials[seat]):
                 raise SpecialNotInHand(f"you do not hold a {swapped.label} card")
             # Good for this pause only: the step moves on at the next one.
             table.queued_swap = (seat, table.step, swapped) if swapped else None
@@ -183,8 +201,8 @@ class Specials:
 
     async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
         """Change when ``user_id`` is asked about special cards; a pending prompt may be answered now."""
-        preference = prompt_preference(preference)
-        if preference is None:
+        chosen = prompt_preference(preference)
+        if chosen is None:
             raise TableError(N_("Choose one of: {choices}."), choices=", ".join(PROMPT_PREFERENCES))
         table = self.registry.get(table_id)
         async with self.tx.acting(table):
@@ -192,10 +210,10 @@ class Specials:
             if table.options.variant is not Variant.ANNIVERSARY:
                 raise TableError(N_("Special-card prompts are only for the Anniversary variant."))
             not_paused(table)  # a new preference may answer the pending prompt: a move
-            table.seats[seat].prompts = preference
+            table.seats[seat].prompts = chosen
             game = table.game
             action = declined_for(table, seat) if game is not None and seat in game.waiting_for else None
-            if action is None:
+            if game is None or action is None:
                 await self.tx.commit(table)
                 return table
             await self.play.advance(table, [action], game.apply(action))

@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeAlias, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine import Game, GameConfig, Phase, Variant, event_from_dict, event_to_dict, variant_spec
+from engine import Game, GameConfig, Phase, Special, Variant, event_from_dict, event_to_dict, variant_spec
+from engine.anniversary import SpecialOutlook
+from engine.events import Event
 from engine.variants import MAX_PLAYERS, ROUNDS_CHOICES, TARGET_CHOICES
 
 from .errors import OptionError
@@ -53,9 +56,17 @@ PROMPT_PREFERENCES: tuple[str, ...] = get_args(PromptPreference)
 DEFAULT_PROMPTS: PromptPreference = "big"
 
 
-def prompt_preference(value) -> PromptPreference | None:
+def prompt_preference(value: object) -> PromptPreference | None:
     """``value`` as a preference; None if it is none."""
-    return value if value in PROMPT_PREFERENCES else None
+    for preference in get_args(PromptPreference):
+        if value == preference:
+            return cast(PromptPreference, preference)
+    return None
+
+
+#: Which decision a game waits on (``Game.decision_id``), and the outlook worked out for one.
+DecisionId: TypeAlias = tuple[object, ...]
+CachedOutlook: TypeAlias = tuple[DecisionId, SpecialOutlook]
 
 
 class TableStatus(str, enum.Enum):
@@ -86,7 +97,7 @@ class TableOptions(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _fixed_length_variants(cls, values):
+    def _fixed_length_variants(cls, values: Any) -> Any:
         # A variant whose length the rulebook fixes (Anniversary: two rounds, no target)
         # plays it whatever the host chose; the engine refuses any other length.
         if isinstance(values, dict) and values.get("variant") in tuple(Variant):
@@ -96,7 +107,7 @@ class TableOptions(BaseModel):
         return values
 
     @model_validator(mode="after")
-    def _fits_the_variant(self) -> "TableOptions":
+    def _fits_the_variant(self) -> TableOptions:
         low, high = variant_spec(self.variant).players
         if self.ai_seats > high - 1:
             # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
@@ -177,7 +188,7 @@ class Seat:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Seat":
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
         stats = data.get("stats") or {}
         return cls(
             user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
@@ -209,7 +220,7 @@ class Post:
 
     seq: int
     kind: str  # started, turn, notice, finished, cancelled
-    events: tuple = ()
+    events: tuple[Event, ...] = ()
     notices: tuple[Text, ...] = ()
     step: int = 0  # the decision point it opens; the timer waits for it to be seen
     at: float = 0.0  # when it was committed (the table's clock)
@@ -222,7 +233,7 @@ class Post:
                 "timed_out": self.timed_out, "remind": list(self.remind)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Post":
+    def from_dict(cls, data: dict[str, Any]) -> Post:
         return cls(seq=int(data["seq"]), kind=str(data["kind"]),
                    events=tuple(event_from_dict(e) for e in data.get("events", ())),
                    notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
@@ -267,17 +278,19 @@ class Table:
     paused_at: float | None = None
     time_left: float | None = None
     resumed_at: float = 0.0  # when it last went on after a pause
-    decision: tuple | None = field(default=None, repr=False, compare=False)  # the game's decision_id
-    outlook: tuple | None = field(default=None, repr=False, compare=False)  # (decision_id, outlook)
-    queued_swap: tuple | None = field(default=None, repr=False, compare=False)  # see specials.declined_for
+    decision: DecisionId | None = field(default=None, repr=False, compare=False)  # the game's decision_id
+    outlook: CachedOutlook | None = field(default=None, repr=False, compare=False)
+    # (seat, step, card): see specials.declined_for
+    queued_swap: tuple[int, int, Special] | None = field(default=None, repr=False, compare=False)
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
     # (step, seconds): the current decision's post reached the channel that late, and its timer waits
     # as long (see TableService.post_seen_late); in memory only, never committed
     grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    saved: tuple | None = field(default=None, repr=False, compare=False)  # the last committed (state, meta)
+    # the last committed (state, meta)
+    saved: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     version: int = field(default=0, repr=False, compare=False)  # commits so far (in this process)
-    committed: "TableSnapshot | None" = field(default=None, repr=False, compare=False)  # of ``saved``
+    committed: TableSnapshot | None = field(default=None, repr=False, compare=False)  # of ``saved``
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a player still playing themselves (not one an AI took over)."""
@@ -307,8 +320,8 @@ class Table:
         """The players (user ids) the game waits on now, not counting seats an AI plays."""
         if self.game is None or self.status is not TableStatus.PLAYING:
             return []
-        return [self.seats[p].user_id for p in self.game.waiting_for
-                if not self.seats[p].is_ai and self.seats[p].user_id is not None]
+        waiting = [self.seats[p] for p in self.game.waiting_for]
+        return [seat.user_id for seat in waiting if not seat.is_ai and seat.user_id is not None]
 
     def due(self) -> float | None:
         """When the current decision's timer runs out: its committed deadline, plus the time its
@@ -351,12 +364,22 @@ class Table:
                 return seat.name
         return self.seats[0].name if self.seats else "?"
 
+    def started_game(self) -> Game:
+        """The game, for the steps that run only once it started (the service's play); its absence is a bug."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has no game yet")
+        return self.game
+
+    def human_ids(self) -> list[int]:
+        """The user ids of the seats people play themselves, in seat order."""
+        return [seat.user_id for seat in self.humans if seat.user_id is not None]
+
     @property
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
 
-    def add_post(self, kind: str, events=(), notices=(), at: float = 0.0, timed_out: bool = False,
-                 remind=()) -> Post:
+    def add_post(self, kind: str, events: Iterable[Event] = (), notices: Iterable[Text] = (), at: float = 0.0,
+                 timed_out: bool = False, remind: Iterable[int] = ()) -> Post:
         """News for the channel, committed with the change under way (or dropped with it)."""
         self.post_seq += 1
         post = Post(self.post_seq, kind, tuple(events), tuple(notices), self.step, at, timed_out, tuple(remind))
@@ -386,6 +409,8 @@ class Table:
 
         Post numbers stay where they were: one that a failed save used is never
         given again, so no nonce is ever sent with two contents."""
+        if self.saved is None:
+            raise RuntimeError(f"table {self.id} has no commit to go back to")
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
         for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "created_at",
@@ -396,13 +421,21 @@ class Table:
         self.outlook = None  # worked out again from the restored game
         self.queued_swap = None
 
-    def as_committed(self) -> "Table":
+    def as_committed(self) -> Table:
         """The table as last committed, to read from: itself while no change holds its lock (each
         change commits or rolls back before it lets go), else the copy drawn from its snapshot."""
-        return self.committed.table if self.lock.locked() else self
+        return self.committed.table if self.lock.locked() and self.committed is not None else self
 
-    def snapshot(self) -> "TableSnapshot":
+    def last_commit(self) -> TableSnapshot:
+        """The snapshot of its last commit: every table the service hands out has one."""
+        if self.committed is None:
+            raise RuntimeError(f"table {self.id} has not been committed yet")
+        return self.committed
+
+    def snapshot(self) -> TableSnapshot:
         """What was committed last, for everyone but the service (see ``TableSnapshot``)."""
+        if self.saved is None:
+            raise RuntimeError(f"table {self.id} has not been committed yet")
         state, meta = self.saved
         return TableSnapshot(self.id, self.guild_id, self.channel_id, self.version, state, meta,
                              tuple(self.outbox), self.message_id, self.outlook)
@@ -410,16 +443,17 @@ class Table:
     @classmethod
     def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,
                         meta: dict[str, Any], state: dict[str, Any] | None,
-                        posts=(), message_id: int | None = None) -> "Table":
+                        posts: Iterable[Post] = (), message_id: int | None = None) -> Table:
         closed = meta.get("closed_notice")
+        owed = list(posts)
         table = cls(
             id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=int(meta["host_id"]),
             options=TableOptions.model_validate(meta["options"]),
             seats=[Seat.from_dict(s) for s in meta["seats"]],
             status=TableStatus(meta["status"]), seed=int(meta["seed"]), step=int(meta["step"]),
             deadline=meta.get("deadline"), message_id=message_id,
-            created_at=float(meta.get("created_at") or 0.0), outbox=list(posts),
-            post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in posts)]),
+            created_at=float(meta.get("created_at") or 0.0), outbox=owed,
+            post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in owed)]),
             closed_notice=Text.from_data(closed) if closed else None,
             threaded=bool(meta.get("threaded", False)),
             thread_id=int(meta["thread_id"]) if meta.get("thread_id") else None,
@@ -452,7 +486,7 @@ class TableSnapshot:
     meta: dict[str, Any] = field(repr=False)
     posts: tuple[Post, ...] = ()
     message_id: int | None = None
-    outlook: tuple | None = field(default=None, repr=False)  # the special-card outlook worked out so far
+    outlook: CachedOutlook | None = field(default=None, repr=False)  # the special-card outlook worked out so far
 
     @functools.cached_property
     def table(self) -> Table:

@@ -9,12 +9,16 @@ Discord face renders it in the reader's language (``cogs.i18n.render``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 
 def N_(text: str) -> str:
     """Mark ``text`` for the catalog (tests/ops/test_i18n.py); it is returned unchanged."""
     return text
+
+
+#: A sentence's ``str.format`` fields: numbers, names, mentions, texts of their own.
+Fields: TypeAlias = dict[str, Any]
 
 
 class Plural(NamedTuple):
@@ -23,10 +27,10 @@ class Plural(NamedTuple):
 
     singular: str
     plural: str
-    count: str  # the name of the field whose number picks the form
+    counted: str  # the name of the field whose number picks the form (``count`` is a tuple method)
 
-    def english(self, fields: dict) -> str:
-        return self.singular if fields.get(self.count) == 1 else self.plural
+    def english(self, fields: Fields) -> str:
+        return self.singular if fields.get(self.counted) == 1 else self.plural
 
 
 def Nn_(singular: str, plural: str, count: str) -> Plural:
@@ -60,18 +64,18 @@ class Name(str):
 _TYPED_FIELDS: dict[str, type[int | str]] = {"mention": Mention, "channel": ChannelMention, "name": Name}
 
 
-def _field_to_data(value):
+def _field_to_data(value: object) -> object:
     for tag, kind in _TYPED_FIELDS.items():
-        if type(value) is kind:
+        if type(value) is kind and isinstance(value, int | str):
             return {tag: str(value) if isinstance(value, str) else int(value)}
     return value
 
 
-def _template_from_data(template) -> Template:
+def _template_from_data(template: object) -> Template:
     return Plural(*template) if isinstance(template, list) else str(template)
 
 
-def _field_from_data(value):
+def _field_from_data(value: object) -> object:
     if isinstance(value, dict) and len(value) == 1:
         (tag, plain), = value.items()
         if tag in _TYPED_FIELDS:
@@ -85,21 +89,21 @@ class Text:
 
     __slots__ = ("parts",)
 
-    def __init__(self, template: Template, /, **fields) -> None:
-        self.parts: tuple[tuple[Template, dict], ...] = ((template, fields),)
+    def __init__(self, template: Template, /, **fields: Any) -> None:
+        self.parts: tuple[tuple[Template, Fields], ...] = ((template, fields),)
 
-    def __add__(self, other: "Text") -> "Text":
+    def __add__(self, other: Text) -> Text:
         joined = Text("")
         joined.parts = self.parts + other.parts
         return joined
 
-    def render(self, translate: Callable[[Template, dict], str]) -> str:
+    def render(self, translate: Callable[[Template, Fields], str]) -> str:
         """The sentences as ``translate(template, fields)`` words them, joined by spaces."""
         return " ".join(translate(template, fields) for template, fields in self.parts)
 
     def __str__(self) -> str:
         # Formatted only with fields, as ``cogs.i18n.tr`` does: a template without any may hold braces.
-        def english(template: Template, fields: dict) -> str:
+        def english(template: Template, fields: Fields) -> str:
             text = template.english(fields) if isinstance(template, Plural) else template
             return text.format(**fields) if fields else text
 
@@ -111,15 +115,15 @@ class Text:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Text) and self.parts == other.parts
 
-    __hash__ = None  # fields are dicts
+    __hash__ = None  # type: ignore[assignment]  # unhashable: its fields are dicts
 
-    def to_data(self) -> list:
+    def to_data(self) -> list[Any]:
         """JSON-ready, so a notice can be saved with the post that shows it."""
         return [[list(template) if isinstance(template, Plural) else template,
                  {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
 
     @classmethod
-    def from_data(cls, data: list) -> "Text":
+    def from_data(cls, data: list[Any]) -> Text:
         text = cls("")
         text.parts = tuple(
             (_template_from_data(template), {k: _field_from_data(v) for k, v in fields.items()})

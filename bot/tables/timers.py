@@ -25,7 +25,7 @@ RETRY_FIRST, RETRY_MOST = 1.0, 60.0
 
 def backoff(attempt: int, first: float = RETRY_FIRST, most: float = RETRY_MOST) -> float:
     """The pause before try ``attempt`` + 1 (``attempt`` >= 1 failed so far): doubling, capped."""
-    return min(first * 2 ** (attempt - 1), most)
+    return min(first * 2.0 ** (attempt - 1), most)
 
 
 class Scheduler:
@@ -37,8 +37,8 @@ class Scheduler:
         self._deadlines: dict[int, float] = {}
         self._heap: list[tuple[float, int]] = []
         self._changed = asyncio.Event()
-        self._task: asyncio.Task | None = None
-        self._running: set[asyncio.Task] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
         self._failures: dict[int, int] = {}  # key -> failed tries of its handler in a row
         self._stopping = False
 

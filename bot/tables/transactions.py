@@ -16,13 +16,15 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from data.errors import StoreUnavailable
-from data.models import Commit, GameResult, OutboxPost, SeatInfo
+from data.models import Commit, GameResult, GameStatus, OutboxPost, SeatInfo
 from data.store import Store
 from engine import IllegalAction, action_to_dict
+from engine.actions import Action
 
 from .errors import TableError
 from .observer import Observer
@@ -30,6 +32,8 @@ from .table import Table, TableSnapshot
 from .updates import Listener, TableUpdate
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: True once the running task (one click or command) has committed a change to a table, so an
 #: error after that is not reported as "nothing was changed": the change stands.
@@ -91,7 +95,7 @@ class Transactions:
     # -- the transaction ------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def acting(self, table: Table):
+    async def acting(self, table: Table) -> AsyncIterator[None]:
         """The table's lock, for a change that counts only once committed.
 
         If the change fails before its commit (the database is away, a bug), the
@@ -111,9 +115,11 @@ class Transactions:
                     table.roll_back()
                 raise
 
-    async def commit(self, table: Table, actions=(), *, kind: str | None = None, seats: bool = False,
-                     status: str | None = None, host: bool = False, result: GameResult | None = None) -> None:
+    async def commit(self, table: Table, actions: Iterable[Action] = (), *, kind: str | None = None,
+                     seats: bool = False, status: GameStatus | None = None, host: bool = False,
+                     result: GameResult | None = None) -> TableSnapshot:
         """Write what this action changed in one transaction; then tell the listeners (``kind``).
+        Returns the snapshot of what was committed.
 
         ``seats``/``status``/``host``: the game's record changes too; ``result``: the
         game is over and these are its results (the store finishes it with them).
@@ -126,7 +132,7 @@ class Transactions:
                         seats=seat_infos(table) if seats else None, status=status,
                         host_id=table.host_id if host else None, result=result)
         await self.write(lambda: self.store.commit(table.id, change))
-        self.saved(table, state, meta, kind)
+        return self.saved(table, state, meta, kind)
 
     async def create(self, table: Table, kind: str) -> None:
         """The record of a new table and its first commit, in one transaction (sets ``table.id``)."""
@@ -139,17 +145,18 @@ class Transactions:
             seed=table.seed, commit=change))
         self.saved(table, state, meta, kind)
 
-    def saved(self, table: Table, state: dict, meta: dict, kind: str | None) -> None:
+    def saved(self, table: Table, state: dict[str, Any], meta: dict[str, Any], kind: str | None) -> TableSnapshot:
         table.saved = (state, meta)
         table.outbox = table.outbox + table.unsaved
         table.unsaved = []
         table.version += 1
-        table.committed = table.snapshot()
+        committed = table.committed = table.snapshot()
         committed_change.set(True)
         if kind is not None:
-            self.notify(table.committed, kind)
+            self.notify(committed, kind)
+        return committed
 
-    async def write(self, call):
+    async def write(self, call: Callable[[], Awaitable[T]]) -> T:
         """One store write, keeping ``health`` up to date and the observer told how long it took;
         an unreachable database is logged once per outage, not once per save."""
         started = time.perf_counter()

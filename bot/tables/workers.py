@@ -16,10 +16,15 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 1.0
+
+T = TypeVar("T")
 
 
 def exit_with_parent(parent_pid: int) -> None:
@@ -46,15 +51,15 @@ class WorkerPool:
 
     WATCH_SECONDS = 0.5
 
-    def __init__(self, warm=None) -> None:
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+    def __init__(self, warm: Callable[[], object] | None = None) -> None:
+        self._executor: ProcessPoolExecutor | None = None
         self._warm = warm
-        self._warming: concurrent.futures.Future | None = None
-        self._watcher: asyncio.Task | None = None
+        self._warming: concurrent.futures.Future[object] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self.restarts = 0  # workers replaced after a death
 
-    def _start(self) -> concurrent.futures.ProcessPoolExecutor:
-        self._executor = concurrent.futures.ProcessPoolExecutor(
+    def _start(self) -> ProcessPoolExecutor:
+        self._executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent, initargs=(os.getpid(),))
         if self._warm is not None:
@@ -68,23 +73,25 @@ class WorkerPool:
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="worker-watch")
 
-    async def ready(self):
+    async def ready(self) -> object:
         """Wait until the worker has finished warming up; what ``warm`` returned (None without it)."""
         if self._warming is None:
             return None
         return await asyncio.wrap_future(self._warming)
 
-    def _broken(self, executor) -> bool:
+    def _broken(self, executor: ProcessPoolExecutor) -> bool:
         # ``_broken`` is how the executor itself marks a pool whose worker died.
         return bool(getattr(executor, "_broken", False))
 
-    def _replace(self, executor) -> None:
-        """Start a new worker in place of ``executor``'s dead one (only the first to notice)."""
+    def _replace(self, executor: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """Start a new worker in place of ``executor``'s dead one (only the first to notice);
+        the pool that runs jobs now."""
         if self._executor is executor:
             log.warning("a worker process died; starting a new one")
             self.restarts += 1
             executor.shutdown(wait=False, cancel_futures=True)
-            self._start()
+            return self._start()
+        return self._executor if self._executor is not None else self._start()
 
     async def _watch(self) -> None:
         while True:
@@ -102,19 +109,17 @@ class WorkerPool:
         """A worker is up (or starting) and not known to be dead."""
         return self._executor is not None and not self._broken(self._executor)
 
-    async def run(self, fn, *args):
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         executor = self._executor or self._start()
         if self._broken(executor):  # died since the watcher last looked
-            self._replace(executor)
-            executor = self._executor
+            executor = self._replace(executor)
         try:
             return await loop.run_in_executor(executor, fn, *args)
         except concurrent.futures.process.BrokenProcessPool:
             # Every call in flight learns of the death at once: only the first replaces
             # the pool, so the others' retries do not cancel each other's.
-            self._replace(executor)
-            return await loop.run_in_executor(self._executor, fn, *args)
+            return await loop.run_in_executor(self._replace(executor), fn, *args)
 
     def close(self) -> None:
         if self._watcher is not None:

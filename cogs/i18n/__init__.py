@@ -227,7 +227,7 @@ def render(locale: LocaleLike, text: Text) -> str:
     def translate(template: Template, fields: dict) -> str:
         shown = {key: markup(value) for key, value in fields.items()}
         if isinstance(template, Plural):
-            return trn(locale, template.singular, template.plural, fields[template.count], **shown)
+            return trn(locale, template.singular, template.plural, fields[template.counted], **shown)
         return tr(locale, template, **shown)
 
     return text.render(translate)

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import discord
 from babel.messages.extract import extract_python
@@ -33,6 +33,9 @@ from bot.app import SixNimmtBot
 from bot.config import Settings
 
 from . import COMMAND_NAME, NAME_LOCATIONS
+
+if TYPE_CHECKING:  # Babel declares its extractor options for type checkers only
+    from babel.messages.extract import _PyOptions
 
 #: The project's marker functions → the gettext call each stands for and where its texts are.
 MARKERS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -55,15 +58,18 @@ LIMITS = {
 
 
 def extract(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
-            options: Mapping[str, Any]) -> Iterator[Result]:
+            options: _PyOptions) -> Iterator[Result]:
     """Babel's interface: (line, gettext function, message(s), comments) of every text in the file."""
-    for lineno, funcname, messages, comments in extract_python(fileobj, MARKERS.keys(), comment_tags, options):
+    # Babel annotates extract_python with what ``extract`` yields (line, messages, comments, context),
+    # but it yields (line, function name, messages, comments): read as that, untyped.
+    found: Iterator[Any] = extract_python(fileobj, dict.fromkeys(MARKERS), comment_tags, options)
+    for lineno, funcname, messages, comments in found:
         call, positions = MARKERS[funcname]
         args = messages if isinstance(messages, tuple) else (messages,)
-        texts = tuple(args[i] if i < len(args) else None for i in positions)
-        if any(not isinstance(text, str) for text in texts):
+        texts = [args[i] for i in positions if i < len(args) and isinstance(args[i], str)]
+        if len(texts) != len(positions):
             continue  # not a literal (a constant's name, a field): marked where it is defined
-        yield lineno, call, texts[0] if len(texts) == 1 else texts, comments
+        yield lineno, call, texts[0] if len(texts) == 1 else tuple(texts), comments
     path = os.path.realpath(getattr(fileobj, "name", ""))
     for entry in command_strings_by_file().get(path, ()):
         yield entry.lineno, *entry.babel()
@@ -159,8 +165,9 @@ async def command_strings(tree: app_commands.CommandTree) -> list[CommandString]
 
 async def _bot_command_strings() -> list[CommandString]:
     with tempfile.TemporaryDirectory() as folder:
-        bot = SixNimmtBot(Settings(discord_token="extract", database_path=Path(folder) / "extract.sqlite3"),
-                          start_tables=False)
+        settings = Settings.model_validate({"discord_token": "extract",
+                                            "database_path": Path(folder) / "extract.sqlite3"})
+        bot = SixNimmtBot(settings, start_tables=False)
         async with bot:
             await bot.setup_hook()
             try:

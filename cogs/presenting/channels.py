@@ -19,7 +19,7 @@ import discord
 
 from bot.tables.service import TableService
 from bot.tables.table import Table, TableSnapshot
-from cogs.i18n import server_locale
+from cogs.i18n import LocaleLike, server_locale
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class TableChannels:
         where = table.channel_id if message_id is not None and message_id == table.thread_id else table.home_id
         return self.client.get_partial_messageable(where, guild_id=table.guild_id)
 
-    def locale(self, table: Table) -> discord.Locale | None:
+    def locale(self, table: Table) -> LocaleLike:
         """Public table messages speak the server's language (English when unknown)."""
         return server_locale(self.client, table.guild_id)
 

@@ -30,7 +30,6 @@ from cogs.render.specials import waiting_line
 from cogs.render.text import clip, lobby_embed, seat_name, table_embed
 from cogs.ui.lobby import lobby_view, server_lines
 from cogs.ui.table import table_view
-
 from engine import Phase
 
 from .budget import Priority, RequestBudget, requests_for

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -175,7 +175,7 @@ class OutboxDelivery:
         """Our message that ``matches`` among those in ``where`` since ``since``: an earlier try that
         Discord took, too long ago for the nonce to tell; or None."""
         me = self.client.user
-        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, timezone.utc)))
+        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, UTC)))
         try:
             async for message in where.history(limit=LOOK_BACK, after=after):
                 if me is not None and message.author.id == me.id and matches(message.content):

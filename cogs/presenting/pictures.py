@@ -30,6 +30,8 @@ class Pictures:
     async def table(self, table: Table, events: list, locale) -> bytes:
         """The rows as a picture, the cards ``events`` placed highlighted (raises if it cannot be drawn)."""
         placed = {e.card for e in events if isinstance(e, CardPlaced)}
+        if table.game is None:
+            raise ValueError(f"table {table.id} has no game to draw")
         view = table.game.view(None)
         markers = [[IMAGE_MARKERS[m] for m in row] for row in view.row_markers]
         render = functools.partial(render_table, [list(r.cards) for r in view.rows], highlight=placed,

@@ -14,7 +14,7 @@ from cogs.i18n import tr
 from cogs.render.pings import table_pings
 
 from .channels import TableChannels
-from .outbox import OutboxDelivery, post_nonce
+from .outbox import OutboxDelivery
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class Reminders:
             channel = await self.channels.retry(self.client.create_dm, discord.Object(post.remind[index]))
             await self.channels.retry(self.outbox.send_to, channel, table, post, f"d{index}",
                                       lambda content: same.fullmatch(content) is not None,
-                                      content=text(f"<t:{int(table.deadline)}:R>"))
+                                      content=text(deadline_mark(table)))
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DMS:
                 raise  # refused for another reason: the post says so, as for any refusal
@@ -94,7 +94,12 @@ def call_line(table: Table, user_ids: list[int], locale) -> str:
         return ""
     # Translators: {players} is one or more mentions ("@Anna" or "@Anna @Ben"): word it for one and for several.
     return tr(locale, "⏰ {players}: your move — time runs out {when}.",
-              players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=f"<t:{int(table.deadline)}:R>")
+              players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=deadline_mark(table))
+
+
+def deadline_mark(table: Table) -> str:
+    """The current decision's deadline as Discord shows it to each reader ("in 2 hours")."""
+    return f"<t:{int(table.deadline or 0)}:R>"
 
 
 def wants_dm(table: Table, user_id: int) -> bool:

@@ -119,9 +119,9 @@ def render_score_chart(names: Sequence[str], round_points: Sequence[Sequence[int
                       fill=_AXIS, anchor="mt")
     for p, line in enumerate(totals):
         colour = LINE_COLOURS[p]
-        points = [(x_at(r), y_at(v)) for r, v in enumerate(line)]
-        draw.line(points, fill=colour, width=_LINE_W, joint="curve")
-        for x, y in points[1:]:
+        vertices = [(x_at(r), y_at(v)) for r, v in enumerate(line)]
+        draw.line(vertices, fill=colour, width=_LINE_W, joint="curve")
+        for x, y in vertices[1:]:
             draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
     legend_x = _LEFT + _W + 24
     for p, name in enumerate(names):

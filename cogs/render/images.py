@@ -279,7 +279,7 @@ def _badge(marker: str, scale: int, words: tuple[tuple[str, str], ...] = ()) -> 
     s = scale
     font = _font(12 * s)
     left, _, right, _ = font.getbbox(text)
-    w, h = right - left + 14 * s, 18 * s
+    w, h = int(right - left) + 14 * s, 18 * s  # whole pixels (a TrueType box is whole already)
     img = Image.new("RGB", (w, h), FELT)
     img.paste(bg, (0, 0), _rounded_mask(w, h, h // 2))
     _text_centre(ImageDraw.Draw(img), (w / 2, h / 2 + s / 2), text, font, ink)
@@ -339,7 +339,7 @@ def render_table(
     s = scale
     if capacities is not None and len(capacities) != len(rows):
         raise ValueError(f"capacities gives {len(capacities)} rows for a table of {len(rows)}")
-    slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows))]
+    slots = [_slots(r, c) for r, c in zip(rows, capacities or [ROW_LIMIT] * len(rows), strict=True)]
     if totals is not None and len(totals) != len(rows):
         raise ValueError(f"totals gives {len(totals)} rows for a table of {len(rows)}")
     totals = totals if totals is not None else [total_bullheads(r) for r in rows]
@@ -353,7 +353,7 @@ def render_table(
     small_font = _font(12 * s)
     total_x = (width - _MARGIN * s - _TOTAL_W * s // 2)
 
-    for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals)):
+    for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals, strict=True)):
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s

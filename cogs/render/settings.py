@@ -8,7 +8,6 @@ from cogs.i18n import N_, LocaleLike, language_name, language_of, tr
 from cogs.render.text import AI_LEVELS
 
 
-
 def pace_text(locale, pace: str) -> str:
     if pace == "live":
         return tr(locale, "live")

@@ -10,9 +10,20 @@ from __future__ import annotations
 from cogs.i18n import N_, tr, trn
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
-    BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialDeckReshuffled, SpecialPlayed,
-    SpecialsDealt, SpecialSwapped, StopPlaced, StopsRemoved,
+    BullheadsCancelled,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowClosed,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SevenNimmtRemoved,
+    SpecialDeckReshuffled,
+    SpecialPlayed,
+    SpecialsDealt,
+    SpecialSwapped,
+    StopPlaced,
+    StopsRemoved,
 )
 
 BULL = "🐮"
@@ -24,19 +35,26 @@ EMOJI = {
 
 #: The names printed on the cards (each catalog's header says where its names come from).
 NAMES = {
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.FIFTH_ROW: N_("5th Row"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.SEVEN_NIMMT: N_("7 nimmt!"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.INSERT: N_("Insert"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.REPLACE: N_("Replace"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.SHIFT: N_("Shift"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.STOP: N_("Stop"),
-    # Translators: a special card's name as printed in your language's edition of the game (name its source in the header).
+    # Translators: a special card's name as printed in your language's edition of the game
+    # (name its source in the header).
     Special.NEGATIVE_POSITIVE: N_("Negative = Positive"),
 }
 
@@ -131,41 +149,51 @@ def play_label(play, rows, card: int, locale) -> str:
     """A button label for one fully chosen special play (``rows``: the rows' cards now)."""
     kind = Special(play.special)
     if kind is Special.FIFTH_ROW:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "5th Row: {card} starts row {row}", card=card, row=len(rows) + 1)
     if kind is Special.SEVEN_NIMMT:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "7 nimmt! on row {row}", row=play.row + 1)
     if kind is Special.INSERT:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "Insert into row {row} {place}", row=play.row + 1,
                   place=_place(rows[play.row], play.position, locale))
     if kind is Special.REPLACE:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "Place {card} instead", card=play.card)
     if kind is Special.SHIFT:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "Move {card} to row {row}", card=play.card, row=play.target_row + 1)
     if kind is Special.STOP:
-        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+        # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
+        # follows (a label over 80 characters in all is cut).
         return tr(locale, "Stop on row {row}", row=play.row + 1)
-    # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows (a label over 80 characters in all is cut).
+    # Translators: the first part of a button label or select option (at most 46 characters); what it leads to follows
+    # (a label over 80 characters in all is cut).
     return tr(locale, "Take row {row}, cancel with {card}", row=play.row + 1, card=play.card)
 
 
 def consequence_text(outcome, locale) -> str:
     """What an answer leads to for its player: ``take row 2 — 🐮 7``, ``43 in row 3 — no take``."""
     if outcome.row_choice:
-        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
+        # to.
         return tr(locale, "you choose a row to take — {bull} {points} at best", points=outcome.bullheads,
                   bull=BULL)
     if outcome.taken_row is not None:
-        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
+        # to.
         return tr(locale, "take row {row} — {bull} {points}", row=outcome.taken_row + 1, points=outcome.bullheads,
                   bull=BULL)
     if outcome.placed is not None:
         card, row = outcome.placed
-        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
+        # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
+        # to.
         return tr(locale, "{card} in row {row} — no take", card=card, row=row + 1)
     # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads to.
     return tr(locale, "no take")

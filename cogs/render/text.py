@@ -7,13 +7,25 @@ events already say where every card went and who took what.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
-from cogs.i18n import N_, join, render, tr, trn
 from bot.tables.table import Table, TableStatus
+from cogs.i18n import N_, join, render, tr, trn
 from engine import (
-    BULLHEADS, CardDrafted, CardPlaced, DraftEnded, CardsRevealed, GameEnded, Phase, RoundEnded, RowChoiceRequired,
-    RowTaken, TakeReason, Variant,
+    BULLHEADS,
+    CardDrafted,
+    CardPlaced,
+    CardsRevealed,
+    DraftEnded,
+    GameEnded,
+    Phase,
+    RoundEnded,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
+    Variant,
 )
 
 from .names import shown_name
@@ -87,14 +99,14 @@ LOBBY_TITLES = {
 }
 
 
-def lobby_embed(table: Table, locale, standings: int | None = None, server: list[str] = ()) -> discord.Embed:
+def lobby_embed(table: Table, locale, standings: int | None = None, server: Sequence[str] = ()) -> discord.Embed:
     """The lobby; once the game began, what became of it. For a game in a thread, this message
     stays in the channel and says where the game is, and at the end who won (``standings``: the
     message with the final standings). ``server``: the server's settings that differ from the
     bot's defaults, one line each."""
     seats = "\n".join(
         f"{i + 1}. {seat_name(table, i, locale)}{' 👑' if s.user_id == table.host_id and not s.is_ai else ''}"
-        + (f" · {tr(locale, AI_LEVELS.get(s.ai_level, s.ai_level))}" if s.is_ai else "")
+        + (f" · {tr(locale, AI_LEVELS.get(level, level))}" if (level := s.ai_level) is not None else "")  # an AI's
         for i, s in enumerate(table.seats)
     )
     title = LOBBY_TITLES[table.status]
@@ -124,8 +136,8 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: list
         embed.add_field(name=tr(locale, "⏸️ Paused"), inline=False, value=tr(
             locale, "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is "
                     "taken. It goes on when the thread is unlocked; still locked after a day, the game is abandoned."))
-    elif table.status is TableStatus.FINISHED and table.game is not None and table.game.view(None).outcome:
-        outcome = table.game.view(None).outcome
+    elif (table.status is TableStatus.FINISHED and table.game is not None
+          and (outcome := table.game.view(None).outcome) is not None):
         winners = ", ".join(plain_name(table, w) for w in outcome.winners)
         value = tr(locale, "🏆 {winners}", winners=winners)
         if thread and standings:
@@ -141,7 +153,7 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: list
 def rows_lines(view, locale) -> list[str]:
     """One line per row of ``view``: its bullheads, its markers (Anniversary) and its cards."""
     lines = []
-    for i, (row, markers) in enumerate(zip(view.rows, view.row_markers)):
+    for i, (row, markers) in enumerate(zip(view.rows, view.row_markers, strict=True)):
         shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers]
         mark = f" [{', '.join(shown)}]" if shown else ""
         cards = " ".join(f"{c:>3}" for c in row.cards)
@@ -151,7 +163,7 @@ def rows_lines(view, locale) -> list[str]:
 
 def table_embed(table: Table, locale, notices: list[str] | None = None) -> discord.Embed:
     """The live table; ``notices`` are already in ``locale``."""
-    game = table.game
+    game = table.started_game()
     view = game.view(None)
     if view.phase is Phase.DRAFT:
         title = tr(locale, "6 nimmt! — round {round}", round=view.round)
@@ -166,7 +178,7 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
     if view.phase is Phase.DRAFT:
         embed.description += "\n" + draft_pool_text(view, locale)
     players = []
-    for i, seat in enumerate(table.seats):
+    for i in range(len(table.seats)):
         if view.phase is Phase.PICK:
             status = "✅" if view.picked[i] else "⏳"
         elif i in view.waiting_for:
@@ -220,21 +232,22 @@ def phase_text(table: Table, locale) -> str:
 
 
 def _phase_only(table: Table, locale) -> str:
-    view = table.game.view(None)
+    view = table.started_game().view(None)
     phase = view.phase
     if phase is Phase.PICK:
         return tr(locale, "Everyone picks a card face down: press **Play a card**")
-    if phase is Phase.CHOOSE_ROW:
+    # each phase but the picks waits for one player, whom the view names
+    if phase is Phase.CHOOSE_ROW and view.chooser is not None:
         return tr(locale, "{name}'s **{card}** fits no row: they choose a row to take",
                   name=seat_name(table, view.chooser, locale), card=view.chooser_card)
-    if phase is Phase.DRAFT:
+    if phase is Phase.DRAFT and view.drafter is not None:
         return trn(locale, "Draft: {name} takes a face-up card ({left} left)",
                    "Draft: {name} takes a face-up card ({left} left)", len(view.draft_pool),
                    name=seat_name(table, view.drafter, locale), left=len(view.draft_pool))
-    if phase is Phase.SPECIAL:
+    if phase is Phase.SPECIAL and view.decider is not None:
         return tr(locale, "{name} may play a special card on their **{card}**: they press **Decide**",
                   name=seat_name(table, view.decider, locale), card=view.special_card)
-    if phase is Phase.SWAP:
+    if phase is Phase.SWAP and view.decider is not None:
         return tr(locale, "{name} took a row and may swap a special card: they press **Decide**",
                   name=seat_name(table, view.decider, locale))
     return tr(locale, "Waiting")
@@ -293,8 +306,9 @@ def final_standings(table: Table, event: GameEnded, locale) -> str:
     names = [seat_name(table, p, locale) for p in outcome.winners]
     points = f"{outcome.scores[outcome.winners[0]]}{BULL}"
     # Translators: {winners} is one or more players (a list in your language's way), {points} e.g. "12🐮".
-    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.", "🏆 **Game over!** {winners} win with {points}.",
-                 len(names), winners=join(locale, names), points=points)]
+    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.",
+                 "🏆 **Game over!** {winners} win with {points}.", len(names),
+                 winners=join(locale, names), points=points)]
     rank = 0
     for i, p in enumerate(order):
         if i == 0 or outcome.scores[p] != outcome.scores[order[i - 1]]:

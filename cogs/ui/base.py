@@ -13,23 +13,19 @@ import logging
 
 import discord
 
+from bot.tables.errors import SeatTakenOver, StaleButton, TableError
+from bot.tables.service import TableService
+from bot.tables.table import Table, TableStatus
+from cogs.client import service_of
 from cogs.errors import answer_error, failure_message
+from cogs.i18n import error_text, tr, user_locale
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
-from bot.tables.errors import SeatTakenOver, StaleButton, TableError
-from bot.tables.table import Table, TableStatus
-from cogs.i18n import error_text, tr, user_locale
-from bot.tables.service import TableService
 from engine import IllegalAction
-
 
 log = logging.getLogger(__name__)
 
 PREFIX = "6n:"
-
-
-def service_of(interaction: discord.Interaction) -> TableService:
-    return interaction.client.service  # type: ignore[attr-defined]
 
 
 def item_view() -> discord.ui.View:

@@ -6,21 +6,19 @@ ephemeral message; the public buttons carry only the table id.
 
 from __future__ import annotations
 
-
 import discord
 
+from bot.tables.service import TableService
 from cogs.i18n import N_, join, number, tr, user_locale
 from cogs.render.specials import new_round_text, specials_text
 from cogs.render.text import card_label, seat_name
 from cogs.render.tracker import tracker_text
+from cogs.reply import Answer, Reply
 from engine import BULLHEADS, Phase
 
-from cogs.reply import Answer, Reply
-
 from .base import TableItem, item_view, moved_on
-from .specials import preference_view
 from .draft import draft_selects
-from bot.tables.service import TableService
+from .specials import preference_view
 
 
 class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
@@ -211,7 +209,8 @@ def hint_text(hint, locale) -> str:
                    sorted(hint.expected, key=lambda o: o[1])]
         choice = tr(locale, "row {row}", row=hint.choice + 1)
     else:
-        options = [f"**{card}** → {number(locale, cost, 1)}🐮" for card, cost in sorted(hint.expected, key=lambda o: o[1])]
+        by_cost = sorted(hint.expected, key=lambda o: o[1])
+        options = [f"**{card}** → {number(locale, cost, 1)}🐮" for card, cost in by_cost]
         choice = f"**{hint.choice}**"
     return (tr(locale, "💡 **Coach** — what the hard AI expects each choice to cost you by the end of the round "
                        "(only you see this):") + "\n" + " · ".join(options) + "\n"

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-
 import discord
 
+from bot.tables.service import TableService
 from bot.tables.table import Table
+from cogs.client import bot_of
 from cogs.i18n import N_, public_locale, tr, user_locale
 from cogs.render.settings import settings_lines
-from cogs.threads import start_thread
 from cogs.render.text import lobby_embed
-
 from cogs.reply import Answer, Reply
+from cogs.threads import start_thread
 
 from .base import TableItem, item_view
-from bot.tables.service import TableService
-
 
 LOBBY_LABELS = {
     # Translators: a button label (at most 80 characters).
@@ -46,8 +44,8 @@ class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
 
     async def act(self, interaction, service, reply):
         # The lobby's next edit can go through this click, once it is answered without a message.
-        tables = interaction.client.get_cog("Tables")
-        click = tables.presenter.live.clicked(self.table_id, interaction) if tables is not None else None
+        presenter = getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
+        click = presenter.live.clicked(self.table_id, interaction) if presenter is not None else None
         try:
             await self._act(interaction, service)
             await reply.acknowledge()  # the lobby message is updated by the presenter
@@ -86,7 +84,9 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
-        threads = interaction.client.server_settings.cached(interaction.guild_id).threads  # type: ignore[attr-defined]
+        book = bot_of(interaction).server_settings
+        # a rematch button is pressed in a server; elsewhere the bot's own defaults hold
+        threads = (book.cached(interaction.guild_id) if interaction.guild_id is not None else book.bot_defaults).threads
         table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name,
                                       threads=threads)
         message_id = await post_lobby(reply, service, table)
@@ -118,22 +118,23 @@ async def post_lobby(reply: Reply, service: TableService, table: Table) -> int |
     thread will start, and the player is told where it is."""
     interaction = reply.interaction
     locale = public_locale(interaction)
-    shown = table.committed.table
-    fields = {"embed": lobby_embed(shown, locale, server=server_lines(interaction.client, table.guild_id, locale)),
-              "view": lobby_view(shown, locale)}
+    shown = table.last_commit().table
+    embed = lobby_embed(shown, locale, server=server_lines(interaction.client, table.guild_id, locale))
+    view = lobby_view(shown, locale)
+    message_id: int | None
     if interaction.channel_id != table.channel_id:
         channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = (await channel.send(**fields)).id
+        message_id = (await channel.send(embed=embed, view=view)).id
         await reply.send(tr(user_locale(interaction), "The new table is open: {link}",
                             link=f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"))
     else:
-        message_id = await reply.send(ephemeral=False, **fields)
+        message_id = await reply.send(ephemeral=False, embed=embed, view=view)
         message_id = message_id or (await interaction.original_response()).id
     if not await service.set_message(table.id, message_id, lobby=True):
         # The game began (or the lobby closed) before Discord told us this message's id,
         # so nothing else knows to take its buttons away.
         channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.get_partial_message(message_id).edit(embed=lobby_embed(table.committed.table, locale),
+        await channel.get_partial_message(message_id).edit(embed=lobby_embed(table.last_commit().table, locale),
                                                            view=None)
         return None
     return message_id

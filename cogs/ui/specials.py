@@ -20,23 +20,25 @@ import re
 
 import discord
 
-from cogs.i18n import N_, tr, user_locale
-from bot.tables.specials import SpecialPrompt
-from bot.tables.table import prompt_preference
-from engine import Phase, Special
-
-from cogs.render.specials import (
-    EMOJI, counted, kind_prompt_text, label, option_label, play_label, prompt_text,
-    shift_source_label,
-)
-
-from cogs.reply import Answer, Reply
-
-from .base import PagedSelect, TableItem, item_view
-
 #: Choices beyond this many are offered in selects (≤ 25 options each) instead of buttons.
 from bot.tables.service import TableService
+from bot.tables.specials import SpecialPrompt
+from bot.tables.table import prompt_preference
+from cogs.i18n import N_, tr, user_locale
+from cogs.render.specials import (
+    EMOJI,
+    counted,
+    kind_prompt_text,
+    label,
+    option_label,
+    play_label,
+    prompt_text,
+    shift_source_label,
+)
+from cogs.reply import Answer, Reply
+from engine import Phase, PlaySpecial, Special
 
+from .base import PagedSelect, TableItem, item_view
 
 MAX_CHOICE_BUTTONS = 20
 SELECT_SIZE = 25
@@ -173,7 +175,7 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         super().__init__(discord.ui.Button(
             # Translators: a button label (at most 70 characters): {card} is a special card's name.
             label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special) + times,
-            emoji=EMOJI.get(shown), row=row,
+            emoji=EMOJI.get(shown) if shown is not None else None, row=row,
             style=discord.ButtonStyle.secondary, custom_id=f"6n:sw:{table_id}:{step}:{special}"))
         self.table_id, self.step, self.special = table_id, step, special
 
@@ -262,6 +264,8 @@ def _rows(prompt: SpecialPrompt) -> list[tuple[int, ...]]:
 
 def choice_label(prompt: SpecialPrompt, play, locale) -> str:
     """A play's label with its consequence for the decider."""
+    if prompt.preview is None:  # a swap offer: its buttons name the cards, nothing is labelled here
+        raise ValueError("a swap offer has no special plays to label")
     outcome = prompt.outlook.outcome_of(play) if prompt.outlook is not None else None
     return option_label(play_label(play, _rows(prompt), prompt.preview.card, locale), outcome, locale)
 
@@ -273,9 +277,10 @@ def kind_choices(prompt: SpecialPrompt, special: Special, locale,
     Every choice is one click away (Shift's card and target together) unless there are
     more than the selects hold: then a Shift first picks its card.
     """
-    plays = [p for p in prompt.plays if p.special is special]
+    plays = [p for p in prompt.plays if isinstance(p, PlaySpecial) and p.special is special]
     if special is Special.SHIFT and shifted is None and len(plays) > MAX_CHOICES:
-        sources = dict.fromkeys((p.row, p.card) for p in plays)
+        # a Shift names the card it moves and that card's row
+        sources = dict.fromkeys((p.row, p.card) for p in plays if p.row is not None and p.card is not None)
         return [(shift_source_label(r, c, locale), f"m:shift:{r}:{c}") for r, c in sources]
     if shifted is not None:
         plays = [p for p in plays if (p.row, p.card) == shifted]
@@ -314,7 +319,8 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
         if decline is not None and decline.swap_offered and not decline.row_choice:
             # Declining takes a row, and a swap follows: answer both at once, not in two pauses.
             for special in list(held)[:4]:
-                # Translators: the first part of a button label (at most 60 characters); {card} is a special card's name.
+                # Translators: the first part of a button label (at most 60 characters); {card} is a special card's
+                # name.
                 text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
                 view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
                                            discord.ButtonStyle.success, row=2))

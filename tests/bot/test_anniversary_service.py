@@ -3,15 +3,15 @@
 import pytest
 from pydantic import ValidationError
 
+from bot.tables import specials
+from bot.tables.ai_seats import AISeats
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.specials import NotYourDecision
 from bot.tables.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
-from engine.errors import SpecialNotInHand
 from engine.anniversary import special_outlook
-from bot.tables import specials
-from bot.tables.ai_seats import AISeats
+from engine.errors import SpecialNotInHand
 
 
 def first_legal(game, seat, level, rng):

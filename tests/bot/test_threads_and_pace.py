@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.tables.errors import TableExists
-from data import StoreUnavailable
 from bot.tables.service import TableService
 from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
+from data import StoreUnavailable
 from tests.bot.conftest import play_out
 
 

@@ -1,4 +1,5 @@
 import asyncio
+import itertools
 
 from bot.tables.timers import Scheduler
 from data.errors import StoreUnavailable
@@ -94,7 +95,7 @@ async def test_a_deadline_whose_handler_fails_is_tried_again_with_growing_pauses
         clock.now += pause
         scheduler.wake()
         await spin()
-    assert [round(b - a) for a, b in zip(tries, tries[1:])] == [1, 2, 4, 8, 16, 32, 60, 60]
+    assert [round(b - a) for a, b in itertools.pairwise(tries)] == [1, 2, 4, 8, 16, 32, 60, 60]
     failing = False
     clock.now += 60
     scheduler.wake()

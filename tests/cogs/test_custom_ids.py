@@ -17,7 +17,13 @@ from cogs.ui.draft import DraftSelect
 from cogs.ui.hand import HandButton, HintButton, PickButton, RemindButton, TrackerButton
 from cogs.ui.lobby import LOBBY_LABELS, LobbyButton, RematchButton
 from cogs.ui.specials import (
-    PREFERENCES, ChoiceButton, ChoiceSelect, DecideButton, DeclineButton, PreferenceButton, SwapButton,
+    PREFERENCES,
+    ChoiceButton,
+    ChoiceSelect,
+    DecideButton,
+    DeclineButton,
+    PreferenceButton,
+    SwapButton,
 )
 from cogs.ui.table import RowButton
 from engine import Special

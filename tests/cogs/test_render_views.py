@@ -14,10 +14,10 @@ import discord
 import pytest
 
 from bot.tables.table import Seat, Table, TableOptions, TableStatus
+from cogs.i18n import languages
 from cogs.render.images import render_table
 from cogs.render.specials import IMAGE_MARKERS
 from cogs.render.text import clip, lobby_embed, reveal_text, table_embed
-from cogs.i18n import languages
 from cogs.render.tracker import tracker_text
 from cogs.ui.hand import draft_hand_text, draft_hand_view, hand_text, hand_view
 from cogs.ui.table import table_view

@@ -39,7 +39,7 @@ def game_result(game_id: int, specs: Sequence[SeatSpec], rounds: int = 2) -> Gam
     """A result whose points split evenly over ``rounds`` (remainder in round 1)."""
     best = min(points for _, points in specs)
     seats = []
-    for info, (_, points) in zip(seat_infos(specs), specs):
+    for info, (_, points) in zip(seat_infos(specs), specs, strict=True):
         per_round = [points // rounds] * rounds
         per_round[0] += points - sum(per_round)
         seats.append(SeatResult(

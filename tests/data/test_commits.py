@@ -10,6 +10,7 @@ import pytest
 from data.errors import ConstraintViolation, GameNotActive, GameNotFound, InvalidPayload, InvalidTransition
 from data.models import Commit, OutboxPost, SeatInfo
 from data.sqlite import writes as sqlite_writes
+
 from .backends import raw
 from .helpers import CHANNEL, GUILD, finish_game, game_result, seat_infos, start_game
 

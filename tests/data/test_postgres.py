@@ -12,8 +12,8 @@ import asyncpg
 import pytest
 
 from data.errors import GameNotActive, MigrationError, SchemaTooNew, StoreUnavailable
-from data.models import Commit, OutboxPost
 from data.migration import Migration
+from data.models import Commit, OutboxPost
 from data.postgres import PostgresStore
 from data.postgres.schema import LATEST_VERSION, MIGRATIONS, apply_migrations, schema_version
 

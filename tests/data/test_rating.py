@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +20,8 @@ def test_competition_ranks_share_ties():
 @settings(max_examples=60, deadline=None)
 def test_fewer_points_never_rate_worse_from_equal_start(points):
     after = rate_game([SkillRating()] * len(points), points)
-    by_points = sorted(zip(points, after), key=lambda pair: pair[0])
-    for (p1, r1), (p2, r2) in zip(by_points, by_points[1:]):
+    by_points = sorted(zip(points, after, strict=True), key=lambda pair: pair[0])
+    for (p1, r1), (p2, r2) in itertools.pairwise(by_points):
         assert r1.mu >= r2.mu - 1e-9 if p1 < p2 else abs(r1.mu - r2.mu) < 1e-9
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from data.models import Commit, CorruptTable, RestoredTable, SeatInfo
+
 from .backends import raw
 from .helpers import CHANNEL, GUILD, finish_game, game_result, start_game
 

@@ -11,6 +11,7 @@ from bot.app import SixNimmtBot
 from bot.config import Settings
 from tests.bot.conftest import FakeClock
 from tests.standin import DiscordStandin
+from tests.standin.fixtures import wants_rate_limits
 
 
 class World:
@@ -68,6 +69,7 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    async with DiscordStandin() as standin:
+async def world(request, tmp_path):
+    """``@pytest.mark.discord_rate_limits``: the stand-in holds the bot to Discord's rate limits."""
+    async with DiscordStandin(rate_limits=wants_rate_limits(request)) as standin:
         yield World(standin, tmp_path)

@@ -50,7 +50,7 @@ class PostgresDown:
             self.as_user = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
 
     @classmethod
-    async def of(cls, cluster) -> "PostgresDown":
+    async def of(cls, cluster) -> PostgresDown:
         """For the throwaway cluster of tests/postgres.py; skips on a server the tests do not own."""
         import asyncpg
 
@@ -148,7 +148,7 @@ class LogLines(logging.Handler):
     def between(self, start: float, end: float) -> list[str]:
         return [text for at, text in self.records if start <= at <= end]
 
-    def __enter__(self) -> "LogLines":
+    def __enter__(self) -> LogLines:
         root = logging.getLogger()
         self._level = root.level
         root.setLevel(logging.INFO)

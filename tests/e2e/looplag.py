@@ -28,7 +28,7 @@ class LoopLag:
         self.lags: list[float] = []
         self._task: asyncio.Task | None = None
 
-    def start(self) -> "LoopLag":
+    def start(self) -> LoopLag:
         self._task = asyncio.get_running_loop().create_task(self._run())
         return self
 
@@ -56,7 +56,7 @@ class GCPauses:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self._started = 0.0
 
-    def install(self) -> "GCPauses":
+    def install(self) -> GCPauses:
         import gc
 
         gc.callbacks.append(self._on_gc)
@@ -94,7 +94,7 @@ class InteractionTimer:
         self.handling: list[float] = []
         self.sending: list[float] = []
 
-    def install(self) -> "InteractionTimer":
+    def install(self) -> InteractionTimer:
         import discord.state
         import discord.webhook.async_ as webhooks
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.tables.lobby import Lobby
 from engine import AnniversaryGame, GameConfig, Phase, Special
 from tests.e2e.test_table_play import click_ok, open_table
@@ -345,6 +347,7 @@ async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 8
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: 7))  # the same deal every run

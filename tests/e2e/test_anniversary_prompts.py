@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.tables.lobby import Lobby
 from bot.tables.table import DEFAULT_PROMPTS
 from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end
@@ -30,6 +32,7 @@ def choice_labels(message) -> list[str]:
             and b["label"] != "Back"] + [o["label"] for s in message.selects for o in s["options"]]
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_each_choice_does(
         world, monkeypatch):
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))

@@ -178,7 +178,7 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
                             interaction = await standin.click(user, live, ids[0])
                         except InteractionRejected:  # the row was chosen: the buttons are gone
                             break
-                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                        await standin.world.wait_until(lambda i=interaction: i.callback_type or dead(), 10,
                                                        "the row choice was neither answered nor fatal")
                         if dead():
                             break
@@ -189,7 +189,7 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
                             break  # the message is about to be replaced: look again
                         card = max(cards)
                         interaction = await standin.click(user, hand, cards[card])
-                        await standin.world.wait_until(lambda: interaction.callback_type or dead(), 10,
+                        await standin.world.wait_until(lambda i=interaction: i.callback_type or dead(), 10,
                                                        "the pick was neither answered nor fatal")
                         if dead():
                             break
@@ -311,7 +311,7 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
                                                    ai_level="easy")).reply(timeout=10)
                 await bot.died()
                 await bot.start(THREADS="true")
-                thread = await standin.world.wait_until(lambda: standin.world.channels.get(lobby.id), 10,
+                thread = await standin.world.wait_until(lambda lobby=lobby: standin.world.channels.get(lobby.id), 10,
                                                         f"killed at {point}: the lobby's thread")
                 # Discord shows the thread under the lobby it was started on (no edit of the lobby says it).
                 assert standin.message(lobby.id).thread is thread

@@ -38,8 +38,19 @@ import pytest
 from bot.config import Settings
 from bot.health import check
 from tests.e2e.db_outage import (
-    Click, LogLines, PostgresDown, SQLiteLocked, TableRun, answered, live_message, logged_turns, open_hand,
-    revealed, shown_reveals, standings_shown, summary,
+    Click,
+    LogLines,
+    PostgresDown,
+    SQLiteLocked,
+    TableRun,
+    answered,
+    live_message,
+    logged_turns,
+    open_hand,
+    revealed,
+    shown_reveals,
+    standings_shown,
+    summary,
 )
 from tests.standin import InteractionRejected, StandinTimeout
 
@@ -514,6 +525,7 @@ def report(problems: list[str]) -> str:
 # --- the tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_control_three_tables_play_to_the_end_without_an_outage(world, outage):
     """The same tables and checks with the database up throughout: the harness itself is sound."""
     standin = world.standin
@@ -526,7 +538,7 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
     problems: list[str] = []
     async with world.running_bot():
         for run, level, deadline in zip(runs, ("easy", "easy", "medium", "easy"),
-                                        (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE)):
+                                        (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE), strict=True):
             await open_run(world, run, ai_players=1, ai_level=level, timer=deadline)
         runs[1].choose = low_card_or_highest(world, runs[1])
         not_ended = await play_to_the_end(world, players, runs, 120)
@@ -540,12 +552,14 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
     assert not problems, report(problems)
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_database_away_for_15_s_while_tables_play(world, outage):
     problems = await play_through_an_outage(world, outage, 15, log_limit=200)
     assert not problems, report(problems)
 
 
 @pytest.mark.slow
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_postgres_away_for_60_s_while_tables_play(world, postgres_down):
     problems = await play_through_an_outage(world, postgres_down, 60, log_limit=250)
     assert not problems, report(problems)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.test_outbox import reveals
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_takeovers import play_to_the_end
@@ -9,6 +11,7 @@ from tests.e2e.test_takeovers import play_to_the_end
 MESSAGES = ["/channels/{channel}/messages", "/channels/{channel}/messages/{message}"]
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_game_through_failing_requests_shows_everything_once(world):
     async with world.running_bot():
         world.bot.get_cog("Tables").presenter.channels.retry_first = 0.01  # the backoff's shape, faster

@@ -182,7 +182,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
 async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path):
     from tests.e2e.conftest import World
 
-    async with DiscordStandin() as standin:
+    async with DiscordStandin(rate_limits=True) as standin:  # a whole game: held to Discord's rate limits
         world = World(standin, tmp_path, locale="de")
         async with world.running_bot():
             lobby = await (await standin.slash(world.alice, world.channel, "6nimmt start", rounds=1,

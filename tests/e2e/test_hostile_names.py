@@ -85,6 +85,7 @@ async def play_with_hostile_names(world):
     return players, names, raw, thread
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_hostile_names_ping_nobody_and_read_as_typed(world):
     world.threads = True
     async with world.running_bot():
@@ -117,7 +118,7 @@ async def test_hostile_names_ping_nobody_and_read_as_typed(world):
         assert_shown_as_typed(str(summary.embed), [], raw, "the summary")
 
         # /leaderboard lists them all, and each player's own rank is titled with their name.
-        for player, name in zip(players, names):
+        for player, name in zip(players, names, strict=True):
             board = await (await standin.slash(player, world.channel, "leaderboard", metric="games")).reply()
             assert_shown_as_typed(board.embed["description"], names, raw, "the leaderboard")
             rank = next(f for f in board.embed["fields"] if f["name"].endswith("'s rank"))
@@ -130,6 +131,7 @@ async def test_hostile_names_ping_nobody_and_read_as_typed(world):
         standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_the_winners_line_pings_the_winners(world):
     """The standings call the winners by their mention: it pings them, and only them."""
     world.threads = True

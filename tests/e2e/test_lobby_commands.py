@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.e2e.test_table_play import click_ok, play_until_over
 
 
@@ -137,6 +139,7 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_rematch_seats_the_same_players_in_a_new_lobby(world):
     async with world.running_bot():
         opened = await reply(world, world.alice, "6nimmt start", rounds=1, ai_players=1)

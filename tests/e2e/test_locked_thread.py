@@ -127,6 +127,7 @@ def assert_played_to_the_end(world, thread, table_id):
     assert "missed two turns" not in news and "AI plays" not in news
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_locked_thread_pauses_the_game_until_a_moderator_unlocks_it(world):
     world.threads = True
     async with world.running_bot():
@@ -154,6 +155,7 @@ async def test_a_locked_thread_pauses_the_game_until_a_moderator_unlocks_it(worl
         world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_lock_the_gateway_did_not_tell_is_learnt_from_the_refused_post(world):
     world.threads = True
     async with world.running_bot():
@@ -179,6 +181,7 @@ async def test_a_lock_the_gateway_did_not_tell_is_learnt_from_the_refused_post(w
         assert_played_to_the_end(world, thread, table_id)
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_thread_archived_and_locked_unheard_pauses_the_game_at_the_first_refused_request(world):
     world.threads = True
     async with world.running_bot():
@@ -225,6 +228,7 @@ async def test_a_thread_locked_for_over_a_day_ends_its_game_as_abandoned(world):
         assert not world.bot.get_cog("Tables").presenter.busy_tables
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked(world):
     world.threads = True
     async with world.running_bot():
@@ -246,6 +250,7 @@ async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked
         world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_game_opened_inside_a_thread_pauses_when_that_thread_is_locked(world):
     world.threads = True
     chat = world.standin.add_thread(world.channel, "chat", owner=world.alice)  # a member's thread, not a game's

@@ -27,11 +27,10 @@ def free_port() -> int:
 
 async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of the endpoint: (name, sorted labels) -> value."""
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
-            assert response.status == 200
-            assert response.headers["Content-Type"].startswith("text/plain")
-            text = await response.text()
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/metrics") as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("text/plain")
+        text = await response.text()
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
             for family in text_string_to_metric_families(text) for sample in family.samples}
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.e2e.test_table_play import click_ok, open_table
-from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 from tests.e2e.test_takeovers import play_to_the_end
+from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 
 
 def reveals(world) -> list[str]:
@@ -64,6 +66,7 @@ async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(worl
     world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_rematch_works_after_a_restart(world):
     async with world.running_bot():
         await start_game(world, rounds=1)
@@ -82,6 +85,7 @@ async def test_rematch_works_after_a_restart(world):
     world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_finished_table_leaves_nothing_behind(world):
     """Once its standings are shown, a table holds no task and is not kept in memory."""
     async with world.running_bot():

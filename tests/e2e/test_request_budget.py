@@ -7,11 +7,11 @@ import re
 from collections import Counter
 
 from bot.tables.lobby import Lobby
+from tests.e2e.test_outbox import hold_posts, reveals
 from tests.e2e.test_table_play import click_ok
+from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
-from tests.e2e.test_takeovers import play_to_the_end
-from tests.e2e.test_outbox import hold_posts, reveals
 
 
 def bot_token_requests(world, since: int = 0):
@@ -97,7 +97,7 @@ async def test_a_restart_redraws_only_the_tables_whose_messages_may_be_behind(wo
             await world.settle()
             games.append(thread)
         up_to_date, behind = games[:2], games[2]
-        for thread, host in zip(up_to_date, (world.alice, world.bob)):
+        for thread, host in zip(up_to_date, (world.alice, world.bob), strict=True):
             await pick_first_card(world, host, world.table_message(thread))
         await world.settle()
         presenter = world.bot.get_cog("Tables").presenter

@@ -3,8 +3,9 @@ end, /6nimmt status, the Pro draft in a hand and the helpers' played-card tracke
 
 from __future__ import annotations
 
-import asyncio
 import re
+
+import pytest
 
 from cogs.render.tracker import card_ranges
 from tests.e2e.test_anniversary import start_anniversary
@@ -36,6 +37,7 @@ async def miss_two_turns(world, table, user, other):
     raise AssertionError("the seat was never taken over")
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_replaced_player_takes_the_seat_back_and_plays_to_the_end(world):
     async with world.running_bot():
         await start_game(world, rounds=1, timer=30)

@@ -55,6 +55,17 @@ async def away() -> None:
     raise StoreUnavailable("the database server cannot be reached")
 
 
+def slow_down(monkeypatch, store, name: str) -> None:
+    """Make the store's ``name`` wait longer than Discord does before it answers."""
+    method = getattr(store, name)
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(SLOW_SAVE_SECONDS)
+        return await method(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, slow)
+
+
 def slow_saves(monkeypatch, world) -> None:
     wrap_saves(monkeypatch, world.bot.service.store, hang)
 
@@ -209,17 +220,25 @@ async def test_join_while_the_database_is_away_then_slow(world, monkeypatch):
 
 async def test_history_answers_at_once_while_the_store_is_slow(world, monkeypatch):
     async with world.running_bot():
-        store = world.bot.service.store
-        history = store.history
-
-        async def slow_history(*args, **kwargs):
-            await asyncio.sleep(SLOW_SAVE_SECONDS)
-            return await history(*args, **kwargs)
-
-        monkeypatch.setattr(store, "history", slow_history)
+        slow_down(monkeypatch, world.bot.service.store, "history")
         asked = await world.standin.slash(world.carol, world.channel, "6nimmt history")
         assert await asked.ack() == THINKING
         acked_in_time(asked)
         answer = await asked.reply(timeout=SLOW_SAVE_SECONDS + 5)
         assert answer.ephemeral_to is None and "No finished games yet" in answer.embed["description"]
+        world.standin.assert_no_errors()
+
+
+async def test_forget_me_confirmed_while_the_store_is_slow_edits_the_private_question(world, monkeypatch):
+    async with world.running_bot():
+        slow_down(monkeypatch, world.bot.service.store, "forget_player")
+        ask = await (await world.standin.slash(world.alice, world.channel, "6nimmt forget-me")).reply()
+        click = await world.standin.click(world.alice, ask, ask.button("Delete my data")["custom_id"])
+        # The answer edits alice's own question: no public "thinking" message tells the channel.
+        assert await click.ack() == DEFERRED_UPDATE
+        acked_in_time(click)
+        answer = await click.reply(timeout=SLOW_SAVE_SECONDS + 5)
+        assert answer.id == ask.id and answer.ephemeral_to.id == world.alice.id, answer
+        assert "nothing stored about you" in answer.content and not answer.buttons, answer.content
+        assert all("nothing stored" not in m.content for m in world.public())
         world.standin.assert_no_errors()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from PIL import Image
 
 from cogs.render.chart import LINE_COLOURS, chart_size
@@ -49,6 +50,7 @@ def rank_field(board):
     return next(f for f in board.embed["fields"] if f["name"].endswith("'s rank"))
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_leaderboard_pages_own_rank_metrics_scope_and_min_games(world):
     async with world.running_bot():
         await play_a_game(world)
@@ -96,6 +98,7 @@ async def test_leaderboard_pages_own_rank_metrics_scope_and_min_games(world):
         world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_stats_history_export_and_forget_me(world):
     async with world.running_bot():
         game_id = await play_a_game(world)

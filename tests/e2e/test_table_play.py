@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.standin import InteractionRejected
+import pytest
 
 
 async def open_table(world, **options):
@@ -88,6 +88,7 @@ async def play_until_over(world, players, intruder, max_steps=400):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_whole_game_through_the_real_bot(world):
     async with world.running_bot():
         lobby = await open_table(world, rounds=1, ai_players=1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import pick_first_card, run_out_the_clock
 
@@ -60,6 +62,7 @@ async def assert_recorded_for(world, table_id, taken_over, *, name):
     world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_two_missed_turns_then_the_game_ends(world):
     async with world.running_bot():
         table = await start_three(world)
@@ -82,6 +85,7 @@ async def test_two_missed_turns_then_the_game_ends(world):
         await assert_recorded_for(world, table.id, world.bob, name="bob")
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_player_who_leaves_mid_game_still_gets_the_result(world):
     async with world.running_bot():
         table = await start_three(world)
@@ -93,6 +97,7 @@ async def test_a_player_who_leaves_mid_game_still_gets_the_result(world):
         await assert_recorded_for(world, table.id, world.carol, name="carol")
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_kicked_player_is_finished_by_an_ai(world):
     async with world.running_bot():
         table = await start_three(world)

@@ -4,6 +4,7 @@ in one channel, a thread deleted mid-game, a channel where the bot may not start
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.e2e.db_outage import SQLiteLocked
 from tests.e2e.test_table_play import click_ok
@@ -37,6 +38,7 @@ async def begun_in_thread(world):
     return lobby, thread, world.bot.service.table_in(thread.id).id
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summary(world):
     world.threads = True
     async with world.running_bot():
@@ -83,6 +85,7 @@ async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summ
         world.standin.assert_no_errors()
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_two_games_at_once_in_one_channel(world):
     world.threads = True
     async with world.running_bot():
@@ -252,6 +255,7 @@ async def next_game_from(world, user, thread):
     return lobby, new_thread
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_start_inside_a_finished_games_thread_opens_the_next_in_the_channel_with_its_own_thread(world):
     world.threads = True
     async with world.running_bot():

@@ -9,11 +9,13 @@ import os
 import re
 import time
 
+import pytest
+
 from bot.tables.lobby import Lobby
 from tests.bot.conftest import FakeClock
-from tests.standin.world import NONCE_WINDOW
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_threads import start_in_thread, table_in
+from tests.standin.world import NONCE_WINDOW
 
 HOUR = 3600.0
 
@@ -57,6 +59,7 @@ def private_reminders(world, user):
     return [m for m in world.standin.dm_messages(user) if "⏰" in (m.content or "")]
 
 
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_restart(world, monkeypatch):
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
     world.threads = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from engine import AnniversaryGame, DeclineSpecial, DeclineSwap, Game, GameConfig, Phase, Variant
 from engine.ai import choose_action
@@ -50,7 +50,7 @@ ALL_SPECIALS = Counter(SPECIAL_DECK)
 PAUSES = (Phase.PICK, Phase.SPECIAL, Phase.CHOOSE_ROW, Phase.SWAP)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pauses_of_seat_0(wanted: int = 3) -> dict:
     """At least ``wanted`` positions of each kind in ``PAUSES`` at which seat 0 decides, from
     medium games (shared by the tests: a decision copies the game, never changes it)."""

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import AnniversaryGame, BULLHEADS, GameConfig, Phase, Variant
+from engine import BULLHEADS, AnniversaryGame, GameConfig, Phase, Variant
 from engine.ai import kernel
 from engine.ai.anniversary_kernel import Table
 from engine.anniversary import Special
@@ -45,7 +45,7 @@ def _engine_and_kernel_agree(seed: int) -> None:
         cards = [h[rng.randrange(len(h))] for h in table.hands]
         for p, c in enumerate(cards):
             table.hands[p].remove(c)
-        table.play_turn(list(zip(cards, range(players))), 0.0)
+        table.play_turn(list(zip(cards, range(players), strict=True)), 0.0)
         game.play_turn(cards)
         while game.phase is Phase.CHOOSE_ROW:  # the kernel takes the cheapest open row
             game.choose_row(game.chooser, game.cheapest_row())
@@ -78,7 +78,7 @@ def test_special_cards_in_a_simulated_round_leave_a_legal_table(seed, players):
     table.play_out(kernel.cost_table(players - 1), rng.random, [0.3] * players, rng.choice((0, 12)))
     assert not any(table.hands)
     assert len(table.rows) in (4, 5) and sum(table.stops) <= 2
-    for row, cap in zip(table.rows, table.caps):
+    for row, cap in zip(table.rows, table.caps, strict=True):
         assert row == sorted(row) and 1 <= len(row) <= cap <= 6
     assert table.pts == [sum(BULLHEADS[c] for c in r) for r in table.rows]
     assert all(p >= 0 for p in table.pen)

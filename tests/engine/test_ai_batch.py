@@ -25,9 +25,9 @@ def _positions(seed: int, count: int):
         pen = [0] * players
         for _ in range(seed % 6):
             cards = [h[rng.randrange(len(h))] for h in hands]
-            for h, c in zip(hands, cards):
+            for h, c in zip(hands, cards, strict=True):
                 h.remove(c)
-            kernel.resolve(rows, pts, sorted(zip(cards, range(players))), pen)
+            kernel.resolve(rows, pts, sorted(zip(cards, range(players), strict=True)), pen)
         out.append((rows, pts, hands, pen))
     return players, out
 
@@ -75,7 +75,7 @@ def test_the_batch_medium_keys_are_medium_models():
         model = MediumModel(rows, pts, sorted(unseen + hands[0]), players - 1)
         keys = batch.MediumKeys(model, len(hands[1]))
         got = keys.keys(np.array([hands[1:]]))[0]
-        for h, k in zip(hands[1:], got):
+        for h, k in zip(hands[1:], got, strict=True):
             assert model.keys(h) == k.tolist()
 
 
@@ -99,4 +99,4 @@ def test_a_seat_of_the_standard_style_plays_the_standard_heuristic():
             continue
         keys = batch._danger(np.array([[r[-1] for r in rows]]), np.array([[len(r) for r in rows]]),
                              np.array([pts]), np.array([hands]), flat, np.full(n, batch.SPAN))[0]
-        assert [h[int(k.argmin())] for h, k in zip(hands, keys)] == [standard_pick(rows, pts, h) for h in hands]
+        assert [h[int(k.argmin())] for h, k in zip(hands, keys, strict=True)] == [standard_pick(rows, pts, h) for h in hands]

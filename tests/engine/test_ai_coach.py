@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import Game, GameConfig, Phase, Variant
+from engine import Game, GameConfig, Phase
 from engine.ai import choose_action
 from engine.ai.coach import NoHint, hint
 

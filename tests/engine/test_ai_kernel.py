@@ -19,14 +19,14 @@ def _kernel_round_matches_engine(seed: int) -> None:
         cards = [h[rng.randrange(len(h))] for h in hands]
         choices = []  # the rows each low card takes, in order
 
-        def choose(rows_, pts_, card, p):
+        def choose(rows_, pts_, card, p, choices=choices):
             r = rng.randrange(4)
             choices.append((p, r))
             return r
 
         for p, c in enumerate(cards):
             hands[p].remove(c)
-        kernel.resolve(rows, pts, sorted(zip(cards, range(players))), pen, choose, piles)
+        kernel.resolve(rows, pts, sorted(zip(cards, range(players), strict=True)), pen, choose, piles)
         game.play_turn(cards)
         for p, r in choices:
             assert game.phase is Phase.CHOOSE_ROW and game.chooser == p
@@ -97,5 +97,5 @@ def test_play_out_places_cards_as_the_checked_resolve_does():
             cards = kernel.heuristic_picks(rows, pts, hands, ptab)
             for p, c in enumerate(cards):
                 hands[p].remove(c)
-            kernel.resolve(rows, pts, sorted(zip(cards, range(players))), pen)
+            kernel.resolve(rows, pts, sorted(zip(cards, range(players), strict=True)), pen)
         assert fast == slow

@@ -4,9 +4,29 @@ plus the pauses: when the engine asks, and when it does not."""
 import pytest
 
 from engine import (
-    AnniversaryGame, CardNotInHand, ChooseRow, CorruptState, DeclineSpecial, DeclineSwap, Game,
-    GameConfig, IllegalAction, IllegalSpecial, InvalidConfig, NotYourTurn, Phase, Pick, PlaySpecial, RowBlocked,
-    Special, SpecialNotInHand, Swap, UnknownPlayer, WrongPhase, action_from_dict, action_to_dict,
+    AnniversaryGame,
+    CardNotInHand,
+    ChooseRow,
+    CorruptState,
+    DeclineSpecial,
+    DeclineSwap,
+    Game,
+    GameConfig,
+    IllegalAction,
+    IllegalSpecial,
+    InvalidConfig,
+    NotYourTurn,
+    Phase,
+    Pick,
+    PlaySpecial,
+    RowBlocked,
+    Special,
+    SpecialNotInHand,
+    Swap,
+    UnknownPlayer,
+    WrongPhase,
+    action_from_dict,
+    action_to_dict,
     new_game,
 )
 from engine.anniversary import SpecialChoiceRequired, SpecialDeckReshuffled, SpecialSwapped, SwapOffered

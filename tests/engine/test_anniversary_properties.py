@@ -7,8 +7,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
-    BULLHEADS, AnniversaryGame, AnniversaryView, Game, GameConfig, Phase, Variant,
-    action_from_dict, action_to_dict, new_game,
+    BULLHEADS,
+    AnniversaryGame,
+    AnniversaryView,
+    Game,
+    GameConfig,
+    Phase,
+    Variant,
+    action_from_dict,
+    action_to_dict,
+    new_game,
 )
 from engine.anniversary import PlaySpecial, SpecialsDealt
 

@@ -7,12 +7,30 @@ player; seat 1 plays a harmless high card so the turn completes.
 """
 
 from engine import (
-    AnniversaryGame, CardPlaced, ChooseRow, DeclineSpecial, GameConfig, Phase, PlaySpecial,
-    RowChoiceRequired, RowTaken, Special, TakeReason,
+    AnniversaryGame,
+    CardPlaced,
+    ChooseRow,
+    DeclineSpecial,
+    GameConfig,
+    Phase,
+    PlaySpecial,
+    RowChoiceRequired,
+    RowTaken,
+    Special,
+    TakeReason,
 )
 from engine.anniversary import (
-    BullheadsCancelled, CardInserted, CardReplaced, CardShifted, FifthRowClosed, FifthRowOpened,
-    SevenNimmtPlaced, SevenNimmtRemoved, SpecialChoiceRequired, SpecialPlayed, StopPlaced,
+    BullheadsCancelled,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    FifthRowClosed,
+    FifthRowOpened,
+    SevenNimmtPlaced,
+    SevenNimmtRemoved,
+    SpecialChoiceRequired,
+    SpecialPlayed,
+    StopPlaced,
     StopsRemoved,
 )
 

@@ -7,8 +7,21 @@ import struct
 import pytest
 
 from engine import (
-    CardNotInHand, ChooseRow, CorruptState, Draft, Game, GameConfig, IllegalAction, InvalidConfig,
-    InvalidRow, NotYourTurn, Phase, Pick, UnknownPlayer, Variant, WrongPhase,
+    CardNotInHand,
+    ChooseRow,
+    CorruptState,
+    Draft,
+    Game,
+    GameConfig,
+    IllegalAction,
+    InvalidConfig,
+    InvalidRow,
+    NotYourTurn,
+    Phase,
+    Pick,
+    UnknownPlayer,
+    Variant,
+    WrongPhase,
 )
 
 

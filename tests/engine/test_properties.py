@@ -6,7 +6,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
-    BULLHEADS, PLAYER_LIMITS, ROW_LIMIT, Game, GameConfig, Phase, Variant, action_from_dict,
+    BULLHEADS,
+    PLAYER_LIMITS,
+    ROW_LIMIT,
+    Game,
+    GameConfig,
+    Phase,
+    Variant,
+    action_from_dict,
     action_to_dict,
 )
 

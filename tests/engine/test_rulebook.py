@@ -4,8 +4,17 @@ Each checks the exact rows and bull piles the rulebook describes.
 """
 
 from engine import (
-    BULLHEADS, CardPlaced, CardsRevealed, Game, GameConfig, Phase, RowChoiceRequired, RowTaken,
-    TakeReason, bullheads, total_bullheads,
+    BULLHEADS,
+    CardPlaced,
+    CardsRevealed,
+    Game,
+    GameConfig,
+    Phase,
+    RowChoiceRequired,
+    RowTaken,
+    TakeReason,
+    bullheads,
+    total_bullheads,
 )
 
 

@@ -8,12 +8,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
-    BULLHEADS, PLAYER_LIMITS, AnniversaryGame, AnniversaryView, ChooseRow, DeclineSpecial, Draft,
-    Game, GameConfig, InvalidConfig, Phase, Pick, PlayerView, Special, UnevenHands, UnknownPlayer,
-    Variant, variant_spec,
+    BULLHEADS,
+    PLAYER_LIMITS,
+    AnniversaryGame,
+    AnniversaryView,
+    ChooseRow,
+    DeclineSpecial,
+    Draft,
+    Game,
+    GameConfig,
+    InvalidConfig,
+    Phase,
+    Pick,
+    PlayerView,
+    Special,
+    UnevenHands,
+    UnknownPlayer,
+    Variant,
+    variant_spec,
 )
 from engine.variants import state_class
-
 
 # -- the registry -----------------------------------------------------------------
 

@@ -28,7 +28,7 @@ LABELS = {"view_channel": "View Channels", "send_messages": "Send Messages", "em
 
 
 def test_the_readme_gives_a_reason_for_each_permission():
-    assert INVITE_PERMISSIONS == discord.Permissions(**{name: True for name in LABELS})
+    assert discord.Permissions(**{name: True for name in LABELS}) == INVITE_PERMISSIONS
     rows = dict(re.findall(r"^\s*\| ([A-Z][\w ]+?) \| (.+?) \|$", README, re.M))
     for label in LABELS.values():
         assert rows.get(label), f"the README's permission table has no reason for {label}"

@@ -14,6 +14,12 @@ Failing on purpose: `standin.fail_next(...)` / `standin.fail_requests(...)` answ
 with 5xx (faults.py says which of them discord.py retries), `standin.drop_gateway()` cuts the
 gateway connection; a message create with `nonce` + `enforce_nonce` is deduplicated as on Discord.
 
+Discord's rate limits, off by default: `DiscordStandin(rate_limits=True)` or `standin.set_rate_limits(True)`
+holds the bot to the global limit (50 bot-token requests a second, interaction endpoints exempt) and
+per-route buckets with the X-RateLimit-* headers, answering 429 as Discord does (ratelimits.py names
+the docs and the numbers). `standin.rate_limits.figures()` counts, limits on or off, the bot-token
+requests in each second, the 429s by scope and the invalid requests (401, 403, 429) in any 10 minutes.
+
 Threads follow Discord's documented rules (threads.py names the docs): a thread started from a message
 has the message's id, `advance_time` archives inactive threads, `archive`/`unarchive`/`delete_channel`
 act as a moderator, `deny_bot_permissions(channel, perms)` is a channel overwrite against the bot,
@@ -27,6 +33,7 @@ from .fixtures import discord_standin
 from .interactions import Interaction, InteractionRejected
 from .message import Attachment, Message, MessageSnapshot
 from .model import Channel, Guild, Member, Role, User
+from .ratelimits import RateFigures, RateLimits, RouteLimit
 from .world import ApiError, RequestRecord, StandinTimeout
 
 __all__ = [
@@ -42,8 +49,11 @@ __all__ = [
     "Member",
     "Message",
     "MessageSnapshot",
+    "RateFigures",
+    "RateLimits",
     "RequestRecord",
     "Role",
+    "RouteLimit",
     "StandinTimeout",
     "User",
     "apply_env_overrides",

@@ -5,21 +5,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any, AsyncIterator, Callable, Iterable, Optional, Union
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
 
 import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
 from .faults import Fault, InjectedFault
-from .interactions import (Interaction, InteractionRejected, build_autocomplete_data, build_command_data,
-                           find_command)
+from .interactions import Interaction, InteractionRejected, build_autocomplete_data, build_command_data, find_command
 from .message import Message
 from .model import GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
+from .ratelimits import RateLimits, RouteLimit
 from .server import StandinServer
 from .threads import apply_thread_change
 from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 
-Actor = Union[Member, User]
+Actor = Member | User
 
 
 class DiscordStandin:
@@ -33,14 +34,18 @@ class DiscordStandin:
     ...         reply = await (await standin.slash(alice, channel, "6nimmt start", variant="classic")).reply()
     """
 
-    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0) -> None:
+    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0,
+                 rate_limits: bool = False) -> None:
+        """``rate_limits=True``: hold the bot to Discord's rate limits (ratelimits.py), as
+        ``set_rate_limits(True)`` does."""
         self.world = World(token=token, bot_name=bot_name)
+        self.world.rate_limits.configure(rate_limits)
         self.server = StandinServer(self.world)
         self.ack_deadline = ack_deadline  # Discord's 3-second rule; raise it for slow CI if needed
         self._restore: list[contextlib.ExitStack] = []
         self._announcements: set[asyncio.Task[None]] = set()
 
-    async def __aenter__(self) -> "DiscordStandin":
+    async def __aenter__(self) -> DiscordStandin:
         await self.server.start()
         return self
 
@@ -118,14 +123,14 @@ class DiscordStandin:
     def connected(self) -> bool:
         return bool(self.server.gateway.live_sessions)
 
-    async def wait_for_commands(self, *names: str, guild: Optional[Guild] = None, timeout: float = 3.0) -> list[Command]:
+    async def wait_for_commands(self, *names: str, guild: Guild | None = None, timeout: float = 3.0) -> list[Command]:
         """Wait until the bot has synced commands with these names (globally, or to `guild`)."""
         scope = (lambda: self.world.guild_commands.get(guild.id, {})) if guild else (lambda: self.world.global_commands)
         return await self.world.wait_until(
             lambda: [scope()[n] for n in names] if all(n in scope() for n in names) else None,
             timeout, f"the bot did not sync commands {names}")
 
-    def commands(self, guild: Optional[Guild] = None) -> dict[str, dict[str, Any]]:
+    def commands(self, guild: Guild | None = None) -> dict[str, dict[str, Any]]:
         """The synced command JSON by name, exactly as the bot registered it."""
         scope = self.world.guild_commands.get(guild.id, {}) if guild else self.world.global_commands
         return {name: command.data for name, command in scope.items()}
@@ -142,9 +147,9 @@ class DiscordStandin:
 
     # --- failing on purpose (see faults.py for what discord.py retries) ----------------------
 
-    def fail_requests(self, fraction: float, *, status: Union[int, tuple[int, ...]] = (500, 503),
-                      methods: Optional[Iterable[str]] = None, routes: Optional[Iterable[str]] = None,
-                      channel: Optional[int] = None, seed: int = 0, applied: bool = False) -> Fault:
+    def fail_requests(self, fraction: float, *, status: int | tuple[int, ...] = (500, 503),
+                      methods: Iterable[str] | None = None, routes: Iterable[str] | None = None,
+                      channel: int | None = None, seed: int = 0, applied: bool = False) -> Fault:
         """From now on answer `fraction` of the matching REST calls with `status` (one drawn at random
         from a tuple), changing nothing. Defaults: every method, every route but log-in and command
         sync. discord.py retries 500s itself (4 more tries over ~16 s) but not 503s: faults.py."""
@@ -153,7 +158,7 @@ class DiscordStandin:
             status=status, methods=_upper(methods), routes=frozenset(routes) if routes is not None else None,
             channel=channel, fraction=fraction, applied=applied))
 
-    def fail_next(self, method: str, route: str, *, channel: Optional[int] = None, times: int = 1,
+    def fail_next(self, method: str, route: str, *, channel: int | None = None, times: int = 1,
                   status: int = 503, applied: bool = False, drop: bool = False) -> Fault:
         """Fail the next `times` calls of `method` on `route` (a template such as
         "/channels/{channel}/messages/{message}"), in `channel` if given, before any random fault.
@@ -166,12 +171,30 @@ class DiscordStandin:
         """Stop failing calls (the record of the ones failed so far stays in injected_faults)."""
         self.world.faults.clear()
 
+    # --- rate limits (ratelimits.py: what Discord documents, and the numbers picked) ----------
+
+    def set_rate_limits(self, enabled: bool = True, *, global_per_second: int | None = None,
+                        routes: dict[str, RouteLimit] | None = None, default: RouteLimit | None = None) -> None:
+        """Hold every REST call to Discord's rate limits from now on (``False``: no limits, the
+        stand-in's default). The global limit is 50 bot-token requests a second (interaction
+        callbacks and interaction webhooks exempt); the per-route buckets are ``ROUTE_LIMITS``.
+        A test may shrink them to stay quick: ``global_per_second=5``, or ``routes={"POST
+        /channels/{channel}/messages": RouteLimit(2, 0.5, "msg-create")}``."""
+        self.world.rate_limits.configure(enabled, global_per_second=global_per_second, routes=routes,
+                                         default=default)
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The limits and what was counted: ``.figures()`` (bot-token requests a second, 429s by
+        scope, invalid requests in any 10 minutes), ``.reset_figures()``, ``.limit_resource(id, s)``."""
+        return self.world.rate_limits
+
     @property
     def injected_faults(self) -> list[InjectedFault]:
         return self.world.faults.injected
 
     @property
-    def gateway_compression(self) -> Optional[str]:
+    def gateway_compression(self) -> str | None:
         """What the newest gateway connection negotiated: "zstd-stream", "zlib-stream" or None."""
         return self.server.gateway.compressions[-1] if self.server.gateway.compressions else None
 
@@ -205,13 +228,13 @@ class DiscordStandin:
         self._announce("GUILD_CREATE", guild.payload)
         return guild
 
-    def add_text_channel(self, guild: Guild, name: str, *, topic: Optional[str] = None) -> Channel:
+    def add_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         channel = self.world.add_channel(Channel(id=snowflake(), name=name, guild=guild, topic=topic,
                                                  position=len(guild.channels)))
         self._announce("CHANNEL_CREATE", channel.payload)
         return channel
 
-    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Optional[Actor] = None,
+    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Actor | None = None,
                    auto_archive_duration: int = 1440) -> Channel:
         """A thread `owner` (default: the bot) started without a message; the owner is its first member."""
         thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=12 if private else 11,
@@ -222,7 +245,7 @@ class DiscordStandin:
         self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         return thread
 
-    def add_forum_channel(self, guild: Guild, name: str, *, topic: Optional[str] = None) -> Channel:
+    def add_forum_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         """A GUILD_FORUM channel (type 15): it holds posts (threads), never messages of its own."""
         forum = self.world.add_channel(Channel(id=snowflake(), name=name, type=GUILD_FORUM, guild=guild,
                                                topic=topic, position=len(guild.channels)))
@@ -280,17 +303,18 @@ class DiscordStandin:
         """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
         return self.world.dm_channel(user.user if isinstance(user, Member) else user)
 
-    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions = dpy.Permissions.none(), *,
+    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions | None = None, *,
                  mentionable: bool = False) -> Role:
-        role = Role(id=snowflake(), name=name, permissions=permissions.value, position=len(guild.roles),
+        value = permissions.value if permissions is not None else 0  # none by default
+        role = Role(id=snowflake(), name=name, permissions=value, position=len(guild.roles),
                     mentionable=mentionable)
         guild.roles.append(role)
         self._announce("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": role.payload()})
         return role
 
-    def add_member(self, guild: Guild, user: Union[str, User], *, display_name: Optional[str] = None,
-                   global_name: Optional[str] = None, locale: str = "en-US",
-                   permissions: Optional[dpy.Permissions] = None, roles: Iterable[Role] = (),
+    def add_member(self, guild: Guild, user: str | User, *, display_name: str | None = None,
+                   global_name: str | None = None, locale: str = "en-US",
+                   permissions: dpy.Permissions | None = None, roles: Iterable[Role] = (),
                    owner: bool = False) -> Member:
         """Add a user (new, or an existing User for multi-guild setups) to `guild`.
 
@@ -355,7 +379,7 @@ class DiscordStandin:
         return await self.click_raw(user, message, custom_id)
 
     async def click_raw(self, user: Actor, message: Message, custom_id: str, *, component_type: int = 2,
-                        values: Optional[list[str]] = None) -> Interaction:
+                        values: list[str] | None = None) -> Interaction:
         """Send a component interaction without checking the message (forged custom_ids)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
@@ -506,7 +530,7 @@ class DiscordStandin:
         return [i.ack_latency for i in self.world.interactions.values() if i.ack_latency is not None]
 
 
-def _upper(methods: Optional[Iterable[str]]) -> Optional[frozenset[str]]:
+def _upper(methods: Iterable[str] | None) -> frozenset[str] | None:
     return frozenset(m.upper() for m in methods) if methods is not None else None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -34,7 +34,7 @@ def pointed_at(api_base: str, gateway_url: str) -> Iterator[None]:
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = previous
 
 
-def apply_env_overrides(environ: Optional[dict[str, str]] = None) -> bool:
+def apply_env_overrides(environ: dict[str, str] | None = None) -> bool:
     """Call at bot start-up: if DISCORD_API_BASE / DISCORD_GATEWAY_URL are set, talk to them instead.
 
     Returns True when an override was applied (production leaves both unset and nothing changes).

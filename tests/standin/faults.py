@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any
 
 from aiohttp import web
 
@@ -60,12 +60,12 @@ class Fault:
     the path, or for interaction webhooks the channel the interaction happened in.
     """
 
-    status: Union[int, tuple[int, ...]] = 503
-    methods: Optional[frozenset[str]] = None
-    routes: Optional[frozenset[str]] = None
-    channel: Optional[int] = None
+    status: int | tuple[int, ...] = 503
+    methods: frozenset[str] | None = None
+    routes: frozenset[str] | None = None
+    channel: int | None = None
     fraction: float = 1.0
-    times: Optional[int] = None  # how many more matching calls to fail; None: no limit
+    times: int | None = None  # how many more matching calls to fail; None: no limit
     applied: bool = False
     drop: bool = False
     hits: int = 0  # calls this rule failed so far
@@ -74,7 +74,7 @@ class Fault:
     def spent(self) -> bool:
         return self.times is not None and self.hits >= self.times
 
-    def matches(self, method: str, route: str, channel: Optional[int]) -> bool:
+    def matches(self, method: str, route: str, channel: int | None) -> bool:
         if self.spent or (self.methods is not None and method not in self.methods):
             return False
         if self.routes is None and route in STARTUP_ROUTES:
@@ -112,7 +112,7 @@ class Faults:
     def clear(self) -> None:
         self.rules.clear()
 
-    def pick(self, method: str, route: str, channel: Optional[int]) -> Optional[Fault]:
+    def pick(self, method: str, route: str, channel: int | None) -> Fault | None:
         """The rule that fails this call, if any (it is counted as used)."""
         for rule in self.rules:
             if rule.matches(method, route, channel) and (rule.fraction >= 1.0 or self.rng.random() < rule.fraction):
@@ -144,7 +144,7 @@ def route_of(request: web.Request, prefix: str) -> str:
     return canonical[len(prefix):] if canonical.startswith(prefix) else canonical
 
 
-def channel_of(request: web.Request, interactions_by_token: dict[str, Any]) -> Optional[int]:
+def channel_of(request: web.Request, interactions_by_token: dict[str, Any]) -> int | None:
     info = request.match_info
     if "channel" in info and info["channel"].isdigit():
         return int(info["channel"])

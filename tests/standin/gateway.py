@@ -13,8 +13,9 @@ import json
 import logging
 import secrets
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -62,7 +63,7 @@ def _zstd_stream() -> Callable[[bytes], bytes]:
 class _Connection:
     """One live websocket; owns the compression stream so frames stay in order."""
 
-    def __init__(self, ws: web.WebSocketResponse, compress: Optional[str], transport: Any = None) -> None:
+    def __init__(self, ws: web.WebSocketResponse, compress: str | None, transport: Any = None) -> None:
         self.ws = ws
         self.compression = compress
         self.compressor = {"zlib-stream": _zlib_stream, "zstd-stream": _zstd_stream}[compress]() if compress else None
@@ -93,9 +94,9 @@ class Session:
     intents: int
     seq: int = 0
     backlog: list[dict[str, Any]] = field(default_factory=list)
-    connection: Optional[_Connection] = None
+    connection: _Connection | None = None
     invalidated: bool = False
-    shard: Optional[tuple[int, int]] = None  # (shard id, shard count) from IDENTIFY
+    shard: tuple[int, int] | None = None  # (shard id, shard count) from IDENTIFY
 
     def owns(self, guild_id: Any) -> bool:
         """Discord sends a guild's events only to the shard (guild_id >> 22) % count."""
@@ -103,7 +104,7 @@ class Session:
             return self.shard is None or self.shard[0] == 0  # DMs go to shard 0
         return (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
 
-    def wants(self, event: str, data: dict[str, Any], bot_id: Optional[int] = None) -> bool:
+    def wants(self, event: str, data: dict[str, Any], bot_id: int | None = None) -> bool:
         if not self.owns(data.get("guild_id") if event != "GUILD_CREATE" else data.get("id")):
             return False
         if event == "THREAD_MEMBERS_UPDATE" and not self.intents & GUILD_MEMBERS:
@@ -125,7 +126,7 @@ class Gateway:
         self.identify_count = 0
         self.resume_count = 0
         self.last_intents = 0
-        self.compressions: list[Optional[str]] = []  # what each connection asked for, in order
+        self.compressions: list[str | None] = []  # what each connection asked for, in order
 
     @property
     def live_sessions(self) -> list[Session]:
@@ -169,7 +170,7 @@ class Gateway:
             return ws
         self.compressions.append(compress)
         conn = _Connection(ws, compress, request.transport)
-        session: Optional[Session] = None
+        session: Session | None = None
         await conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         try:
             async for msg in ws:
@@ -186,7 +187,7 @@ class Gateway:
             self.world.notify()
         return ws
 
-    async def _on_frame(self, conn: _Connection, session: Optional[Session], frame: dict[str, Any]) -> Optional[Session]:
+    async def _on_frame(self, conn: _Connection, session: Session | None, frame: dict[str, Any]) -> Session | None:
         op, data = frame.get("op"), frame.get("d")
         if op == 1:
             await conn.send({"op": 11})
@@ -198,7 +199,7 @@ class Gateway:
             await self._send_member_chunk(session, data)
         return None
 
-    async def _identify(self, conn: _Connection, data: dict[str, Any]) -> Optional[Session]:
+    async def _identify(self, conn: _Connection, data: dict[str, Any]) -> Session | None:
         if data.get("token") != self.world.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return None
@@ -239,7 +240,7 @@ class Gateway:
                 thread["member"] = channel.thread_member(me)
         return data
 
-    async def _resume(self, conn: _Connection, data: dict[str, Any]) -> Optional[Session]:
+    async def _resume(self, conn: _Connection, data: dict[str, Any]) -> Session | None:
         session = self.sessions.get(data.get("session_id", ""))
         if session is None or session.invalidated or data.get("token") != self.world.token:
             await conn.send({"op": 9, "d": False})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, Optional, Union
+from typing import Any
 
 from .message import Message
 from .model import Channel, Member, User, snowflake
@@ -29,8 +29,8 @@ class InteractionRejected(AssertionError):
 class Interaction:
     """One user action sent to the bot, plus everything the bot did in answer to it."""
 
-    def __init__(self, world: World, *, kind: int, actor: Union[Member, User], channel: Channel,
-                 data: dict[str, Any], message: Optional[Message] = None, describe: str = "",
+    def __init__(self, world: World, *, kind: int, actor: Member | User, channel: Channel,
+                 data: dict[str, Any], message: Message | None = None, describe: str = "",
                  ack_deadline: float = 3.0) -> None:
         self.world = world
         self.id = snowflake()
@@ -44,16 +44,16 @@ class Interaction:
         self.describe = describe
         self.ack_deadline = ack_deadline
         self.created_at = world.now()
-        self.dispatched_at: Optional[float] = None  # time.monotonic() when INTERACTION_CREATE went out
-        self.acked_at: Optional[float] = None
-        self.callback_type: Optional[int] = None
+        self.dispatched_at: float | None = None  # time.monotonic() when INTERACTION_CREATE went out
+        self.acked_at: float | None = None
+        self.callback_type: int | None = None
         self.callback_data: dict[str, Any] = {}
-        self.original: Optional[Message] = None  # the @original message (for components: the clicked one)
+        self.original: Message | None = None  # the @original message (for components: the clicked one)
         self.followups: list[Message] = []
         self.force_expired = False
         self.edits_at_ack = 0  # len(original.history) when the bot acknowledged
-        self.modal: Optional[dict[str, Any]] = None
-        self.autocomplete_choices: Optional[list[dict[str, Any]]] = None
+        self.modal: dict[str, Any] | None = None
+        self.autocomplete_choices: list[dict[str, Any]] | None = None
 
     def __repr__(self) -> str:
         return f"<Interaction {self.describe} by {self.user.name} callback={CALLBACK_NAMES.get(self.callback_type)}>"
@@ -69,7 +69,7 @@ class Interaction:
         return self.dispatched_at is not None and time.monotonic() > self.dispatched_at + self.ack_deadline
 
     @property
-    def ack_latency(self) -> Optional[float]:
+    def ack_latency(self) -> float | None:
         """Seconds from INTERACTION_CREATE dispatch to the callback POST."""
         if self.acked_at is None or self.dispatched_at is None:
             return None
@@ -77,7 +77,7 @@ class Interaction:
 
     # --- awaiting the bot -------------------------------------------------------------------
 
-    async def ack(self, timeout: Optional[float] = None) -> int:
+    async def ack(self, timeout: float | None = None) -> int:
         """Wait for the interaction callback and return its type (4, 5, 6, 7, 8 or 9)."""
         limit = self.ack_deadline if timeout is None else timeout
         await self.world.wait_until(lambda: self.callback_type is not None, limit + 0.05,
@@ -165,7 +165,7 @@ def find_command(world: World, channel: Channel, name: str) -> Command:
 
 
 def build_command_data(world: World, command: Command, path: list[str], options: dict[str, Any],
-                       actor: Union[Member, User]) -> dict[str, Any]:
+                       actor: Member | User) -> dict[str, Any]:
     """Turn `slash(user, ch, "6nimmt start", variant="classic")` into Discord's nested option JSON."""
     node = command.data
     chain: list[dict[str, Any]] = []
@@ -208,7 +208,7 @@ def _command_data(command: Command, chain: list[dict[str, Any]], values: list[di
 
 
 def _option_value(spec: dict[str, Any], options: dict[str, Any], resolved: dict[str, dict[str, Any]],
-                  actor: Union[Member, User]) -> dict[str, Any]:
+                  actor: Member | User) -> dict[str, Any]:
     name, kind, value = spec["name"], spec["type"], options[spec["name"]]
     where = f"option {name!r} ({_OPTION_TYPE_NAMES.get(kind, kind)})"
     if kind == 3 and not isinstance(value, str):
@@ -227,9 +227,8 @@ def _option_value(spec: dict[str, Any], options: dict[str, Any], resolved: dict[
     for bound, check in (("min_value", lambda v, b: v >= b), ("max_value", lambda v, b: v <= b)):
         if spec.get(bound) is not None and kind in (4, 10) and not check(value, spec[bound]):
             raise InteractionRejected(f"{where} violates {bound}={spec[bound]}: {value!r}")
-    if kind == 3:
-        if len(value) < spec.get("min_length", 0) or len(value) > spec.get("max_length", 6000):
-            raise InteractionRejected(f"{where} length out of bounds: {value!r}")
+    if kind == 3 and (len(value) < spec.get("min_length", 0) or len(value) > spec.get("max_length", 6000)):
+        raise InteractionRejected(f"{where} length out of bounds: {value!r}")
     return {"name": name, "type": kind, "value": value}
 
 
@@ -256,7 +255,7 @@ def _resolve(kind: int, value: Any, resolved: dict[str, dict[str, Any]], where: 
 
 
 def build_autocomplete_data(world: World, command: Command, path: list[str], options: dict[str, Any],
-                            actor: Union[Member, User], focused: str, value: str) -> dict[str, Any]:
+                            actor: Member | User, focused: str, value: str) -> dict[str, Any]:
     """What Discord sends while `focused` is being typed: the options filled in so far, checked as
     for a command but with none required, and the focused one as the raw text typed (a string even
     for an integer option) with ``"focused": true``. Discord sends this only for an option

@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any
 
 from .mentions import Pings
 from .model import HAS_THREAD_FLAG, LOADING_FLAG, Channel, Guild, User, iso_now
@@ -17,8 +18,8 @@ class Attachment:
     id: int
     filename: str
     data: bytes
-    content_type: Optional[str] = None
-    description: Optional[str] = None
+    content_type: str | None = None
+    description: str | None = None
     url: str = ""
 
     def payload(self) -> dict[str, Any]:
@@ -49,17 +50,17 @@ class Message:
     components: list[dict[str, Any]] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
     flags: int = 0
-    ephemeral_to: Optional[User] = None
-    interaction_id: Optional[int] = None
-    webhook_id: Optional[int] = None
-    reference_id: Optional[int] = None
+    ephemeral_to: User | None = None
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    reference_id: int | None = None
     timestamp: str = field(default_factory=iso_now)
-    edited_timestamp: Optional[str] = None
-    history: list["MessageSnapshot"] = field(default_factory=list)
+    edited_timestamp: str | None = None
+    history: list[MessageSnapshot] = field(default_factory=list)
     deleted: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
-    nonce: Optional[str] = None  # as sent on create; Discord echoes it in the create's answer and event
-    thread: Optional[Channel] = None  # the thread started from this message (same id), if any
+    nonce: str | None = None  # as sent on create; Discord echoes it in the create's answer and event
+    thread: Channel | None = None  # the thread started from this message (same id), if any
     written_at: float = field(default_factory=time.monotonic)  # when this version was created or edited
     pinged: list[User] = field(default_factory=list)  # who this version pings (mentions.py): its `mentions`
     pings: Pings = field(default_factory=Pings)
@@ -89,14 +90,14 @@ class Message:
         return bool(self.flags & LOADING_FLAG)
 
     @property
-    def guild(self) -> Optional[Guild]:
+    def guild(self) -> Guild | None:
         return self.channel.guild
 
     @property
-    def embed(self) -> Optional[dict[str, Any]]:
+    def embed(self) -> dict[str, Any] | None:
         return self.embeds[0] if self.embeds else None
 
-    def snapshot(self) -> "MessageSnapshot":
+    def snapshot(self) -> MessageSnapshot:
         return MessageSnapshot(
             content=self.content,
             embeds=copy.deepcopy(self.embeds),
@@ -107,7 +108,7 @@ class Message:
             pings=self.pings,
         )
 
-    def versions(self) -> list["MessageSnapshot"]:
+    def versions(self) -> list[MessageSnapshot]:
         """Every version of the message, oldest first, the current one last (for timing what was shown when)."""
         return [*self.history, self.snapshot()]
 
@@ -129,10 +130,10 @@ class Message:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
 
-    def component(self, custom_id: str) -> Optional[dict[str, Any]]:
+    def component(self, custom_id: str) -> dict[str, Any] | None:
         return next((c for c in self.iter_components() if c.get("custom_id") == custom_id), None)
 
-    def button(self, label: Optional[str] = None, *, custom_id: Optional[str] = None) -> dict[str, Any]:
+    def button(self, label: str | None = None, *, custom_id: str | None = None) -> dict[str, Any]:
         """Find one button by exact label and/or custom_id regex (re.fullmatch)."""
         found = [
             b
@@ -211,7 +212,7 @@ class MessageSnapshot:
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
     attachments: list[str]
-    edited_timestamp: Optional[str]
+    edited_timestamp: str | None
     written_at: float = 0.0  # time.monotonic() when this version was written
     pings: Pings = field(default_factory=Pings)  # who this version pinged
 

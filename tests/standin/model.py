@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import discord
 
@@ -53,13 +54,13 @@ def snowflake() -> int:
 
 
 def iso_now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+    return datetime.datetime.now(datetime.UTC).isoformat()
 
 
 def iso_at(monotonic_at: float) -> str:
     """The wall-clock ISO time of a moment on the stand-in's clock (world.now() scale)."""
     wall = time.time() - time.monotonic() + monotonic_at
-    return datetime.datetime.fromtimestamp(wall, datetime.timezone.utc).isoformat()
+    return datetime.datetime.fromtimestamp(wall, datetime.UTC).isoformat()
 
 
 # Channel types (docs/resources/Channel.md, "Channel Types").
@@ -72,7 +73,7 @@ AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 class User:
     id: int
     name: str
-    global_name: Optional[str] = None
+    global_name: str | None = None
     bot: bool = False
     locale: str = "en-US"
     accepts_dms: bool = True  # False: the user blocked the bot / closed DMs (DiscordStandin.block_dms)
@@ -123,8 +124,8 @@ class Member:
     """A user's membership in one guild; this is who clicks and types in tests."""
 
     user: User
-    guild: "Guild"
-    nick: Optional[str] = None
+    guild: Guild
+    nick: str | None = None
     roles: list[Role] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
 
@@ -184,11 +185,11 @@ class Channel:
     id: int
     name: str
     type: int = 0
-    guild: Optional["Guild"] = None
-    parent: Optional["Channel"] = None
-    owner_id: Optional[int] = None
-    recipient: Optional[User] = None
-    topic: Optional[str] = None
+    guild: Guild | None = None
+    parent: Channel | None = None
+    owner_id: int | None = None
+    recipient: User | None = None
+    topic: str | None = None
     position: int = 0
     # Threads (docs/topics/Threads.md, "Active & Archived Threads"); times are on world.now()'s scale.
     archived: bool = False
@@ -198,11 +199,11 @@ class Channel:
     last_activity: float = 0.0  # "Activity" = sending a message, unarchiving, changing the auto-archive time
     members: dict[int, str] = field(default_factory=dict)  # thread members: user id -> join timestamp
     message_count: int = 0
-    last_message_id: Optional[int] = None
+    last_message_id: int | None = None
     # Bits a channel permission overwrite denies the bot (DiscordStandin.deny_bot_permissions).
     bot_deny: int = 0
     deleted: bool = False
-    clock: Optional[Callable[[], float]] = field(default=None, repr=False)  # world.now, set by World.add_channel
+    clock: Callable[[], float] | None = field(default=None, repr=False)  # world.now, set by World.add_channel
 
     @property
     def is_thread(self) -> bool:

@@ -4,9 +4,10 @@ turning a message payload into a stored Message (create or edit)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
@@ -14,6 +15,7 @@ from .faults import Fault, InjectedFault, channel_of, error_body, route_of
 from .mentions import allowed_mentions_errors, pings_of
 from .message import Attachment, Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, iso_now, snowflake
+from .ratelimits import Refusal, major_of
 from .validation import validate_message
 from .world import ApiError, RequestRecord, World
 
@@ -38,7 +40,7 @@ def no_content() -> web.Response:
 class DiscordError(Exception):
     """Raise inside a handler to answer like Discord does; the server records it in world.errors."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.body: dict[str, Any] = {"message": message, "code": code}
@@ -54,41 +56,71 @@ UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK = 10003, 
 
 
 def error_middleware(world: World, prefix: str = ""):
-    """Log every request (with a monotonic timestamp), turn DiscordError into JSON answers, and
-    fail the calls `world.faults` picks (faults.py says how and what discord.py does then)."""
+    """Log every request (with a monotonic timestamp), turn DiscordError into JSON answers, hold
+    REST calls to Discord's rate limits when they are on (ratelimits.py: a 429 instead, or the
+    X-RateLimit-* headers on the answer), and fail the calls `world.faults` picks (faults.py
+    says how and what discord.py does then)."""
 
     @web.middleware
     async def middleware(request: web.Request, handler):
         record_at = time.monotonic()
-        fault = world.faults.pick(request.method, route_of(request, prefix),
+        if not request.path.startswith(prefix):  # the gateway and attachments: no REST limits
+            return await _answer(world, request, handler, record_at)
+        route = route_of(request, prefix)
+        limits = world.rate_limits
+        headers: dict[str, str] = {}
+        if limits.enabled:
+            refusal, headers = limits.admit(request.method, route, major_of(request.match_info))
+            if refusal is not None:
+                return _too_many(world, request, route, refusal, record_at)
+        fault = world.faults.pick(request.method, route,
                                   channel_of(request, world.interactions_by_token)) if world.faults.rules else None
         if fault is not None:
-            return await _inject(world, request, handler, fault, record_at)
-        try:
-            response = await handler(request)
-        except DiscordError as exc:
-            world.record_error(ApiError(request.method, request.path, exc.status, exc.body,
-                                        request.get(PAYLOAD)))
-            response = json_response(exc.body, exc.status)
-        except web.HTTPClientError as exc:
-            body = {"message": f"{exc.status}: {exc.reason}", "code": 0}
-            hint = {"hint": "route not implemented by the stand-in"}
-            world.record_error(ApiError(request.method, request.path, exc.status, body | hint))
-            response = json_response(body, exc.status)
-        world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path,
-                                            status=response.status,
-                                            interaction_id=request.get(INTERACTION_ID)))
+            response = await _inject(world, request, handler, fault, record_at)
+        else:
+            response = await _answer(world, request, handler, record_at)
+        response.headers.update(headers)
+        limits.count(route, response.status)
         return response
 
     return middleware
 
 
+def _too_many(world: World, request: web.Request, route: str, refusal: Refusal, record_at: float) -> web.Response:
+    """A 429 as Discord sends it (ratelimits.py); the request changed nothing."""
+    response = json_response(refusal.body(), 429)
+    response.headers.update(refusal.headers)
+    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=429,
+                                        interaction_id=request.get(INTERACTION_ID)))
+    world.rate_limits.count(route, 429, refusal.scope)
+    world.notify()
+    return response
+
+
+async def _answer(world: World, request: web.Request, handler, record_at: float) -> web.Response:
+    """Run the handler; a DiscordError (or aiohttp's 4xx) becomes Discord's JSON error answer."""
+    try:
+        response = await handler(request)
+    except DiscordError as exc:
+        world.record_error(ApiError(request.method, request.path, exc.status, exc.body,
+                                    request.get(PAYLOAD)))
+        response = json_response(exc.body, exc.status)
+    except web.HTTPClientError as exc:
+        body = {"message": f"{exc.status}: {exc.reason}", "code": 0}
+        hint = {"hint": "route not implemented by the stand-in"}
+        world.record_error(ApiError(request.method, request.path, exc.status, body | hint))
+        response = json_response(body, exc.status)
+    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path,
+                                        status=response.status,
+                                        interaction_id=request.get(INTERACTION_ID)))
+    return response
+
+
 async def _inject(world: World, request: web.Request, handler, fault: Fault, record_at: float) -> web.StreamResponse:
     if fault.applied:
-        try:
+        # refused anyway: nothing was applied, and the bot still gets the injected error
+        with contextlib.suppress(DiscordError, web.HTTPClientError):
             await handler(request)
-        except (DiscordError, web.HTTPClientError):
-            pass  # refused anyway: nothing was applied, and the bot still gets the injected error
     status = 0 if fault.drop else world.faults.status_for(fault)
     world.faults.injected.append(InjectedFault(record_at, request.method, request.path, status, fault.applied))
     world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=status,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
+from .message import Message
+from .model import Channel, snowflake
 from .plumbing import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -18,10 +20,12 @@ from .plumbing import (
     read_body,
     unknown,
 )
-from .message import Message
-from .model import Channel, snowflake
 from .threads import (
-    THREAD_LOCKED, add_pinged_members, apply_thread_change, dispatch_members_update, require_thread_open_for_edit,
+    THREAD_LOCKED,
+    add_pinged_members,
+    apply_thread_change,
+    dispatch_members_update,
+    require_thread_open_for_edit,
     require_thread_unlocked,
 )
 from .world import ApiError, Command, World
@@ -115,7 +119,7 @@ class RestApi:
 
     # --- application commands ---------------------------------------------------------------
 
-    def _command_scope(self, request: web.Request) -> tuple[Optional[int], dict[str, Command]]:
+    def _command_scope(self, request: web.Request) -> tuple[int | None, dict[str, Command]]:
         self._auth(request)
         if int(request.match_info["app"]) != self.world.application_id:
             raise DiscordError(403, 50001, "Missing Access")
@@ -134,7 +138,7 @@ class RestApi:
             data["guild_id"] = str(command.guild_id)
         return data
 
-    def _register(self, guild_id: Optional[int], scope: dict[str, Command], data: dict[str, Any]) -> Command:
+    def _register(self, guild_id: int | None, scope: dict[str, Command], data: dict[str, Any]) -> Command:
         name = data.get("name", "")
         if data.get("type", 1) == 1 and (not _COMMAND_NAME.match(name) or name != name.lower()):
             raise DiscordError(400, 50035, "Invalid Form Body",
@@ -353,7 +357,7 @@ def _fetched(message: Message) -> dict[str, Any]:
     return data
 
 
-def _nonce(payload: dict[str, Any]) -> Optional[str]:
+def _nonce(payload: dict[str, Any]) -> str | None:
     """A message nonce is an integer or a string of at most 25 characters (Discord's limit)."""
     nonce = payload.get("nonce")
     if nonce is None:

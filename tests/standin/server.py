@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from aiohttp import web
 
 from .gateway import Gateway
@@ -28,7 +26,7 @@ class StandinServer:
         self.webhooks = WebhookApi(world, self.rest)
         self.threads = ThreadApi(world, self.rest)
         world.dispatch = self.gateway.dispatch
-        self._runner: Optional[web.AppRunner] = None
+        self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
         app = web.Application(middlewares=[error_middleware(self.world, API_PREFIX)], client_max_size=64 * 1024 * 1024)

@@ -9,7 +9,7 @@ Where the docs name a refusal but not its HTTP status, the status chosen here is
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -77,7 +77,7 @@ def check_thread_fields(payload: dict[str, Any]) -> None:
 class ThreadApi:
     """The thread routes; they share the REST half's auth, channel look-up and dispatch helpers."""
 
-    def __init__(self, world: "World", rest: "RestApi") -> None:
+    def __init__(self, world: World, rest: RestApi) -> None:
         self.world = world
         self.rest = rest
 
@@ -169,7 +169,7 @@ class ThreadApi:
         return json_response(thread.payload() | {"message": message.payload(),
                                                  "member": thread.thread_member(self.world.bot.id)}, 201)
 
-    def _new_thread(self, thread_id: Optional[int], payload: dict[str, Any], parent: Channel, kind: int) -> Channel:
+    def _new_thread(self, thread_id: int | None, payload: dict[str, Any], parent: Channel, kind: int) -> Channel:
         from .model import snowflake
 
         thread = self.world.add_channel(Channel(
@@ -365,7 +365,7 @@ def require_thread_open_for_edit(thread: Channel) -> None:
         raise archived_thread()
 
 
-def require_thread_unlocked(world: "World", thread: Channel) -> None:
+def require_thread_unlocked(world: World, thread: Channel) -> None:
     """Threads.md, Locked Threads: "Users (including bot users) without the MANAGE_THREADS permission
     are more restricted in locked threads. Users won't be able to create or update messages in locked
     threads, or update properties like its title or tags." -> 160005 "Thread is locked" (opcodes table),
@@ -374,7 +374,7 @@ def require_thread_unlocked(world: "World", thread: Channel) -> None:
         raise thread_locked()
 
 
-async def dispatch_members_update(world: "World", thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
+async def dispatch_members_update(world: World, thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
     """Gateway_Events.md, Thread Members Update: "Sent when anyone is added to or removed from a
     thread. If the current user does not have the GUILD_MEMBERS Gateway Intent, then this event
     will only be sent if the current user was added to or removed from the thread." (The gateway
@@ -388,20 +388,7 @@ async def dispatch_members_update(world: "World", thread: Channel, *, added: lis
     await world.dispatch("THREAD_MEMBERS_UPDATE", data)
 
 
-async def add_pinged_members(world: "World", thread: Channel, pinged: Iterable[int]) -> None:
-    """A message in a thread adds the members it pings (``Message.pinged_users``, mentions.py) to the
-    thread: Discord's help on threads says a mentioned user is added to the thread, and its blog that
-    private threads show for those "added manually, or @mentioned within the Thread itself"."""
-    added = [user_id for user_id in sorted(pinged)
-             if user_id in thread.guild.members and user_id not in thread.members]
-    for user_id in added:
-        thread.members[user_id] = iso_at(world.now())
-    if added:
-        world.notify()
-        await dispatch_members_update(world, thread, added=added)
-
-
-def apply_thread_change(world: "World", thread: Channel, payload: dict[str, Any]) -> None:
+def apply_thread_change(world: World, thread: Channel, payload: dict[str, Any]) -> None:
     """Threads.md: "archive_timestamp is changed when creating, archiving, or unarchiving a thread,
     and when changing the auto_archive_duration field"; "Activity" is "sending a message,
     unarchiving a thread, or changing the auto-archive time"."""
@@ -419,3 +406,16 @@ def apply_thread_change(world: "World", thread: Channel, payload: dict[str, Any]
         thread.archive_changed_at = now
         if not thread.archived:
             thread.last_activity = now
+
+
+async def add_pinged_members(world: World, thread: Channel, pinged: Iterable[int]) -> None:
+    """A message in a thread adds the members it pings (``Message.pinged_users``, mentions.py) to the
+    thread: Discord's help on threads says a mentioned user is added to the thread, and its blog that
+    private threads show for those "added manually, or @mentioned within the Thread itself"."""
+    added = [user_id for user_id in sorted(pinged)
+             if user_id in thread.guild.members and user_id not in thread.members]
+    for user_id in added:
+        thread.members[user_id] = iso_at(world.now())
+    if added:
+        world.notify()
+        await dispatch_members_update(world, thread, added=added)

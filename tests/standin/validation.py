@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -32,12 +32,12 @@ class _Errors:
             node = node.setdefault(str(part), {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
 
-    def max_length(self, path: tuple[Any, ...], value: Optional[str], limit: int) -> None:
+    def max_length(self, path: tuple[Any, ...], value: str | None, limit: int) -> None:
         if value is not None and len(value) > limit:
             self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
 
-def validate_message(payload: dict[str, Any], *, is_edit: bool = False) -> Optional[dict[str, Any]]:
+def validate_message(payload: dict[str, Any], *, is_edit: bool = False) -> dict[str, Any] | None:
     errors = _Errors()
     content = payload.get("content")
     errors.max_length(("content",), content, MAX_CONTENT)

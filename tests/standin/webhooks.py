@@ -8,11 +8,13 @@ enforce Discord's rules: one acknowledgement per interaction (40060), 3 s to ack
 from __future__ import annotations
 
 import time
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
 from .interactions import Interaction
+from .message import Message
+from .model import EPHEMERAL_FLAG, LOADING_FLAG, snowflake
 from .plumbing import (
     INTERACTION_ID,
     UNKNOWN_INTERACTION,
@@ -25,8 +27,6 @@ from .plumbing import (
     read_body,
     unknown,
 )
-from .message import Message
-from .model import EPHEMERAL_FLAG, LOADING_FLAG, snowflake
 from .rest import RestApi
 from .world import World
 
@@ -82,7 +82,7 @@ class WebhookApi:
             body["resource"] = resource
         return json_response(body)
 
-    def _respond(self, interaction: Interaction, kind: int, data: dict[str, Any], uploads) -> Optional[dict[str, Any]]:
+    def _respond(self, interaction: Interaction, kind: int, data: dict[str, Any], uploads) -> dict[str, Any] | None:
         """Apply one callback; returns the `resource` part of the with_response answer."""
         is_component = interaction.kind in _COMPONENT_KINDS
         if kind in (4, 5):

@@ -7,9 +7,11 @@ see and click on messages the previous instance sent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Optional, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
@@ -25,6 +27,7 @@ from .model import (
     User,
     snowflake,
 )
+from .ratelimits import RateLimits
 
 T = TypeVar("T")
 TOKEN_LIFETIME = 15 * 60.0
@@ -41,7 +44,7 @@ class RequestRecord:
     method: str
     path: str
     status: int = 0
-    interaction_id: Optional[int] = None
+    interaction_id: int | None = None
 
 
 @dataclass
@@ -63,7 +66,7 @@ class Command:
     """One registered application command, as the bot synced it (with our assigned id)."""
 
     id: int
-    guild_id: Optional[int]
+    guild_id: int | None
     data: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -92,6 +95,7 @@ class World:
         self.nonce_window = NONCE_WINDOW
         self.requests: list[RequestRecord] = []
         self.faults = Faults()  # REST calls to fail on purpose (DiscordStandin.fail_requests / fail_next)
+        self.rate_limits = RateLimits()  # Discord's rate limits, off until asked for; counted always
         self.interactions: dict[int, Any] = {}  # id -> interactions.Interaction
         self.interactions_by_token: dict[str, Any] = {}
         self.clock_offset = 0.0
@@ -107,7 +111,7 @@ class World:
 
     # --- building ---------------------------------------------------------------------------
 
-    def add_guild(self, name: str, *, locale: str = "en-US", owner: Optional[User] = None) -> Guild:
+    def add_guild(self, name: str, *, locale: str = "en-US", owner: User | None = None) -> Guild:
         guild = Guild(id=snowflake(), name=name, preferred_locale=locale)
         guild.owner_id = owner.id if owner else 0
         guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS.value))
@@ -147,14 +151,14 @@ class World:
         source = channel.parent if channel.is_thread and channel.parent is not None else channel
         return discord.Permissions(base.value & ~source.bot_deny)
 
-    def touch(self, thread: Channel, message_id: Optional[int] = None) -> None:
+    def touch(self, thread: Channel, message_id: int | None = None) -> None:
         """Activity in a thread (a message): it restarts the thread's inactivity timer."""
         thread.last_activity = self.now()
         if message_id is not None:
             thread.last_message_id = message_id
             thread.message_count += 1
 
-    def add_user(self, name: str, *, global_name: Optional[str] = None, locale: str = "en-US", bot: bool = False) -> User:
+    def add_user(self, name: str, *, global_name: str | None = None, locale: str = "en-US", bot: bool = False) -> User:
         user = User(id=snowflake(), name=name, global_name=global_name, locale=locale, bot=bot)
         self.users[user.id] = user
         return user
@@ -189,7 +193,7 @@ class World:
     def remember_nonce(self, message: Message) -> None:
         self.nonces[(message.author.id, message.nonce)] = (message, self.now())
 
-    def message_with_nonce(self, author: User, nonce: str) -> Optional[Message]:
+    def message_with_nonce(self, author: User, nonce: str) -> Message | None:
         """The message `author` created with `nonce` within the nonce window, if any."""
         cutoff = self.now() - self.nonce_window
         while self.nonces:  # forget expired nonces, oldest first
@@ -213,7 +217,7 @@ class World:
             if not fut.done():
                 fut.set_result(None)
 
-    async def wait_until(self, check: Callable[[], Optional[T]], timeout: float, describe: str) -> T:
+    async def wait_until(self, check: Callable[[], T | None], timeout: float, describe: str) -> T:
         """Return check()'s first truthy result, or fail the test with `describe` after `timeout` s."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -226,10 +230,8 @@ class World:
                 raise StandinTimeout(f"{describe} within {timeout:g} s")
             fut: asyncio.Future[None] = loop.create_future()
             self._waiters.add(fut)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(fut, min(remaining, 0.25))
-            except asyncio.TimeoutError:
-                pass
 
 
 class StandinTimeout(AssertionError):
