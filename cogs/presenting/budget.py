@@ -65,8 +65,13 @@ class RequestBudget:
 
     WINDOW = 1.0
 
-    def __init__(self, rate: float, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        rate: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         if rate <= 0:
             raise ValueError("a request budget needs a rate above 0")
         self.limit = max(1, int(rate * self.WINDOW))  # starts allowed in any one window
@@ -87,7 +92,8 @@ class RequestBudget:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""
         self._expire(self.clock())
         return len(self._starts) < self.limit and not any(
-            entry[0] <= priority and not entry[2].done() for entry in self._waiting)
+            entry[0] <= priority and not entry[2].done() for entry in self._waiting
+        )
 
     def seconds_to_room(self) -> float:
         """How long until the oldest start of the window leaves it (0: there is room now)."""
@@ -150,5 +156,5 @@ def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[]
     def undo() -> None:
         if http.request is budgeted:
             del http.request  # back to the class's own
-    return undo
 
+    return undo

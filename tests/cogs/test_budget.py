@@ -61,13 +61,30 @@ async def test_no_second_holds_more_starts_than_the_rate():
 async def test_a_short_budget_lets_players_requests_go_first():
     time = FakeTime()
     budget = budget_on(time, 2)
-    order = [Priority.NORMAL, Priority.NORMAL,  # these two use the first second
-             Priority.COSMETIC, Priority.COSMETIC, Priority.NORMAL, Priority.PLAYERS, Priority.COSMETIC,
-             Priority.PLAYERS, Priority.NORMAL]
+    order = [
+        Priority.NORMAL,
+        Priority.NORMAL,  # these two use the first second
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+        Priority.NORMAL,
+        Priority.PLAYERS,
+        Priority.COSMETIC,
+        Priority.PLAYERS,
+        Priority.NORMAL,
+    ]
     grants = await granted_times(budget, time, order)
     served = [order[index] for _, index in grants]
-    assert served == [Priority.NORMAL, Priority.NORMAL, Priority.PLAYERS, Priority.PLAYERS, Priority.NORMAL,
-                      Priority.NORMAL, Priority.COSMETIC, Priority.COSMETIC, Priority.COSMETIC]
+    assert served == [
+        Priority.NORMAL,
+        Priority.NORMAL,
+        Priority.PLAYERS,
+        Priority.PLAYERS,
+        Priority.NORMAL,
+        Priority.NORMAL,
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+    ]
     assert most_in_any_second([at for at, _ in grants]) == 2
 
 
