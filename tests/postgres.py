@@ -137,14 +137,12 @@ def _throwaway(durable: bool) -> Cluster:
         os.chown(root, nobody.pw_uid, nobody.pw_gid)
         as_user = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
     data, port = root / "data", free_port()
-    run = lambda *args: subprocess.run(
-        [*as_user, *map(str, args)],
-        check=True,
-        capture_output=True,  # noqa: E731
-        text=True,
-        cwd=root,
-        timeout=120,
-    )
+
+    def run(*args: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*as_user, *map(str, args)], check=True, capture_output=True, text=True, cwd=root, timeout=120
+        )
+
     try:
         run(folder / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
         # fsync off: a test cluster never survives a crash, and every test creates a database.
