@@ -49,7 +49,7 @@ def total(samples, name: str, **labels: str) -> float:
 
 async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
     port = free_port()
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         dana = standin.add_member(guild, "dana")

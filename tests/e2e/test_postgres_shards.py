@@ -83,8 +83,11 @@ def live_table(standin, channel):
 
 
 async def play_to_the_end(standin, channel, player) -> None:
-    """One human (and an easy AI) play a one-round game: highest card, first row when asked."""
-    for _ in range(200):
+    """One human (and an easy AI) play a one-round game: highest card, first row when asked. Its
+    messages may come no faster than Discord's bucket for a channel lets them (about one a second
+    under the stand-in's limits), so the game is given a minute and a half."""
+    deadline = asyncio.get_running_loop().time() + 90
+    while asyncio.get_running_loop().time() < deadline:
         if any(c.startswith("6n:m:") for m in standin.channel_messages(channel) for c in m.custom_ids):
             return  # the end of the game, with its Rematch button
         live = live_table(standin, channel)
@@ -128,7 +131,7 @@ async def game_in(url: str, channel_id: int) -> int:
 
 
 async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postgres_url):
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guilds = []
         while len({(g.id >> 22) % 2 for g in guilds}) < 2:  # a guild on each shard
             guilds.append(standin.add_guild(f"g{len(guilds)}"))
@@ -208,6 +211,10 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
             assert (await checkpoint_row(postgres_url, games[0]))[0] >= 1
             assert (await checkpoint_row(postgres_url, games[1]))[0] >= 1
             standin.assert_no_errors()
+            # The limit is the bot token's: two processes, each keeping to its share, stay under it together.
+            figures = standin.rate_limits.figures()
+            assert figures.bot_requests > 0 and max(figures.per_second) <= 45, figures.per_second
+            assert sum(figures.too_many.values()) == 0 and figures.invalid == 0, figures
         finally:
             for process in processes.values():
                 await process.stop()
