@@ -110,8 +110,8 @@ class TableOptions(BaseModel):
     def _fits_the_variant(self) -> TableOptions:
         low, high = variant_spec(self.variant).players
         if self.ai_seats > high - 1:
-            # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
             raise OptionError(
+                # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
                 N_("this variant seats at most {players} players, so at most {seats} AI seats beside you"),
                 players=high,
                 seats=high - 1,

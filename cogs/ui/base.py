@@ -126,9 +126,9 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     """ "Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
                 label=tr(locale, "Take my seat back"),
                 emoji="🪑",
                 style=discord.ButtonStyle.success,

@@ -27,9 +27,9 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
                 label=tr(locale, "Play a card"),
                 emoji="🃏",
                 style=discord.ButtonStyle.primary,
@@ -148,8 +148,8 @@ class RemindButton(
     the game's channel; the button offers the other way."""
 
     def __init__(self, table_id: int, dm: bool, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         label = (
+            # Translators: a button label (at most 80 characters).
             N_("Remind me by direct message")
             if dm
             # Translators: a button label (at most 80 characters).
@@ -192,9 +192,9 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     moves = False
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
                 label=tr(locale, "Cards seen"),
                 emoji="📝",
                 row=4,
@@ -224,9 +224,9 @@ class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
     moves = False
 
     def __init__(self, table_id: int, locale=None, row: int = 4) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
                 label=tr(locale, "Hint"),
                 emoji="💡",
                 row=row,

@@ -76,10 +76,13 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     answer = Answer.PUBLIC  # the new lobby is the answer
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
-                label=tr(locale, "Rematch"), emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"6n:m:{table_id}"
+                # Translators: a button label (at most 80 characters).
+                label=tr(locale, "Rematch"),
+                emoji="🔁",
+                style=discord.ButtonStyle.success,
+                custom_id=f"6n:m:{table_id}",
             )
         )
         self.table_id = table_id

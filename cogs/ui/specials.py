@@ -45,18 +45,18 @@ SELECT_SIZE = 25
 MAX_CHOICES = 4 * SELECT_SIZE  # four selects; the fifth row keeps Back and the decline
 
 PREFERENCES = {
-    # Translators: a button label (at most 80 characters).
     "always": (
+        # Translators: a button label (at most 80 characters).
         N_("Always ask me"),
         N_("I will ask you whenever a special card could change the table, and after you take a row."),
     ),
-    # Translators: a button label (at most 80 characters).
     "saving": (
+        # Translators: a button label (at most 80 characters).
         N_("Ask when it saves me bullheads"),
         N_("I will ask you only when a special card would save you bullheads on the card being placed."),
     ),
-    # Translators: a button label (at most 80 characters).
     "big": (
+        # Translators: a button label (at most 80 characters).
         N_("Ask only for big savings (over 10🐮)"),
         N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed."),
     ),
@@ -140,10 +140,13 @@ class ChoiceSelect(
         options = [discord.SelectOption(label=text[:100], value=code) for text, code in choices or []] or [
             discord.SelectOption(label="—", value="m:menu")
         ]
-        # Translators: a select menu's placeholder (at most 150 characters).
         super().__init__(
             discord.ui.Select(
-                placeholder=tr(locale, "Choose…"), options=options, row=row, custom_id=f"6n:sc:{table_id}:{step}:{page}"
+                # Translators: a select menu's placeholder (at most 150 characters).
+                placeholder=tr(locale, "Choose…"),
+                options=options,
+                row=row,
+                custom_id=f"6n:sc:{table_id}:{step}:{page}",
             )
         )
         self.table_id, self.step = table_id, step
@@ -164,9 +167,9 @@ class DecideButton(
     answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, step: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
         super().__init__(
             discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
                 label=tr(locale, "Decide"),
                 emoji="✨",
                 style=discord.ButtonStyle.primary,
