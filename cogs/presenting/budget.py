@@ -1,8 +1,7 @@
 """One request budget for the whole process: every request made with the bot token waits its turn.
 
 Discord allows a bot token 50 requests a second in all (interaction callbacks and
-the interaction's webhook follow-ups are exempt, and never pass here: discord.py
-sends those through its webhook adapter, not ``HTTPClient.request``), and 10,000
+the interaction's webhook follow-ups are exempt, and pass here uncounted), and 10,000
 answers of 401, 403 or 429 in ten minutes get the bot banned for a while. So the
 process keeps itself under a rate with a margin (``REQUESTS_PER_SECOND``, 45 by
 default; a sharded deployment's processes each keep to their share), and never
@@ -27,8 +26,10 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,11 @@ def requests_for(priority: Priority) -> Iterator[None]:
         yield
     finally:
         _priority.reset(token)
+
+
+def current_priority() -> Priority:
+    """The priority of the requests the running task makes."""
+    return _priority.get()
 
 
 class RequestBudget:
@@ -106,7 +112,7 @@ class RequestBudget:
 
     async def acquire(self, priority: Priority | None = None) -> None:
         """Wait until one more request may start (``priority``: the running task's by default)."""
-        priority = _priority.get() if priority is None else priority
+        priority = current_priority() if priority is None else priority
         now = self.clock()
         self._expire(now)
         self.granted += 1
@@ -143,18 +149,42 @@ class RequestBudget:
         self._waiting.clear()
 
 
+def counts_against_the_limit(path: str) -> bool:
+    """Whether a request to ``path`` is one of the bot token's REST calls: the API's, except the
+    interaction endpoints (callbacks, and the interaction's webhook), which Discord exempts; the
+    gateway's connection and files are no REST calls."""
+    return path.startswith("/api/") and "/interactions/" not in path and "/webhooks/" not in path
+
+
+def request_trace(budget: RequestBudget) -> aiohttp.TraceConfig:
+    """An aiohttp trace that holds each request to the API until the budget lets it start."""
+
+    async def on_request_start(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        if counts_against_the_limit(params.url.path):
+            await budget.acquire()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(on_request_start)
+    trace.freeze()
+    return trace
+
+
 def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[], None]:
-    """Make every request of ``http`` (the bot token's) wait for ``budget``; returns the undo."""
-    request = http.request
+    """Make every request of ``http`` (the bot token's client, logged in) wait for ``budget``, each
+    attempt as it starts: after discord.py waited on its route's bucket, and again for each of its
+    own retries, so what Discord receives keeps to the budget. Returns the undo.
 
-    async def budgeted(route: discord.http.Route, **kwargs: Any) -> Any:
-        await budget.acquire()
-        return await request(route, **kwargs)
-
-    http.request = budgeted  # type: ignore[method-assign]
+    The hook is an aiohttp trace on the client's session, which discord.py creates at login (before
+    the cogs load) and which its webhooks reach the same way; a trace's ``on_request_start`` is
+    awaited before the request is sent."""
+    session: aiohttp.ClientSession = http._HTTPClient__session  # type: ignore[attr-defined]
+    trace = request_trace(budget)
+    session.trace_configs.append(trace)
 
     def undo() -> None:
-        if http.request is budgeted:
-            del http.request  # back to the class's own
+        if trace in session.trace_configs:
+            session.trace_configs.remove(trace)
 
     return undo

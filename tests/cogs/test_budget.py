@@ -4,10 +4,14 @@ most urgent first when it is short, and every request of the bot token through i
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
+import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 
-from cogs.presenting.budget import Priority, RequestBudget, install, requests_for
+from cogs.presenting.budget import Priority, RequestBudget, current_priority, install, requests_for
 
 
 class FakeTime:
@@ -122,29 +126,58 @@ async def test_a_request_given_up_while_waiting_takes_no_start():
     assert given_up.cancelled()
 
 
-async def test_every_request_of_the_http_client_waits_for_the_budget_with_its_priority():
+async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority():
+    """Through the session discord.py made at login: each request waits as it starts, as the
+    task's priority; interaction endpoints and the gateway do not count."""
     time = FakeTime()
-    budget = budget_on(time, 1)
-    sent: list[tuple[str, float]] = []
 
-    class FakeHTTP:
-        async def request(self, route, **kwargs):
-            sent.append((route, time.now))
-            return route
+    class Recorded(RequestBudget):
+        asked: list[Priority] = []
 
-    http = FakeHTTP()
-    undo = install(http, budget)
-    assert await http.request("first") == "first"
-    with requests_for(Priority.COSMETIC):
-        cosmetic = asyncio.create_task(http.request("summary"))  # the task inherits the priority
-    await asyncio.sleep(0)
-    with requests_for(Priority.PLAYERS):
-        reveal = asyncio.create_task(http.request("reveal"))
-    await asyncio.gather(cosmetic, reveal)
-    assert sent == [("first", 0.0), ("reveal", 1.0), ("summary", 2.0)]
-    undo()
-    await http.request("after")
-    assert sent[-1] == ("after", 2.0) and budget.granted == 3, "undone: the client's own request again"
+        async def acquire(self, priority: Priority | None = None) -> None:
+            self.asked.append(current_priority() if priority is None else priority)
+            await super().acquire(priority)
+
+    budget = Recorded(1, clock=time.clock, sleep=time.sleep)
+    arrived: list[tuple[str, float]] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        arrived.append((request.path, time.now))
+        return web.Response(text="ok")
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    server = TestServer(app)
+    await server.start_server()
+    session = aiohttp.ClientSession()
+    try:
+        http = SimpleNamespace(_HTTPClient__session=session)  # discord.py's HTTPClient, logged in
+        undo = install(http, budget)
+
+        async def get(path: str) -> None:
+            async with session.get(server.make_url(path)) as response:
+                await response.read()
+
+        await get("/api/v10/channels/1/messages")
+        await get("/api/v10/interactions/4/token/callback")  # exempt: goes at once
+        await get("/api/v10/webhooks/5/token/messages/@original")  # the interaction's webhook: exempt
+        await get("/gateway")
+        with requests_for(Priority.PLAYERS):
+            await get("/api/v10/channels/3/messages")
+        assert arrived == [
+            ("/api/v10/channels/1/messages", 0.0),
+            ("/api/v10/interactions/4/token/callback", 0.0),
+            ("/api/v10/webhooks/5/token/messages/@original", 0.0),
+            ("/gateway", 0.0),
+            ("/api/v10/channels/3/messages", 1.0),
+        ]
+        assert budget.asked == [Priority.NORMAL, Priority.PLAYERS]
+        undo()
+        await get("/api/v10/after")
+        assert arrived[-1] == ("/api/v10/after", 1.0) and budget.granted == 2, "undone: no more waiting"
+    finally:
+        await session.close()
+        await server.close()
 
 
 def test_a_budget_needs_a_rate():

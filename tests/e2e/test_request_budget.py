@@ -6,6 +6,8 @@ import asyncio
 import re
 from collections import Counter
 
+import pytest
+
 from bot.tables.lobby import Lobby
 from tests.e2e.test_outbox import hold_posts, reveals
 from tests.e2e.test_table_play import click_ok
@@ -117,4 +119,26 @@ async def test_a_restart_redraws_only_the_tables_whose_messages_may_be_behind(wo
         reveal = world.table_message(behind)
         assert "🃏 Revealed" in reveal.content, "the owed reveal is shown, with the table"
         assert [r.method for r in made if str(behind.id) in r.path] == ["POST"], "one request: the post"
+    world.standin.assert_no_errors()
+
+
+@pytest.mark.discord_rate_limits
+async def test_with_discords_limits_a_game_at_the_budget_meets_no_429(world):
+    """Discord's limits held small (3 requests a second for the token, which a test's quick clicks
+    outrun) and the process's budget under them: a whole game is shown, paced by the budget and the
+    buckets' headers, and Discord never answers 429."""
+    settings = world.settings()
+    world.settings = lambda: settings.model_copy(update={"process_requests_per_second": 2})
+    async with world.running_bot():
+        # From now on: the log-in's requests come before the budget is installed (at 45 a second
+        # out of 50 a margin covers them; at 2 out of 3, none does).
+        world.standin.set_rate_limits(global_per_second=3)
+        world.standin.rate_limits.reset_figures()
+        await start_game(world, rounds=1)
+        await play_to_the_end(world, [world.alice, world.bob])
+        await world.settle()
+        figures = world.standin.rate_limits.figures()
+        assert len(reveals(world)) == 10 and sum("Game over" in (m.content or "") for m in world.public()) == 1
+        assert figures.bot_requests > 10 and max(figures.per_second) <= 3, figures
+        assert figures.too_many == {} and figures.invalid == 0, figures
     world.standin.assert_no_errors()
