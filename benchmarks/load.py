@@ -161,10 +161,17 @@ def print_acks(standin, started: float, ramp_end: float) -> None:
     acks = acks_between(standin, started)
     print(f"  acknowledgement latency: p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}, max {max(acks or [0]) * 1000:.1f} ms")
     by_kind: dict[str, list[float]] = {}
+    unanswered = 0
     for i in standin.world.interactions.values():
-        if i.ack_latency is not None and i.dispatched_at >= started:
-            kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
+        if i.dispatched_at < started:
+            continue
+        if i.ack_latency is None:  # never answered in time: Discord shows the user a failure
+            unanswered += 1
+            continue
+        kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
         by_kind.setdefault(kind, []).append(i.ack_latency)
+    if unanswered:
+        print(f"    never answered: {unanswered} interactions")
     for label, part in (
         ("while tables open", acks_between(standin, started, ramp_end)),
         ("after the ramp", acks_between(standin, ramp_end)),
