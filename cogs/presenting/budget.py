@@ -171,7 +171,9 @@ def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[]
     The hook is an aiohttp trace on the client's session, which discord.py creates at login (before
     the cogs load) and which its webhooks reach the same way; a trace's ``on_request_start`` is
     awaited before the request is sent."""
-    session: aiohttp.ClientSession = http._HTTPClient__session  # type: ignore[attr-defined]
+    session = getattr(http, "_HTTPClient__session", None)
+    if not isinstance(session, aiohttp.ClientSession):  # not logged in (the catalog's command tree): no request
+        return lambda: None
     trace = request_trace(budget)
     session.trace_configs.append(trace)
 

@@ -164,6 +164,13 @@ def test_a_budget_needs_a_rate():
         RequestBudget(0)
 
 
+def test_a_client_not_logged_in_has_no_session_to_hold():
+    """The catalog builds the command tree without logging in: nothing to install, nothing undone."""
+    http = SimpleNamespace()
+    install(http, RequestBudget(1))()
+    assert vars(http) == {}
+
+
 async def test_a_closed_budget_lets_whatever_waits_go():
     time = FakeTime()
     budget = budget_on(time, 1)
