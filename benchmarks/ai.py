@@ -60,8 +60,19 @@ class Report:
         self.results: dict = {}
 
     def run(self, name, focal, opp, deals, **kw):
-        jobs = [Job(focal, opp, self.args.seed + i, i % PLAYERS, hard_ms=self.hard_ms,
-                    hard_sims=self.args.hard_sims, cpu_clock=not self.args.wall, **kw) for i in range(deals)]
+        jobs = [
+            Job(
+                focal,
+                opp,
+                self.args.seed + i,
+                i % PLAYERS,
+                hard_ms=self.hard_ms,
+                hard_sims=self.args.hard_sims,
+                cpu_clock=not self.args.wall,
+                **kw,
+            )
+            for i in range(deals)
+        ]
         started = time.perf_counter()
         res = self.pool.map(play, jobs, chunksize=1)
         self.results[name] = res
@@ -69,8 +80,11 @@ class Report:
         decisions = sum(r[3] for r in res)
         cpu_ms = 1000 * sum(r[2] for r in res) / max(1, decisions)
         rounds = sum(r[1] for r in res)
-        print(f"  {name:<48} {mean:6.2f} ± {ci:4.2f}   {len(res):4d} deals {rounds:5d} rounds "
-              f"{cpu_ms:6.1f} ms cpu/decision  ({time.perf_counter() - started:.0f} s)", flush=True)
+        print(
+            f"  {name:<48} {mean:6.2f} ± {ci:4.2f}   {len(res):4d} deals {rounds:5d} rounds "
+            f"{cpu_ms:6.1f} ms cpu/decision  ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
         return res
 
     def diff(self, label, a, b, target=None):
@@ -109,17 +123,23 @@ def classic(rep: Report, deals: int, games: bool) -> None:
             met = mean <= most and mean + ci < below
             print(f"  {'':<48} target ≤ {most} with the interval below {below}: {'met' if met else 'NOT met'}")
     for opp in ("random", "heuristic", "medium"):
-        rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
-                 f"medium vs 4 {opp} ({tag})")
+        rep.diff(f"hard − medium, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})", f"medium vs 4 {opp} ({tag})")
     for opp in ("random", "heuristic", "medium"):
-        rep.diff(f"hard − hard with the list kernel, vs 4 {opp} ({tag})", f"hard vs 4 {opp} ({tag})",
-                 f"hard-list vs 4 {opp} ({tag})")
+        rep.diff(
+            f"hard − hard with the list kernel, vs 4 {opp} ({tag})",
+            f"hard vs 4 {opp} ({tag})",
+            f"hard-list vs 4 {opp} ({tag})",
+        )
     for lvl in ("hard", "medium"):
         for opp in ("random", "medium"):
-            rep.diff(f"{lvl} − random seat, vs 4 {opp} ({tag})", f"{lvl} vs 4 {opp} ({tag})",
-                     f"random vs 4 {opp} ({tag})")
-        rep.diff(f"{lvl}'s rows − random rows, vs 4 medium ({tag})", f"{lvl} vs 4 medium ({tag})",
-                 f"{lvl}+randrow vs 4 medium ({tag})")
+            rep.diff(
+                f"{lvl} − random seat, vs 4 {opp} ({tag})", f"{lvl} vs 4 {opp} ({tag})", f"random vs 4 {opp} ({tag})"
+            )
+        rep.diff(
+            f"{lvl}'s rows − random rows, vs 4 medium ({tag})",
+            f"{lvl} vs 4 medium ({tag})",
+            f"{lvl}+randrow vs 4 medium ({tag})",
+        )
 
 
 def kernel_speed(positions: int, seed: int) -> None:
@@ -128,8 +148,10 @@ def kernel_speed(positions: int, seed: int) -> None:
     from engine.ai import batch, search
     from engine.ai.info import information_set
 
-    print(f"\nKernel speed: hard's simulated rounds per CPU second, {positions} positions "
-          f"(load average {os.getloadavg()[0]:.1f} at the start)")
+    print(
+        f"\nKernel speed: hard's simulated rounds per CPU second, {positions} positions "
+        f"(load average {os.getloadavg()[0]:.1f} at the start)"
+    )
     infos = []
     for i in range(positions):
         game = Game.new(GameConfig(PLAYERS, target=66), seed=seed + i)
@@ -181,8 +203,7 @@ def pro(rep: Report, deals: int) -> None:
 
 #: Anniversary decisions answered uniformly at random instead (the seat's other play unchanged):
 #: each of the search's decisions must beat a random answer.
-RANDOM_ANSWERS = (("randspecial", "special-card answers"), ("randrow", "low-card rows"),
-                  ("randswap", "swap answers"))
+RANDOM_ANSWERS = (("randspecial", "special-card answers"), ("randrow", "low-card rows"), ("randswap", "swap answers"))
 
 
 def anniversary(rep: Report, deals: int) -> None:
@@ -278,11 +299,16 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def timing(decisions: int, seed: int) -> int:
-    print(f"\nHard's decision time through the bot's worker process (wall ms; {decisions} decisions each; "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)")
+    print(
+        f"\nHard's decision time through the bot's worker process (wall ms; {decisions} decisions each; "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)"
+    )
     fallbacks = 0
-    for label, load, variant in (("quiet", 0, "classic"), ("beside 2 busy processes", 2, "classic"),
-                                 ("Anniversary tables, quiet", 0, "anniversary")):
+    for label, load, variant in (
+        ("quiet", 0, "classic"),
+        ("beside 2 busy processes", 2, "classic"),
+        ("Anniversary tables, quiet", 0, "anniversary"),
+    ):
         stop = multiprocessing.Event()
         hogs = [multiprocessing.Process(target=busy, args=(stop,)) for _ in range(load)]
         for h in hogs:
@@ -294,13 +320,18 @@ def timing(decisions: int, seed: int) -> int:
             for h in hogs:
                 h.join()
         fallbacks += fb
-        print(f"  {label:<27} p50 {statistics.median(times):5.1f}  p95 {pct(times, 0.95):5.1f}  "
-              f"max {max(times):6.1f}   (target p95 ≤ 50)", flush=True)
+        print(
+            f"  {label:<27} p50 {statistics.median(times):5.1f}  p95 {pct(times, 0.95):5.1f}  "
+            f"max {max(times):6.1f}   (target p95 ≤ 50)",
+            flush=True,
+        )
     warm, first, fb = asyncio.run(first_decisions(5))
     fallbacks += fb
-    print(f"  first decision after a fresh start (5 starts): median {statistics.median(first):.1f} ms, "
-          f"max {max(first):.1f} ms (target ≤ 60); the worker was warm {statistics.median(warm):.0f} ms "
-          f"after start (median), while the bot restores tables and connects")
+    print(
+        f"  first decision after a fresh start (5 starts): median {statistics.median(first):.1f} ms, "
+        f"max {max(first):.1f} ms (target ≤ 60); the worker was warm {statistics.median(warm):.0f} ms "
+        f"after start (median), while the bot restores tables and connects"
+    )
     return fallbacks
 
 
@@ -315,11 +346,15 @@ def main() -> int:
     parser.add_argument("--swaps", type=int, default=None, help="Anniversary games of the swaps section (default 600)")
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20260)
-    parser.add_argument("--hard-ms", type=float, default=DEFAULT_BUDGET_MS,
-                        help="hard's wall-clock budget (default: the bot's)")
+    parser.add_argument(
+        "--hard-ms", type=float, default=DEFAULT_BUDGET_MS, help="hard's wall-clock budget (default: the bot's)"
+    )
     parser.add_argument("--hard-sims", type=int, default=None)
-    parser.add_argument("--wall", action="store_true",
-                        help="tournaments: hard's budget on the wall clock (as the bot) instead of CPU time")
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="tournaments: hard's budget on the wall clock (as the bot) instead of CPU time",
+    )
     parser.add_argument("--sections", default=",".join(SECTIONS))
     args = parser.parse_args()
     q = args.quick
@@ -331,12 +366,14 @@ def main() -> int:
     sections = args.sections.split(",")
     clock = "wall clock" if args.wall else "CPU time of its process (as on a core of its own)"
     budget = f"{args.hard_sims} simulated rounds" if args.hard_sims else f"{args.hard_ms:g} ms {clock}"
-    print(f"AI benchmark, Python {sys.version.split()[0]}, {args.procs} processes, table of {PLAYERS}, "
-          f"hard's budget {budget} per decision.\nOpponents: 'random' is the STANDARD random player "
-          f"(uniformly random card; cheapest row when its card is below every row); 'heuristic' "
-          f"is the STANDARD heuristic player (the smallest gap above the end of a row with room; if every "
-          f"card takes a row, the cheapest take; the cheapest row when its card is too low); the rest are "
-          f"engine levels.")
+    print(
+        f"AI benchmark, Python {sys.version.split()[0]}, {args.procs} processes, table of {PLAYERS}, "
+        f"hard's budget {budget} per decision.\nOpponents: 'random' is the STANDARD random player "
+        f"(uniformly random card; cheapest row when its card is below every row); 'heuristic' "
+        f"is the STANDARD heuristic player (the smallest gap above the end of a row with room; if every "
+        f"card takes a row, the cheapest take; the cheapest row when its card is too low); the rest are "
+        f"engine levels."
+    )
     started = time.perf_counter()
     fallbacks = 0
     if "kernel" in sections:

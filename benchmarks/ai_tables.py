@@ -54,15 +54,18 @@ def standard_random(game, seat: int, rng: random.Random):
 def standard_heuristic(game, seat: int, rng: random.Random):
     if game.phase is Phase.PICK:
         rows = game.rows
-        return Pick(seat, standard_pick(rows, [game.row_bullheads(i) for i in range(len(rows))],
-                                        game.hands[seat]))
+        return Pick(seat, standard_pick(rows, [game.row_bullheads(i) for i in range(len(rows))], game.hands[seat]))
     return standard_random(game, seat, rng)
 
 
 #: The suffixes of a seat spec: at that phase the seat answers uniformly at random among the
 #: legal actions, and plays by its level everywhere else.
-RANDOM_AT = {"randdraft": Phase.DRAFT, "randrow": Phase.CHOOSE_ROW, "randspecial": Phase.SPECIAL,
-             "randswap": Phase.SWAP}
+RANDOM_AT = {
+    "randdraft": Phase.DRAFT,
+    "randrow": Phase.CHOOSE_ROW,
+    "randspecial": Phase.SPECIAL,
+    "randswap": Phase.SWAP,
+}
 
 
 def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
@@ -87,10 +90,11 @@ def policy(spec: str, hard_ms: float | None, hard_sims: int | None):
         def base(game, seat, rng):
             return reference_decide(level, game, seat, rng, hard_ms, hard_sims)
     else:
-        budget = ({"budget_ms": hard_ms, "budget_sims": hard_sims} if level == "hard" else {})
+        budget = {"budget_ms": hard_ms, "budget_sims": hard_sims} if level == "hard" else {}
 
         def base(game, seat, rng):
             return choose_action(game, seat, level, rng, **budget)
+
     phase = RANDOM_AT.get(suffix)
     if phase is None:
         return base

@@ -23,7 +23,7 @@ from cogs.render.images import render_table  # noqa: E402
 
 def random_table(rng: random.Random, rows: int) -> list[list[int]]:
     deck = rng.sample(range(1, 105), 30)
-    return [sorted(deck[i * 6:i * 6 + rng.randint(1, 5)]) for i in range(rows)]
+    return [sorted(deck[i * 6 : i * 6 + rng.randint(1, 5)]) for i in range(rows)]
 
 
 def measure(label: str, tables, kwargs, renders: int, scale: int) -> bytes:
@@ -39,8 +39,10 @@ def measure(label: str, tables, kwargs, renders: int, scale: int) -> bytes:
         render_table(tables[i % len(tables)], scale=scale, **kwargs)
         times.append((time.perf_counter() - t0) * 1000)
     mean = sum(times) / len(times)
-    print(f"{label:<34} scale {scale}: cold {cold:6.1f} ms   warm mean {mean:5.1f} ms"
-          f"   worst {max(times):5.1f} ms   {len(png) / 1024:5.1f} KB")
+    print(
+        f"{label:<34} scale {scale}: cold {cold:6.1f} ms   warm mean {mean:5.1f} ms"
+        f"   worst {max(times):5.1f} ms   {len(png) / 1024:5.1f} KB"
+    )
     return png
 
 
@@ -55,8 +57,11 @@ def main() -> None:
     rng = random.Random(6)
     four = [random_table(rng, 4) for _ in range(20)]
     crowded = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]
-    crowded_kwargs = {"markers": [["stop"], [], ["seven"], ["stop"], ["fifth"]], "capacities": [5, 5, 6, 5, 5],
-                      "highlight": {55, 90, 104}}
+    crowded_kwargs = {
+        "markers": [["stop"], [], ["seven"], ["stop"], ["fifth"]],
+        "capacities": [5, 5, 6, 5, 5],
+        "highlight": {55, 90, 104},
+    }
 
     measure("four rows, random", four, {"highlight": set(t[0] for t in four[0])}, args.renders, 1)
     png = measure("five rows, 7 nimmt!, badges", [crowded], crowded_kwargs, args.renders, 1)

@@ -99,8 +99,11 @@ def ms(values: list[float], share: float) -> str:
 
 
 def acks_between(standin, start: float, end: float = float("inf")) -> list[float]:
-    return [i.ack_latency for i in standin.world.interactions.values()
-            if i.ack_latency is not None and start <= i.dispatched_at < end]
+    return [
+        i.ack_latency
+        for i in standin.world.interactions.values()
+        if i.ack_latency is not None and start <= i.dispatched_at < end
+    ]
 
 
 async def freeze_periodically(every: float = 2.0) -> None:
@@ -133,8 +136,9 @@ class Setup:
             key = i % channels
             if key not in shared or not threads:
                 shared[key] = standin.add_text_channel(guild, f"table-{key}" if threads else f"table-{i}")
-            self.seats.append((shared[key], standin.add_member(guild, f"host{i}"),
-                               standin.add_member(guild, f"guest{i}")))
+            self.seats.append(
+                (shared[key], standin.add_member(guild, f"host{i}"), standin.add_member(guild, f"guest{i}"))
+            )
         self.driver_lag = LoopLag()
         self.driver_gc = GCPauses()
         self._freezer = None
@@ -157,20 +161,32 @@ def print_acks(standin, started: float, ramp_end: float) -> None:
     acks = acks_between(standin, started)
     print(f"  acknowledgement latency: p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}, max {max(acks or [0]) * 1000:.1f} ms")
     by_kind: dict[str, list[float]] = {}
+    unanswered = 0
     for i in standin.world.interactions.values():
-        if i.ack_latency is not None and i.dispatched_at >= started:
-            kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
+        if i.dispatched_at < started:
+            continue
+        if i.ack_latency is None:  # never answered in time: Discord shows the user a failure
+            unanswered += 1
+            continue
+        kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
         by_kind.setdefault(kind, []).append(i.ack_latency)
-    for label, part in (("while tables open", acks_between(standin, started, ramp_end)),
-                        ("after the ramp", acks_between(standin, ramp_end)), *sorted(by_kind.items())):
+    if unanswered:
+        print(f"    never answered: {unanswered} interactions")
+    for label, part in (
+        ("while tables open", acks_between(standin, started, ramp_end)),
+        ("after the ramp", acks_between(standin, ramp_end)),
+        *sorted(by_kind.items()),
+    ):
         if part:
             print(f"    {label}: n={len(part)} p50 {ms(part, 0.5)}, p99 {ms(part, 0.99)}")
 
 
 def print_resolutions(tally: Tally) -> None:
     seconds = [s for _, s in tally.resolutions]
-    print(f"  turn resolution (the click completing a turn -> its outcome's message received): n={len(seconds)} "
-          f"p50 {ms(seconds, 0.5)}, p99 {ms(seconds, 0.99)}, max {max(seconds or [0]) * 1000:.0f} ms")
+    print(
+        f"  turn resolution (the click completing a turn -> its outcome's message received): n={len(seconds)} "
+        f"p50 {ms(seconds, 0.5)}, p99 {ms(seconds, 0.99)}, max {max(seconds or [0]) * 1000:.0f} ms"
+    )
 
 
 def print_discord(standin, tally: Tally, args, until: float) -> None:
@@ -182,14 +198,20 @@ def print_discord(standin, tally: Tally, args, until: float) -> None:
     per_turn = f"{figures.bot_requests / tally.turns:.2f}" if tally.turns else "-"
     seconds = figures.per_second
     over = sum(1 for n in seconds if n > GLOBAL_PER_SECOND)
-    print(f"  Discord ({modelled}): {figures.bot_requests} bot-token requests (interaction answers excluded) "
-          f"for {tally.turns} turns revealed: {per_turn} per resolved turn ({kind})")
-    print(f"    bot-token requests a second: p50 {figures.percentile(0.5)}, p99 {figures.percentile(0.99)}, "
-          f"max {max(seconds, default=0)} over {len(seconds)} s; above {GLOBAL_PER_SECOND} in {over} s "
-          f"({100 * over / max(1, len(seconds)):.0f} %)")
+    print(
+        f"  Discord ({modelled}): {figures.bot_requests} bot-token requests (interaction answers excluded) "
+        f"for {tally.turns} turns revealed: {per_turn} per resolved turn ({kind})"
+    )
+    print(
+        f"    bot-token requests a second: p50 {figures.percentile(0.5)}, p99 {figures.percentile(0.99)}, "
+        f"max {max(seconds, default=0)} over {len(seconds)} s; above {GLOBAL_PER_SECOND} in {over} s "
+        f"({100 * over / max(1, len(seconds)):.0f} %)"
+    )
     scopes = ", ".join(f"{scope} {figures.too_many.get(scope, 0)}" for scope in ("global", "user", "shared"))
-    print(f"    429s by scope: {scopes}; invalid requests (401, 403, 429 but shared): {figures.invalid}, "
-          f"at most {figures.invalid_max_10min} in any 10 minutes (Discord bans at {INVALID_LIMIT:,})")
+    print(
+        f"    429s by scope: {scopes}; invalid requests (401, 403, 429 but shared): {figures.invalid}, "
+        f"at most {figures.invalid_max_10min} in any 10 minutes (Discord bans at {INVALID_LIMIT:,})"
+    )
 
 
 def failures_of(results) -> list[BaseException]:
@@ -203,13 +225,25 @@ def failures_of(results) -> list[BaseException]:
 
 # --- modes -----------------------------------------------------------------------------------
 
+
 def one_game_each(standin, setup: Setup, args, tally: Tally, pace: Pace, rng: random.Random):
     """Every table plays one game, the tables opening over the ramp, as an evening fills up."""
+
     async def table(i, channel, host, guest):
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         hard = (i * args.hard_tables) % len(setup.seats) < args.hard_tables  # spread over the ramp
-        await play_game(standin, channel, host, guest, tally, random.Random(rng.random()), pace,
-                        "hard" if hard else None, threads=setup.threads, target=args.target)
+        await play_game(
+            standin,
+            channel,
+            host,
+            guest,
+            tally,
+            random.Random(rng.random()),
+            pace,
+            "hard" if hard else None,
+            threads=setup.threads,
+            target=args.target,
+        )
 
     return asyncio.gather(*(table(i, *seat) for i, seat in enumerate(setup.seats)), return_exceptions=True)
 
@@ -227,23 +261,35 @@ async def human(standin, setup: Setup, bot: BotProcess, args) -> None:
     setup.stop_measuring()
     end_probe = await bot.probe()
     acks = acks_between(standin, started)
-    where = (os.environ.get("DATABASE_URL", "sqlite").split(":")[0] + f", {args.processes} bot process"
-             + ("es (one shard each)" if args.processes > 1 else "")
-             + (f", a thread per game, {len({c.id for c, _, _ in setup.seats})} channels" if setup.threads
-                else ", in the channels, one table each"))
+    where = (
+        os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
+        + f", {args.processes} bot process"
+        + ("es (one shard each)" if args.processes > 1 else "")
+        + (
+            f", a thread per game, {len({c.id for c, _, _ in setup.seats})} channels"
+            if setup.threads
+            else ", in the channels, one table each"
+        )
+    )
     level = f" ({args.hard_tables} of them hard, the rest the default level)" if args.hard_tables else ""
     length = f"to {args.target}" if args.target else "one round"
-    print(f"load benchmark (human, {where}{', Discord rate limits modelled' if args.limits else ''}): "
-          f"{args.tables} concurrent tables, 2 players + 3 AI each{level}, {length}; "
-          f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s")
-    print(f"  games finished: {tally.games}/{args.tables} in {elapsed:.1f} s; {len(acks)} interactions acknowledged "
-          f"({len(acks) / elapsed:.0f}/s); stand-in errors: {len(standin.errors)}")
+    print(
+        f"load benchmark (human, {where}{', Discord rate limits modelled' if args.limits else ''}): "
+        f"{args.tables} concurrent tables, 2 players + 3 AI each{level}, {length}; "
+        f"players think {args.think[0]:g}-{args.think[1]:g} s per click, tables open over {args.ramp:g} s"
+    )
+    print(
+        f"  games finished: {tally.games}/{args.tables} in {elapsed:.1f} s; {len(acks)} interactions acknowledged "
+        f"({len(acks) / elapsed:.0f}/s); stand-in errors: {len(standin.errors)}"
+    )
     print_acks(standin, started, started + args.ramp)
     print_resolutions(tally)
     print_discord(standin, tally, args, ended)
     cpu = end_probe["cpu_s"] - start_probe["cpu_s"]
-    print(f"  CPU: bot process {cpu:.1f} s ({1000 * cpu / max(1, len(acks)):.1f} ms per interaction), "
-          f"stand-in and players {time.process_time():.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores")
+    print(
+        f"  CPU: bot process {cpu:.1f} s ({1000 * cpu / max(1, len(acks)):.1f} ms per interaction), "
+        f"stand-in and players {time.process_time():.1f} s, over {elapsed:.0f} s on {os.cpu_count()} cores"
+    )
     print(f"  bot at the start: {describe_probe(start_probe)}")
     print(f"  bot at the end:   {describe_probe(end_probe)}; peak {end_probe['peak_mb_all']:.0f} MB (sum of peaks)")
     print(f"  AI: {describe_ai(end_probe)}")
@@ -256,17 +302,21 @@ def print_allocation_growth(before: str, after: str, top: int) -> None:
     allocated (``--trace``): the largest differences by traceback, innermost frame last."""
     import tracemalloc
 
-    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
-              tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    ignore = [
+        tracemalloc.Filter(False, tracemalloc.__file__),
+        tracemalloc.Filter(False, "<frozen importlib._bootstrap*>"),
+    ]
     old = tracemalloc.Snapshot.load(before).filter_traces(ignore)
     new = tracemalloc.Snapshot.load(after).filter_traces(ignore)
     stats = new.compare_to(old, "traceback")
     total = sum(s.size_diff for s in stats)
-    print(f"  traced allocations from the warm-up to the end: {total / 1024:+.0f} KiB "
-          f"({sum(s.count_diff for s in stats):+,d} blocks); the largest {top}:")
+    print(
+        f"  traced allocations from the warm-up to the end: {total / 1024:+.0f} KiB "
+        f"({sum(s.count_diff for s in stats):+,d} blocks); the largest {top}:"
+    )
     for stat in stats[:top]:
         print(f"    {stat.size_diff / 1024:+.1f} KiB, {stat.count_diff:+d} blocks")
-        for line in stat.traceback.format(most_recent_first=True)[:2 * 6]:
+        for line in stat.traceback.format(most_recent_first=True)[: 2 * 6]:
             print(f"      {line}")
 
 
@@ -285,8 +335,9 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
         while remaining[0] > 0:
             remaining[0] -= 1
             try:
-                await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads,
-                                target=args.target)
+                await play_game(
+                    standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads, target=args.target
+                )
             except Exception:
                 remaining[0] += 1  # another table plays it; this one stops (its table may still be open)
                 raise
@@ -307,30 +358,47 @@ async def soak(standin, setup: Setup, bot: BotProcess, args) -> None:
     (half_games, half), (_, end) = probes
     acks = acks_between(standin, started)
     played = f"to {args.target}" if args.target else "one round"
-    print(f"load benchmark (soak): {tally.games} games played to the end on {args.tables} tables at once "
-          f"({played}, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s")
-    print(f"  {len(acks)} interactions, ack p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}; "
-          f"stand-in errors: {len(standin.errors)}")
+    print(
+        f"load benchmark (soak): {tally.games} games played to the end on {args.tables} tables at once "
+        f"({played}, 2 players + 3 AI), players think {args.think[0]:g}-{args.think[1]:g} s, in {elapsed:.0f} s"
+    )
+    print(
+        f"  {len(acks)} interactions, ack p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}; "
+        f"stand-in errors: {len(standin.errors)}"
+    )
     print_resolutions(tally)
     print_discord(standin, tally, args, ended)
     print(f"  at the start (no game yet):        {describe_probe(idle)}")
     print(f"  after the warm-up ({warm_games} games, none running): {describe_probe(warmed)}")
     print(f"  halfway ({half_games} games, none running):   {describe_probe(half)}")
     print(f"  at the end ({tally.games} games, none running):   {describe_probe(end)}")
-    for label, a, b, games in (("the warm-up to halfway", warmed, half, half_games - warm_games),
-                               ("halfway to the end", half, end, tally.games - half_games),
-                               ("the warm-up to the end", warmed, end, tally.games - warm_games)):
-        print(f"  growth from {label}, over {games} games: {b['tasks'] - a['tasks']:+d} live tasks, "
-              f"{b['gc_objects'] - a['gc_objects']:+d} tracked objects, bot RSS "
-              f"{(b['rss_kb'] - a['rss_kb']) / 1024:+.1f} MB{rss_parts(b, a)} "
-              f"(with workers {b['rss_mb_all'] - a['rss_mb_all']:+.1f} MB)")
-    print(f"  from the start (before the first game) to the end: {end['tasks'] - idle['tasks']:+d} live tasks, "
-          f"bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB{rss_parts(end, idle)}")
-    print(f"  where, from the warm-up to the end: Python's allocated blocks "
-          f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}; " + ", ".join(
-              f"{label} {(end.get(key, 0) - warmed.get(key, 0)) / 1024:+.1f} MB" for label, key in (
-                  ("C malloc in use", "malloc_in_use_kb"), ("C malloc free but held", "malloc_free_kb"),
-                  ("SQLite", "sqlite_kb"))))
+    for label, a, b, games in (
+        ("the warm-up to halfway", warmed, half, half_games - warm_games),
+        ("halfway to the end", half, end, tally.games - half_games),
+        ("the warm-up to the end", warmed, end, tally.games - warm_games),
+    ):
+        print(
+            f"  growth from {label}, over {games} games: {b['tasks'] - a['tasks']:+d} live tasks, "
+            f"{b['gc_objects'] - a['gc_objects']:+d} tracked objects, bot RSS "
+            f"{(b['rss_kb'] - a['rss_kb']) / 1024:+.1f} MB{rss_parts(b, a)} "
+            f"(with workers {b['rss_mb_all'] - a['rss_mb_all']:+.1f} MB)"
+        )
+    print(
+        f"  from the start (before the first game) to the end: {end['tasks'] - idle['tasks']:+d} live tasks, "
+        f"bot RSS {(end['rss_kb'] - idle['rss_kb']) / 1024:+.1f} MB{rss_parts(end, idle)}"
+    )
+    print(
+        f"  where, from the warm-up to the end: Python's allocated blocks "
+        f"{end.get('allocated_blocks', 0) - warmed.get('allocated_blocks', 0):+,d}; "
+        + ", ".join(
+            f"{label} {(end.get(key, 0) - warmed.get(key, 0)) / 1024:+.1f} MB"
+            for label, key in (
+                ("C malloc in use", "malloc_in_use_kb"),
+                ("C malloc free but held", "malloc_free_kb"),
+                ("SQLite", "sqlite_kb"),
+            )
+        )
+    )
     if warmed.get("snapshot"):
         print_allocation_growth(warmed["snapshot"], end["snapshot"], args.trace_top)
     setup.print_driver()
@@ -345,8 +413,9 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
         await asyncio.sleep(args.ramp * i / len(setup.seats))
         table_rng = random.Random(rng.random())
         while not stop.is_set():
-            await play_game(standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads,
-                            target=args.target)
+            await play_game(
+                standin, channel, host, guest, tally, table_rng, pace, threads=setup.threads, target=args.target
+            )
 
     setup.start_measuring()
     started = time.monotonic()
@@ -362,9 +431,12 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
         cpu_after = cpu_seconds(bot.pid)
         steps.append((pace.high, len(acks) / (window_end - window_start), acks, (cpu_after - cpu_before) / args.step))
         cpu_before = cpu_after
-        print(f"  think up to {pace.high:.3f} s: {steps[-1][1]:.0f} clicks/s, ack p50 {ms(acks, 0.5)}, "
-              f"p99 {ms(acks, 0.99)}, bot CPU {100 * steps[-1][3]:.0f} %, stand-in loop lag p99 "
-              f"{ms(setup.driver_lag.lags[ticks:], 0.99)}", flush=True)
+        print(
+            f"  think up to {pace.high:.3f} s: {steps[-1][1]:.0f} clicks/s, ack p50 {ms(acks, 0.5)}, "
+            f"p99 {ms(acks, 0.99)}, bot CPU {100 * steps[-1][3]:.0f} %, stand-in loop lag p99 "
+            f"{ms(setup.driver_lag.lags[ticks:], 0.99)}",
+            flush=True,
+        )
         over = [percentile(step[2], 0.99) >= 0.1 for step in steps[-2:]]
         if (len(over) == 2 and all(over)) or pace.high < 0.01 or len(steps) >= args.max_steps:
             break  # two steps in a row over 100 ms: one alone may be the shared machine's noise
@@ -375,12 +447,16 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
     elapsed = ended - started
     setup.stop_measuring()
     good = [(rate, acks) for _, rate, acks, _ in steps if percentile(acks, 0.99) < 0.1]
-    print(f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time x{args.factor:g} every "
-          f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games")
+    print(
+        f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time x{args.factor:g} every "
+        f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games"
+    )
     if good:
         rate, acks = max(good, key=lambda g: g[0])
-        print(f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
-              f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})")
+        print(
+            f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
+            f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})"
+        )
     else:
         print("  no step kept ack p99 under 100 ms")
     if steps and percentile(steps[-1][2], 0.99) < 0.1:
@@ -395,15 +471,22 @@ async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, 
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     before = cpu_seconds(bot.pid)
     started = time.monotonic()
-    results = await asyncio.gather(*(play_game(standin, c, h, g, tally, random.Random(rng.random()), pace,
-                                               threads=setup.threads, target=args.target)
-                                     for c, h, g in setup.seats), return_exceptions=True)
+    results = await asyncio.gather(
+        *(
+            play_game(
+                standin, c, h, g, tally, random.Random(rng.random()), pace, threads=setup.threads, target=args.target
+            )
+            for c, h, g in setup.seats
+        ),
+        return_exceptions=True,
+    )
     failures_of(results)
     cpu = cpu_seconds(bot.pid) - before
     return len(acks_between(standin, started)), cpu, (await bot.probe(settle=0))["orjson"]
 
 
 # --- running ---------------------------------------------------------------------------------
+
 
 async def run_mode(args, without: str = "") -> object:
     # The soak is about memory and tasks: a click answered late on an overloaded machine must
@@ -414,8 +497,12 @@ async def run_mode(args, without: str = "") -> object:
             if args.processes == 1:
                 bot = BotProcess(standin, tmp, without=without, profile=args.profile, timed=args.mode != "soak")
             else:  # shards of one bot on one database, which DATABASE_URL names
-                bot = BotProcesses([BotProcess(standin, tmp, without=without, shard=(i, args.processes))
-                                    for i in range(args.processes)])
+                bot = BotProcesses(
+                    [
+                        BotProcess(standin, tmp, without=without, shard=(i, args.processes))
+                        for i in range(args.processes)
+                    ]
+                )
             try:
                 await bot.ready()
                 mode = {"human": human, "soak": soak, "max-rate": max_rate, "speed": speed_run}[args.mode]
@@ -429,38 +516,70 @@ def main() -> None:
     parser.add_argument("--mode", choices=("human", "soak", "max-rate", "speed"), default="human")
     parser.add_argument("--tables", type=int, help="tables at once (human, max-rate 300; soak, speed 100)")
     parser.add_argument("--games", type=int, default=2000, help="soak: games played to the end in all")
-    parser.add_argument("--think", type=float, nargs=2, metavar=("MIN", "MAX"),
-                        help="seconds a player thinks before a click "
-                             "(human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)")
-    parser.add_argument("--ramp", type=float, default=None,
-                        help="seconds over which the tables open (human 60, soak 10, max-rate 20)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        metavar=("MIN", "MAX"),
+        help="seconds a player thinks before a click (human 5 20, soak 0.2 1, max-rate 4 8, speed 0.5 1.5)",
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=None, help="seconds over which the tables open (human 60, soak 10, max-rate 20)"
+    )
     parser.add_argument("--step", type=float, default=30.0, help="max-rate: seconds per step")
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
-    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
-                        help="soak: trace the bot's allocations (this many frames) "
-                             "and print where growth was allocated")
+    parser.add_argument(
+        "--trace",
+        type=int,
+        default=0,
+        metavar="FRAMES",
+        help="soak: trace the bot's allocations (this many frames) and print where growth was allocated",
+    )
     parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
-    parser.add_argument("--hard-tables", type=int, default=0,
-                        help="human: this many of the tables seat hard AI players (their decisions are timed)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="human: bot processes, one shard each, sharing the database DATABASE_URL names")
-    parser.add_argument("--threads", action="store_true",
-                        help="the bot runs each game in a thread of its own (THREADS=true), several to a channel")
+    parser.add_argument(
+        "--hard-tables",
+        type=int,
+        default=0,
+        help="human: this many of the tables seat hard AI players (their decisions are timed)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="human: bot processes, one shard each, sharing the database DATABASE_URL names",
+    )
+    parser.add_argument(
+        "--threads",
+        action="store_true",
+        help="the bot runs each game in a thread of its own (THREADS=true), several to a channel",
+    )
     parser.add_argument("--per-channel", type=int, default=10, help="--threads: tables sharing one channel")
-    parser.add_argument("--limits", action="store_true",
-                        help="the stand-in holds the bot to Discord's rate limits (tests/standin/ratelimits.py)")
-    parser.add_argument("--target", type=int, default=None, metavar="SCORE",
-                        help="games are played to this score (e.g. 66, the rulebook's) instead of one round")
+    parser.add_argument(
+        "--limits",
+        action="store_true",
+        help="the stand-in holds the bot to Discord's rate limits (tests/standin/ratelimits.py)",
+    )
+    parser.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        metavar="SCORE",
+        help="games are played to this score (e.g. 66, the rulebook's) instead of one round",
+    )
     args = parser.parse_args()
     # The bot process inherits it (tests/e2e/bot_process.py plays in the channel unless it is set).
     os.environ["THREADS"] = "true" if args.threads else "false"
     if args.processes > 1 and (args.mode != "human" or not os.environ.get("DATABASE_URL", "").startswith("postgres")):
         parser.error("--processes needs --mode human and DATABASE_URL=postgresql://… (one database for all)")
-    defaults = {"human": (300, (5.0, 20.0), 60.0), "soak": (100, (0.2, 1.0), 20.0),
-                "max-rate": (300, (4.0, 8.0), 20.0), "speed": (100, (0.5, 1.5), 0.0)}[args.mode]
+    defaults = {
+        "human": (300, (5.0, 20.0), 60.0),
+        "soak": (100, (0.2, 1.0), 20.0),
+        "max-rate": (300, (4.0, 8.0), 20.0),
+        "speed": (100, (0.5, 1.5), 0.0),
+    }[args.mode]
     args.tables = args.tables or defaults[0]
     args.think = tuple(args.think or defaults[1])
     args.ramp = defaults[2] if args.ramp is None else args.ramp
@@ -476,14 +595,18 @@ def main() -> None:
                 (count, cpu, orjson), compression = asyncio.run(run_mode(args, without))
                 used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}"
                 figures.setdefault(label, []).append((count, cpu, used))
-        print(f"load benchmark (speed): {args.tables} tables, one game each, players think "
-              f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, "
-              f"{args.repeat} runs each way")
+        print(
+            f"load benchmark (speed): {args.tables} tables, one game each, players think "
+            f"{args.think[0]:g}-{args.think[1]:g} s; the bot's own CPU while they played, "
+            f"{args.repeat} runs each way"
+        )
         for label, runs in figures.items():
             per = ", ".join(f"{1000 * cpu / max(1, count):.2f}" for count, cpu, _ in runs)
             count, cpu = sum(r[0] for r in runs), sum(r[1] for r in runs)
-            print(f"  {label} ({runs[0][2]}): {count} interactions, {cpu:.2f} s CPU, "
-                  f"{1000 * cpu / max(1, count):.2f} ms per interaction (runs: {per})")
+            print(
+                f"  {label} ({runs[0][2]}): {count} interactions, {cpu:.2f} s CPU, "
+                f"{1000 * cpu / max(1, count):.2f} ms per interaction (runs: {per})"
+            )
     print(f"  ran {time.monotonic() - began:.0f} s (wall clock, bot start-up included)")
 
 

@@ -26,6 +26,7 @@ TABLE_BUTTONS = ("6n:h:", "6n:r:")
 
 # --- the bot process ----------------------------------------------------------------------
 
+
 def _status_kb(pid: int, key: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -51,8 +52,11 @@ def bot_processes(pid: int) -> list[int]:
 def rss_mb(pid: int) -> tuple[float, float, int]:
     """(current, peak) resident memory in MB of the bot with its workers, and how many processes."""
     pids = bot_processes(pid)
-    return (sum(_status_kb(p, "VmRSS") for p in pids) / 1024,
-            sum(_status_kb(p, "VmHWM") for p in pids) / 1024, len(pids))
+    return (
+        sum(_status_kb(p, "VmRSS") for p in pids) / 1024,
+        sum(_status_kb(p, "VmHWM") for p in pids) / 1024,
+        len(pids),
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -67,20 +71,38 @@ class BotProcess:
 
     ``without``: modules the bot must run without (``orjson,zstandard`` = no discord.py[speed])."""
 
-    def __init__(self, standin, tmp: str, *, without: str = "", profile: str | None = None,
-                 shard: tuple[int, int] | None = None, timed: bool = True) -> None:
+    def __init__(
+        self,
+        standin,
+        tmp: str,
+        *,
+        without: str = "",
+        profile: str | None = None,
+        shard: tuple[int, int] | None = None,
+        timed: bool = True,
+    ) -> None:
         """``shard``: (this process's shard, shard count), for several processes on one database.
         ``timed=False``: the process keeps no loop-lag, interaction or store timings, whose samples
         grow with every click: a soak measures the bot's memory, not its instruments'."""
         self.standin = standin
         self.shard = shard
         self.probe_path = os.path.join(tmp, f"probe{shard[0] if shard else ''}.jsonl")
-        env = dict(os.environ, **standin.env, DATABASE_PATH=os.path.join(tmp, "load.sqlite3"), LOG_LEVEL="WARNING",
-                   SIXNIMMT_SYNC="1", SIXNIMMT_LOOP_LAG="1" if timed else "", SIXNIMMT_PROBE=self.probe_path,
-                   SIXNIMMT_WITHOUT=without)
+        env = dict(
+            os.environ,
+            **standin.env,
+            DATABASE_PATH=os.path.join(tmp, "load.sqlite3"),
+            LOG_LEVEL="WARNING",
+            SIXNIMMT_SYNC="1",
+            SIXNIMMT_LOOP_LAG="1" if timed else "",
+            SIXNIMMT_PROBE=self.probe_path,
+            SIXNIMMT_WITHOUT=without,
+        )
         if shard is not None:
-            env.update(SHARD_IDS=str(shard[0]), SHARD_COUNT=str(shard[1]),
-                       HEALTH_FILE=os.path.join(tmp, f"shard{shard[0]}.health"))
+            env.update(
+                SHARD_IDS=str(shard[0]),
+                SHARD_COUNT=str(shard[1]),
+                HEALTH_FILE=os.path.join(tmp, f"shard{shard[0]}.health"),
+            )
         command = [sys.executable, "-m", "tests.e2e.bot_process"]
         if profile:  # sample the bot process with py-spy (pip install py-spy)
             command = ["py-spy", "record", "--gil", "-o", profile, "-f", "raw", "--"] + command
@@ -92,8 +114,10 @@ class BotProcess:
         if self.shard is not None:  # this process's own gateway session
             gateway = self.standin.server.gateway
             await self.standin.world.wait_until(
-                lambda: any(s.shard and s.shard[0] == self.shard[0] for s in gateway.live_sessions), 60,
-                f"shard {self.shard[0]} did not connect")
+                lambda: any(s.shard and s.shard[0] == self.shard[0] for s in gateway.live_sessions),
+                60,
+                f"shard {self.shard[0]} did not connect",
+            )
         await self.standin.wait_until_connected(timeout=60)
         await self.standin.wait_for_commands("6nimmt", timeout=60)
         if self.profile:  # py-spy's child is the bot
@@ -135,18 +159,22 @@ def describe_ai(data: dict) -> str:
     timing = ai.get("ai_decision_ms")
     if not timing:
         return f"no hard decisions; AI fallbacks {ai.get('ai_fallbacks', 0)}"
-    return (f"{ai['ai_decisions']} hard decisions, wall ms through the worker (last {timing['of']}): "
-            f"p50 {timing['p50']:g}, p95 {timing['p95']:g}, max {timing['max']:g}; "
-            f"AI fallbacks {ai['ai_fallbacks']}, worker restarts {ai['ai_worker_restarts']}")
+    return (
+        f"{ai['ai_decisions']} hard decisions, wall ms through the worker (last {timing['of']}): "
+        f"p50 {timing['p50']:g}, p95 {timing['p95']:g}, max {timing['max']:g}; "
+        f"AI fallbacks {ai['ai_fallbacks']}, worker restarts {ai['ai_worker_restarts']}"
+    )
 
 
 def describe_probe(data: dict) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in data["task_kinds"][:5])
     objects = ", ".join(f"{n} {k}" for k, n in data.get("object_kinds", [])[:5])
-    return (f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
-            f"{data.get('allocated_blocks', 0):,} allocated blocks, "
-            f"RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
-            f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data))
+    return (
+        f"{data['tasks']} live tasks ({kinds}), {data['gc_objects']} unfrozen tracked objects ({objects}), "
+        f"{data.get('allocated_blocks', 0):,} allocated blocks, "
+        f"RSS {data['rss_kb'] / 1024:.1f} MB{rss_parts(data)} "
+        f"(with its {data['processes'] - 1} workers {data['rss_mb_all']:.1f} MB)" + _native(data)
+    )
 
 
 def rss_parts(data: dict, base: dict | None = None) -> str:
@@ -167,11 +195,14 @@ def _native(data: dict) -> str:
     """Where the bot's memory outside Python objects is (the probe's glibc and SQLite figures)."""
     if "malloc_in_use_kb" not in data:
         return ""
-    return (f"; C malloc {data['malloc_in_use_kb'] / 1024:.1f} MB in use + {data['malloc_free_kb'] / 1024:.1f} MB "
-            f"free but held, SQLite {data.get('sqlite_kb', 0) / 1024:.1f} MB")
+    return (
+        f"; C malloc {data['malloc_in_use_kb'] / 1024:.1f} MB in use + {data['malloc_free_kb'] / 1024:.1f} MB "
+        f"free but held, SQLite {data.get('sqlite_kb', 0) / 1024:.1f} MB"
+    )
 
 
 # --- what the stand-in shows ---------------------------------------------------------------
+
 
 def table_message(standin, channel):
     for message in reversed(standin.channel_messages(channel)):
@@ -198,17 +229,25 @@ def _shows_outcome(version, rows_before: str | None) -> bool:
 def outcome_shown_at(standin, channel, since: float, rows_before: str | None) -> float | None:
     """When the stand-in received the first message version (create or edit) after `since`
     that shows the turn's outcome; None while none has arrived."""
-    times = [v.written_at for m in standin.channel_messages(channel) if m.written_at >= since
-             for v in m.versions() if v.written_at >= since and _shows_outcome(v, rows_before)]
+    times = [
+        v.written_at
+        for m in standin.channel_messages(channel)
+        if m.written_at >= since
+        for v in m.versions()
+        if v.written_at >= since and _shows_outcome(v, rows_before)
+    ]
     return min(times, default=None)
 
 
 def game_over(standin, channel, since: float) -> bool:
-    return any(m.written_at >= since and any(cid.startswith("6n:m:") for cid in m.custom_ids)
-               for m in standin.channel_messages(channel))
+    return any(
+        m.written_at >= since and any(cid.startswith("6n:m:") for cid in m.custom_ids)
+        for m in standin.channel_messages(channel)
+    )
 
 
 # --- players -------------------------------------------------------------------------------
+
 
 @dataclass
 class Pace:
@@ -244,26 +283,46 @@ def channel_story(standin, channel) -> str:
     lines = []
     for message in standin.channel_messages(channel)[-6:]:
         shown = [f"{(v.embeds[0] if v.embeds else {}).get('title', '')!r} {v.custom_ids}" for v in message.versions()]
-        lines.append(f"    {message.id} (interaction {message.interaction_id}) {message.content[:40]!r}: "
-                     + " -> ".join(shown))
+        lines.append(
+            f"    {message.id} (interaction {message.interaction_id}) {message.content[:40]!r}: " + " -> ".join(shown)
+        )
     return "\n".join(lines)
 
 
-async def play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None = None,
-                    threads: bool = False, target: int | None = None) -> None:
+async def play_game(
+    standin,
+    channel,
+    host,
+    guest,
+    tally: Tally,
+    rng,
+    pace: Pace,
+    ai_level: str | None = None,
+    threads: bool = False,
+    target: int | None = None,
+) -> None:
     """``threads``: the bot runs each game in a thread of its own (THREADS=true); the lobby is
     posted in ``channel`` and the game played in the thread started on it. ``target``: the game
     is played to this score (``/6nimmt start target:66``), else it is one round."""
     where = [channel]  # the channel the game is played in: the thread, once it is known
     try:
-        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None,
-                         target)
+        await _play_game(standin, channel, host, guest, tally, rng, pace, ai_level, where if threads else None, target)
     except Exception as exc:
         raise RuntimeError(f"{channel.name}: {exc!r}\n{channel_story(standin, where[-1])}") from exc
 
 
-async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pace, ai_level: str | None,
-                     thread_out: list | None = None, target: int | None = None) -> None:
+async def _play_game(
+    standin,
+    channel,
+    host,
+    guest,
+    tally: Tally,
+    rng,
+    pace: Pace,
+    ai_level: str | None,
+    thread_out: list | None = None,
+    target: int | None = None,
+) -> None:
     """One game, of one round or to ``target``: two players and three AI seats (at ``ai_level``,
     else the server's default); the chooser of a low card takes row 1. With ``thread_out``, the
     game is looked for in the thread started on the lobby (its id is the lobby message's),
@@ -271,8 +330,9 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
     opened = time.monotonic()
     options = {"ai_level": ai_level} if ai_level else {}
     options |= {"target": target} if target else {"rounds": 1}
-    lobby = await (await standin.slash(host, channel, "6nimmt start", ai_players=3, timer=600,
-                                       **options)).reply(timeout=30)
+    lobby = await (await standin.slash(host, channel, "6nimmt start", ai_players=3, timer=600, **options)).reply(
+        timeout=30
+    )
     if thread_out is not None:
         channel = await wait_until(lambda: standin.world.channels.get(lobby.id), 30)
         thread_out.append(channel)
@@ -308,7 +368,8 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
         # No accepted click of ours: an AI seat made the row choice, so no player's click to time from.
         since = last_click.dispatched_at if last_click is not None else current.written_at
         shown = await wait_until(
-            lambda since=since, rows_before=rows_before: outcome_shown_at(standin, channel, since, rows_before))
+            lambda since=since, rows_before=rows_before: outcome_shown_at(standin, channel, since, rows_before)
+        )
         if last_click is not None:
             tally.resolutions.append((since, shown - since))
         if not prompt and picked == 2:
@@ -317,8 +378,10 @@ async def _play_game(standin, channel, host, guest, tally: Tally, rng, pace: Pac
             tally.games += 1
             return
         current = await wait_until(
-            lambda since=since, rows_before=rows_before:
-                (m := table_message(standin, channel)) and _fresh(m, since, rows_before))
+            lambda since=since, rows_before=rows_before: (
+                (m := table_message(standin, channel)) and _fresh(m, since, rows_before)
+            )
+        )
 
 
 async def click_table(standin, channel, user, prefix: str, must: bool = True):

@@ -87,9 +87,11 @@ def measure(games: int, seed: int, preference: str, policy: str) -> None:
         harmless += h
     default = " (default)" if preference == DEFAULT_PROMPTS else ""
     share = f"{100 * harmless / prompts:.0f} %" if prompts else "—"
-    print(f"{policy:>5}  {preference + default:<17} {pauses / turns:6.2f} pauses/turn   "
-          f"max {most}/turn   special prompts on a card taking nothing: {share:>5}   "
-          f"({games} games, {turns} turns, {time.perf_counter() - started:.1f} s)")
+    print(
+        f"{policy:>5}  {preference + default:<17} {pauses / turns:6.2f} pauses/turn   "
+        f"max {most}/turn   special prompts on a card taking nothing: {share:>5}   "
+        f"({games} games, {turns} turns, {time.perf_counter() - started:.1f} s)"
+    )
 
 
 def main() -> None:

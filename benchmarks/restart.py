@@ -86,13 +86,17 @@ async def main() -> None:
         path = Path(tmp) / "restart.sqlite3"
         started = time.perf_counter()
         await fill(path, args.tables, random.Random(1))
-        print(f"filled {args.tables} unfinished tables in {time.perf_counter() - started:.1f} s "
-              f"({path.stat().st_size / 1e6:.1f} MB)")
+        print(
+            f"filled {args.tables} unfinished tables in {time.perf_counter() - started:.1f} s "
+            f"({path.stat().st_size / 1e6:.1f} MB)"
+        )
         for attempt in range(args.repeat):
             load, elapsed, restored = await time_restart(path)
-            print(f"  restart {attempt + 1}: load_unfinished {load * 1000:.0f} ms, "
-                  f"TableService.start() {elapsed * 1000:.0f} ms for {restored} tables "
-                  f"({'OK' if elapsed < 2 else 'OVER'} the 2 s target)")
+            print(
+                f"  restart {attempt + 1}: load_unfinished {load * 1000:.0f} ms, "
+                f"TableService.start() {elapsed * 1000:.0f} ms for {restored} tables "
+                f"({'OK' if elapsed < 2 else 'OVER'} the 2 s target)"
+            )
 
 
 if __name__ == "__main__":

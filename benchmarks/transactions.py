@@ -31,8 +31,17 @@ from data import open_store  # noqa: E402
 from engine import Phase  # noqa: E402
 from engine.ai import Level, choose_action  # noqa: E402
 
-READS = {"load_unfinished", "load_unshown", "load_table", "leaderboard", "rank_of", "player_stats", "history",
-         "game_log", "close"}
+READS = {
+    "load_unfinished",
+    "load_unshown",
+    "load_table",
+    "leaderboard",
+    "rank_of",
+    "player_stats",
+    "history",
+    "game_log",
+    "close",
+}
 
 
 class CountingStore:
@@ -50,6 +59,7 @@ class CountingStore:
         async def counted(*args, **kwargs):
             self.writes[name] += 1
             return await attr(*args, **kwargs)
+
         return counted
 
 
@@ -70,8 +80,9 @@ async def play(games: int) -> None:
         def owed(update) -> list:
             """The update's posts the channel has not been shown yet (as the presenter sees them)."""
             snapshot = getattr(update, "snapshot", None)
-            table_id, posts = (snapshot.id, snapshot.posts) if snapshot is not None else (update.table.id,
-                                                                                         update.table.outbox)
+            table_id, posts = (
+                (snapshot.id, snapshot.posts) if snapshot is not None else (update.table.id, update.table.outbox)
+            )
             return [p for p in posts if p.seq > shown.get(table_id, 0)]
 
         def presented(update) -> None:  # the presenter's part: each new post is shown, then marked
@@ -81,8 +92,9 @@ async def play(games: int) -> None:
         service.add_listener(presented)
         turns = 0
         for number in range(games):
-            table = await service.open_lobby(1, 1000 + number, 100, "alice",
-                                             TableOptions(rounds=1, target=None, ai_seats=3))
+            table = await service.open_lobby(
+                1, 1000 + number, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3)
+            )
             await service.join(table.id, 200, "bob")
             await service.set_message(table.id, 5000 + number, lobby=True)
             await service.begin(table.id, 100)

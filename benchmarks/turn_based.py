@@ -86,14 +86,29 @@ class World:
                 self.places.append((guild, standin.add_text_channel(guild, f"games-{c}"), members))
 
     def bot_message(self, channel, content: str = "") -> Message:
-        return self.standin.world.store(Message(id=snowflake(), channel=channel, author=self.standin.bot_user,
-                                                content=content, embeds=[{"title": "6 nimmt!"}]))
+        return self.standin.world.store(
+            Message(
+                id=snowflake(),
+                channel=channel,
+                author=self.standin.bot_user,
+                content=content,
+                embeds=[{"title": "6 nimmt!"}],
+            )
+        )
 
     def thread_on(self, message: Message, name: str):
         world = self.standin.world
-        thread = world.add_channel(Channel(id=message.id, name=name, type=11, guild=message.channel.guild,
-                                           parent=message.channel, owner_id=world.bot.id,
-                                           auto_archive_duration=10080))
+        thread = world.add_channel(
+            Channel(
+                id=message.id,
+                name=name,
+                type=11,
+                guild=message.channel.guild,
+                parent=message.channel,
+                owner_id=world.bot.id,
+                auto_archive_duration=10080,
+            )
+        )
         thread.members[world.bot.id] = iso_at(world.now())
         message.thread = thread
         return thread
@@ -167,7 +182,7 @@ async def build(world: World, path: str, games: int, seed: int) -> dict:
             thread = world.thread_on(lobby, f"6 nimmt! · {host.name}'s table · #{table.id}")
             await service.set_thread(table.id, thread.id)
             is_lobby = rng.random() < 0.2
-            joining = humans[1:] if not is_lobby else humans[1:rng.randint(1, len(humans))]
+            joining = humans[1:] if not is_lobby else humans[1 : rng.randint(1, len(humans))]
             for member in joining:
                 await service.join(table.id, member.id, member.name)
             for member in [host, *joining]:
@@ -204,8 +219,7 @@ async def build(world: World, path: str, games: int, seed: int) -> dict:
 
 
 def request_kinds(requests) -> list[tuple[str, int]]:
-    kinds = collections.Counter(f"{r.method} {re.sub(r'/[0-9]{5,}', '/{id}', r.path.split('?')[0])}"
-                                for r in requests)
+    kinds = collections.Counter(f"{r.method} {re.sub(r'/[0-9]{5,}', '/{id}', r.path.split('?')[0])}" for r in requests)
     return kinds.most_common(6)
 
 
@@ -235,25 +249,35 @@ async def measure(standin, tmp: str, label: str) -> dict:
     finally:
         bot.stop()
     requests = standin.world.requests[first:]
-    return {"label": label, "restored": timing["restored"], "to_restored": timing["restored_at"] - began,
-            "to_main": timing["main_at"] - began, "to_setup": timing["setup_hook_at"] - began,
-            "start_s": timing["start_s"], "settled": settled - began, "probe": probe,
-            "requests": len(requests), "request_kinds": request_kinds(requests),
-            "errors": len(standin.errors)}
+    return {
+        "label": label,
+        "restored": timing["restored"],
+        "to_restored": timing["restored_at"] - began,
+        "to_main": timing["main_at"] - began,
+        "to_setup": timing["setup_hook_at"] - began,
+        "start_s": timing["start_s"],
+        "settled": settled - began,
+        "probe": probe,
+        "requests": len(requests),
+        "request_kinds": request_kinds(requests),
+        "errors": len(standin.errors),
+    }
 
 
 def show(run: dict) -> str:
     p = run["probe"]
-    return (f"  {run['label']}: {run['restored']} tables restored; process start -> RESTORED "
-            f"{run['to_restored'] * 1000:.0f} ms (interpreter up {run['to_main'] * 1000:.0f} ms, setup hook at "
-            f"{run['to_setup'] * 1000:.0f} ms), TableService.start() {run['start_s'] * 1000:.0f} ms; presenter settled "
-            f"{run['settled']:.1f} s after the start; {run['requests']} requests to Discord "
-            f"({', '.join(f'{k} x{n}' for k, n in run['request_kinds'])}); stand-in errors so far {run['errors']}\n"
-            f"    bot RSS {p['rss_kb'] / 1024:.1f} MB{rss_parts(p)}, {p['allocated_blocks']:,} allocated blocks, "
-            f"{p['gc_objects']:,} tracked objects ({', '.join(f'{n} {k}' for k, n in p['object_kinds'][:5])}), "
-            f"{p['tasks']} live tasks; C malloc {p.get('malloc_in_use_kb', 0) / 1024:.1f} MB in use + "
-            f"{p.get('malloc_free_kb', 0) / 1024:.1f} MB free, SQLite {p.get('sqlite_kb', 0) / 1024:.1f} MB; "
-            f"with its {p['processes'] - 1} workers {p['rss_mb_all']:.1f} MB")
+    return (
+        f"  {run['label']}: {run['restored']} tables restored; process start -> RESTORED "
+        f"{run['to_restored'] * 1000:.0f} ms (interpreter up {run['to_main'] * 1000:.0f} ms, setup hook at "
+        f"{run['to_setup'] * 1000:.0f} ms), TableService.start() {run['start_s'] * 1000:.0f} ms; presenter settled "
+        f"{run['settled']:.1f} s after the start; {run['requests']} requests to Discord "
+        f"({', '.join(f'{k} x{n}' for k, n in run['request_kinds'])}); stand-in errors so far {run['errors']}\n"
+        f"    bot RSS {p['rss_kb'] / 1024:.1f} MB{rss_parts(p)}, {p['allocated_blocks']:,} allocated blocks, "
+        f"{p['gc_objects']:,} tracked objects ({', '.join(f'{n} {k}' for k, n in p['object_kinds'][:5])}), "
+        f"{p['tasks']} live tasks; C malloc {p.get('malloc_in_use_kb', 0) / 1024:.1f} MB in use + "
+        f"{p.get('malloc_free_kb', 0) / 1024:.1f} MB free, SQLite {p.get('sqlite_kb', 0) / 1024:.1f} MB; "
+        f"with its {p['processes'] - 1} workers {p['rss_mb_all']:.1f} MB"
+    )
 
 
 async def run(args) -> None:
@@ -270,11 +294,15 @@ async def run(args) -> None:
             built = time.monotonic()
             mix = await build(world, path, args.games, args.seed)
             size = sum(os.path.getsize(os.path.join(full, f)) for f in os.listdir(full))
-            print(f"built {args.games} turn-based games (pace 24h, a thread each, {len(world.places)} channels of "
-                  f"{GUILDS} servers) in {time.monotonic() - built:.1f} s, database {size / 1e6:.1f} MB: "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(mix.items())))
-            runs = [await measure(standin, full, f"{args.games} games"),
-                    await measure(standin, empty, "empty database")]
+            print(
+                f"built {args.games} turn-based games (pace 24h, a thread each, {len(world.places)} channels of "
+                f"{GUILDS} servers) in {time.monotonic() - built:.1f} s, database {size / 1e6:.1f} MB: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(mix.items()))
+            )
+            runs = [
+                await measure(standin, full, f"{args.games} games"),
+                await measure(standin, empty, "empty database"),
+            ]
     with_games, without = runs
     print("turn-based restart benchmark (the real bot process against the stand-in, THREADS=true, sqlite)")
     for r in runs:
@@ -283,16 +311,18 @@ async def run(args) -> None:
     cost = (a["rss_kb"] - b["rss_kb"]) / 1024
     restore = with_games["to_restored"] - without["to_restored"]
     start = with_games["start_s"] - without["start_s"]
-    print(f"  what the {with_games['restored']} games cost: bot RSS {cost:+.1f} MB{rss_parts(a, b)} "
-          f"({'met' if cost < 100 else 'MISSED'}: < 100 MB), "
-          f"allocated blocks {a['allocated_blocks'] - b['allocated_blocks']:+,}, "
-          f"C malloc in use {(a.get('malloc_in_use_kb', 0) - b.get('malloc_in_use_kb', 0)) / 1024:+.1f} MB; "
-          f"restore: process start -> RESTORED {with_games['to_restored'] * 1000:.0f} ms "
-          f"({restore * 1000:+.0f} ms over an empty database), "
-          f"TableService.start() {with_games['start_s'] * 1000:.0f} ms "
-          f"({start * 1000:+.0f} ms) ({'met' if with_games['to_restored'] < 2 else 'MISSED'}: < 2 s from the process "
-          f"start; {'met' if with_games['start_s'] < 2 else 'MISSED'} for start() alone); "
-          f"requests {with_games['requests'] - without['requests']:+d}")
+    print(
+        f"  what the {with_games['restored']} games cost: bot RSS {cost:+.1f} MB{rss_parts(a, b)} "
+        f"({'met' if cost < 100 else 'MISSED'}: < 100 MB), "
+        f"allocated blocks {a['allocated_blocks'] - b['allocated_blocks']:+,}, "
+        f"C malloc in use {(a.get('malloc_in_use_kb', 0) - b.get('malloc_in_use_kb', 0)) / 1024:+.1f} MB; "
+        f"restore: process start -> RESTORED {with_games['to_restored'] * 1000:.0f} ms "
+        f"({restore * 1000:+.0f} ms over an empty database), "
+        f"TableService.start() {with_games['start_s'] * 1000:.0f} ms "
+        f"({start * 1000:+.0f} ms) ({'met' if with_games['to_restored'] < 2 else 'MISSED'}: < 2 s from the process "
+        f"start; {'met' if with_games['start_s'] < 2 else 'MISSED'} for start() alone); "
+        f"requests {with_games['requests'] - without['requests']:+d}"
+    )
     with open("/proc/loadavg") as load:
         print(f"load average after: {' '.join(load.read().split()[:3])}; ran {time.monotonic() - began:.0f} s")
 

@@ -22,16 +22,27 @@ from .health import check, heartbeat_path
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bot", description="Run the 6 nimmt! Discord bot.",
-                                epilog="python -m bot migrate-db --help: move the database to PostgreSQL")
+    p = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the 6 nimmt! Discord bot.",
+        epilog="python -m bot migrate-db --help: move the database to PostgreSQL",
+    )
     p.add_argument("--env-file", default=".env", help="settings file to read (default: .env; the environment wins)")
     action = p.add_mutually_exclusive_group()
-    action.add_argument("--sync", nargs="?", const="global", metavar="GUILD_ID|dev|global",
-                        help="send the slash commands to Discord and exit: to one guild (or several, comma-"
-                             "separated) at once, to every DEV_GUILD_IDS guild with 'dev', or globally "
-                             "(the default; takes up to an hour to show)")
-    action.add_argument("--health", action="store_true",
-                        help="exit 0 if the running bot's heartbeat is fresh and connected, else 1 (for HEALTHCHECK)")
+    action.add_argument(
+        "--sync",
+        nargs="?",
+        const="global",
+        metavar="GUILD_ID|dev|global",
+        help="send the slash commands to Discord and exit: to one guild (or several, comma-"
+        "separated) at once, to every DEV_GUILD_IDS guild with 'dev', or globally "
+        "(the default; takes up to an hour to show)",
+    )
+    action.add_argument(
+        "--health",
+        action="store_true",
+        help="exit 0 if the running bot's heartbeat is fresh and connected, else 1 (for HEALTHCHECK)",
+    )
     return p
 
 
@@ -44,11 +55,22 @@ def migrate_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot migrate-db",
         description="Copy every game, log, result, rating and setting from the SQLite database into an "
-                    "empty PostgreSQL database, in one transaction. Stop the bot first.")
-    p.add_argument("--from", dest="source", required=True, metavar="sqlite:///PATH",
-                   help="the SQLite database (sqlite:///relative or sqlite:////absolute path)")
-    p.add_argument("--to", dest="target", required=True, metavar="postgresql://…",
-                   help="an empty PostgreSQL database; its tables are created")
+        "empty PostgreSQL database, in one transaction. Stop the bot first.",
+    )
+    p.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="sqlite:///PATH",
+        help="the SQLite database (sqlite:///relative or sqlite:////absolute path)",
+    )
+    p.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="postgresql://…",
+        help="an empty PostgreSQL database; its tables are created",
+    )
     return p
 
 

@@ -65,9 +65,16 @@ class SixNimmtBot(commands.Bot):
     timers: what ``python -m bot --sync`` needs to send the command tree.
     """
 
-    def __init__(self, settings: Settings, *, store: Store | None = None,
-                 clock: Callable[[], float] = time.time, ai: AIDecider | None = None, start_tables: bool = True,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.time,
+        ai: AIDecider | None = None,
+        start_tables: bool = True,
+        **options: Any,
+    ) -> None:
         time_heartbeats_at_send()
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and buttons need no privileged intents
@@ -81,8 +88,13 @@ class SixNimmtBot(commands.Bot):
         self.metrics: Metrics | None = Metrics() if settings.metrics_port is not None else None
         if self.metrics is not None:
             options.setdefault("http_trace", self.metrics.trace_config())
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         owner_ids=set(settings.owner_ids), **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            owner_ids=set(settings.owner_ids),
+            **options,
+        )
         self.settings = settings
         self._store = store
         self._clock = clock
@@ -95,9 +107,12 @@ class SixNimmtBot(commands.Bot):
     async def setup_hook(self) -> None:
         store = self._store or await open_store(self.settings.database, pool_size=self.settings.database_pool_size)
         self.service = TableService(
-            store, clock=self._clock, ai=self._ai,
-            defaults=ServiceDefaults(lobby_minutes=self.settings.lobby_minutes,
-                                     replacement_ai_level=self.settings.default_ai_level),
+            store,
+            clock=self._clock,
+            ai=self._ai,
+            defaults=ServiceDefaults(
+                lobby_minutes=self.settings.lobby_minutes, replacement_ai_level=self.settings.default_ai_level
+            ),
             observer=self.metrics,
         )
         if self.metrics is not None:
@@ -154,10 +169,12 @@ class SixNimmtBot(commands.Bot):
 
 def interaction_kind(interaction: discord.Interaction) -> tuple[str, str | None]:
     """("click" | "command" | "autocomplete" | "modal" | "other", a command's full name or None)."""
-    kind = {discord.InteractionType.component: "click",
-            discord.InteractionType.application_command: "command",
-            discord.InteractionType.autocomplete: "autocomplete",
-            discord.InteractionType.modal_submit: "modal"}.get(interaction.type, "other")
+    kind = {
+        discord.InteractionType.component: "click",
+        discord.InteractionType.application_command: "command",
+        discord.InteractionType.autocomplete: "autocomplete",
+        discord.InteractionType.modal_submit: "modal",
+    }.get(interaction.type, "other")
     if kind != "command":
         return kind, None
     data: Any = interaction.data or {}
@@ -245,8 +262,10 @@ def startup_problem(exc: BaseException, settings: Settings) -> str | None:
     if isinstance(exc, StoreError):
         return f"the database {settings.database_label} cannot be used: {exc}"
     if isinstance(exc, discord.Forbidden):
-        return (f"Discord refused ({exc.text or exc.status}): is the bot in that guild, invited with the "
-                "applications.commands scope?")
+        return (
+            f"Discord refused ({exc.text or exc.status}): is the bot in that guild, invited with the "
+            "applications.commands scope?"
+        )
     if isinstance(exc, discord.HTTPException):
         return f"Discord refused: {exc.status} {exc.text}"
     if isinstance(exc, (aiohttp.ClientError, OSError)):

@@ -100,9 +100,7 @@ class Settings(BaseModel):
     metrics_port: int | None = Field(None, ge=1, le=65535)  # None: no metrics endpoint
     metrics_host: str = "0.0.0.0"  # every interface, as exporters listen; 127.0.0.1 keeps it on the machine
 
-    _split_ids = field_validator("dev_guild_ids", "owner_ids", "shard_ids", mode="before")(
-        lambda cls, v: _id_list(v)
-    )
+    _split_ids = field_validator("dev_guild_ids", "owner_ids", "shard_ids", mode="before")(lambda cls, v: _id_list(v))
 
     @field_validator("log_level")
     @classmethod
@@ -161,8 +159,10 @@ class Settings(BaseModel):
             raise ValueError("SHARD_IDS lists a shard twice")
         outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
         if outside:
-            raise ValueError(f"SHARD_IDS {outside} are not shards of SHARD_COUNT={self.shard_count} "
-                             f"(they are numbered 0 to {self.shard_count - 1})")
+            raise ValueError(
+                f"SHARD_IDS {outside} are not shards of SHARD_COUNT={self.shard_count} "
+                f"(they are numbered 0 to {self.shard_count - 1})"
+            )
         return self
 
     @property
@@ -213,8 +213,10 @@ class Settings(BaseModel):
     @model_validator(mode="after")
     def _pace_allowed(self) -> Settings:
         if self.default_pace != "live" and not self.turn_based:
-            raise ValueError(f"DEFAULT_PACE={self.default_pace} is a turn-based pace, but TURN_BASED=false "
-                             "allows no turn-based games: set DEFAULT_PACE=live or TURN_BASED=true")
+            raise ValueError(
+                f"DEFAULT_PACE={self.default_pace} is a turn-based pace, but TURN_BASED=false "
+                "allows no turn-based games: set DEFAULT_PACE=live or TURN_BASED=true"
+            )
         return self
 
     @field_validator("default_ai_level")
@@ -245,8 +247,9 @@ def redacted(url: str) -> str:
     return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
 
 
-def read_environment(env_file: str | os.PathLike[str] | None = ".env",
-                     environ: Mapping[str, str] | None = None) -> dict[str, str]:
+def read_environment(
+    env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The raw settings: ``env_file`` (if it exists) overlaid with the environment; empty values dropped."""
     raw: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -273,18 +276,21 @@ def unknown_names(env_file: str | os.PathLike[str] | None) -> list[str]:
     return lines
 
 
-def load_settings(env_file: str | os.PathLike[str] | None = ".env",
-                  environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str, str] | None = None
+) -> Settings:
     """Read and check every setting; a ``ConfigError`` says what is wrong, one line per setting."""
     raw = read_environment(env_file, environ)
     values = {ENV_NAMES[env]: value.strip() for env, value in raw.items()}
     if "discord_token" not in values:
         where = f"in {Path(env_file).resolve()}" if env_file is not None else "in the environment"
-        raise ConfigError([
-            f"DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> {where} "
-            "(copy .env.example to .env) or export it; the token is on your application's "
-            "Bot page at https://discord.com/developers/applications"
-        ])
+        raise ConfigError(
+            [
+                f"DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> {where} "
+                "(copy .env.example to .env) or export it; the token is on your application's "
+                "Bot page at https://discord.com/developers/applications"
+            ]
+        )
     try:
         return Settings.model_validate(values)
     except ValidationError as exc:

@@ -71,6 +71,7 @@ class BotState(Protocol):  # bot.app.SixNimmtBot
     def is_ready(self) -> bool: ...
     def is_closed(self) -> bool: ...
 
+
 log = logging.getLogger(__name__)
 
 INTERVAL = 20.0
@@ -95,8 +96,14 @@ def write_atomically(path: Path, data: Status) -> None:
 class Heartbeat:
     """Rewrites ``path`` with ``status()`` until stopped; removes it on a clean stop."""
 
-    def __init__(self, path: Path, status: Callable[[], Status], *, interval: float = INTERVAL,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: Path,
+        status: Callable[[], Status],
+        *,
+        interval: float = INTERVAL,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = path
         self._status = status
         self.interval = interval
@@ -154,13 +161,21 @@ def ai_status(ai: AIState | None) -> Status:
     how long the recent searching decisions took (p50/p95/max wall ms, queueing included)."""
     if ai is None:
         return {}
-    status: Status = {"ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
-              "ai_worker_restarts": ai.pool.restarts, "ai_fallbacks": ai.fallbacks, "ai_crashes": ai.crashes,
-              "ai_decisions": ai.decisions}
+    status: Status = {
+        "ai_worker": "up" if ai.pool.alive else ("down" if ai.pool.started else "not started"),
+        "ai_worker_restarts": ai.pool.restarts,
+        "ai_fallbacks": ai.fallbacks,
+        "ai_crashes": ai.crashes,
+        "ai_decisions": ai.decisions,
+    }
     times = sorted(ai.decision_ms)
     if times:
-        status["ai_decision_ms"] = {"of": len(times), "p50": round(_nearest_rank(times, 0.5), 1),
-                                    "p95": round(_nearest_rank(times, 0.95), 1), "max": round(times[-1], 1)}
+        status["ai_decision_ms"] = {
+            "of": len(times),
+            "p50": round(_nearest_rank(times, 0.5), 1),
+            "p95": round(_nearest_rank(times, 0.95), 1),
+            "max": round(times[-1], 1),
+        }
     return status
 
 
@@ -189,8 +204,10 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
         line += "; the database is unreachable: tables are paused until it is back"
     if "ai_fallbacks" in data:
         # Not a reason to restart the container: the tables play on, but the operator should know.
-        line += (f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "
-                 f"{data['ai_fallbacks']} fallback(s) to medium")
+        line += (
+            f"; AI worker {data.get('ai_worker')}, {data.get('ai_worker_restarts', 0)} restart(s), "
+            f"{data['ai_fallbacks']} fallback(s) to medium"
+        )
         if data.get("ai_crashes"):  # a bug in the AI, not a worker that died: worth a report
             line += f", {data['ai_crashes']} crash(es) of the AI itself"
         timing = data.get("ai_decision_ms")

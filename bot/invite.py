@@ -18,5 +18,6 @@ INVITE_PERMISSIONS = discord.Permissions(
 
 def invite_url(application_id: int) -> str:
     """The link that adds the bot to a server with its slash commands and exactly its permissions."""
-    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS,
-                                   scopes=("bot", "applications.commands"))
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+    )

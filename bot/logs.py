@@ -56,6 +56,7 @@ def setup_logging(settings: Settings, stream: TextIO | None = None) -> logging.H
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.addFilter(RedactSecret(settings.discord_token.get_secret_value()))
     formatter = JSONFormatter() if settings.log_format == "json" else discord.utils.MISSING  # discord.py's own
-    discord.utils.setup_logging(handler=handler, formatter=formatter, level=getattr(logging, settings.log_level),
-                                root=True)
+    discord.utils.setup_logging(
+        handler=handler, formatter=formatter, level=getattr(logging, settings.log_level), root=True
+    )
     return handler

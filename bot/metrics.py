@@ -51,27 +51,48 @@ class Metrics(Observer):
         self.registry = CollectorRegistry(auto_describe=True)
         registry = self.registry
         self.interactions = Counter(
-            "sixnimmt_interactions", "Interactions received, by kind (click, command, autocomplete, modal)",
-            ["kind"], registry=registry)
+            "sixnimmt_interactions",
+            "Interactions received, by kind (click, command, autocomplete, modal)",
+            ["kind"],
+            registry=registry,
+        )
         self.commands = Counter(
-            "sixnimmt_commands", "Slash commands used, by their full name", ["command"], registry=registry)
+            "sixnimmt_commands", "Slash commands used, by their full name", ["command"], registry=registry
+        )
         self.answers = Histogram(
-            "sixnimmt_answer_seconds", "From an interaction's arrival to its answer (or deferral), by kind",
-            ["kind"], buckets=LATENCY_BUCKETS, registry=registry)
+            "sixnimmt_answer_seconds",
+            "From an interaction's arrival to its answer (or deferral), by kind",
+            ["kind"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
         self.posts = Histogram(
             "sixnimmt_post_shown_seconds",
             "From the commit that made a post to Discord showing it, by kind (turn: the last pick to its reveal)",
-            ["kind"], buckets=POST_BUCKETS, registry=registry)
+            ["kind"],
+            buckets=POST_BUCKETS,
+            registry=registry,
+        )
         self.store_writes = Histogram(
-            "sixnimmt_store_write_seconds", "Store writes (commits, new tables, posts marked shown), by outcome",
-            ["outcome"], buckets=LATENCY_BUCKETS, registry=registry)
+            "sixnimmt_store_write_seconds",
+            "Store writes (commits, new tables, posts marked shown), by outcome",
+            ["outcome"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
         self.requests = Counter(
             "sixnimmt_discord_requests",
             "Requests to Discord's REST API, by scope (bot: counts against the bot token's global limit; "
-            "interaction: answers, exempt) and status class", ["scope", "status"], registry=registry)
+            "interaction: answers, exempt) and status class",
+            ["scope", "status"],
+            registry=registry,
+        )
         self.rate_limited = Counter(
             "sixnimmt_discord_rate_limited",
-            "429 answers from Discord, by the scope it gave (global, user, shared)", ["scope"], registry=registry)
+            "429 answers from Discord, by the scope it gave (global, user, shared)",
+            ["scope"],
+            registry=registry,
+        )
         #: Read at each scrape: the table service (once it is up), the presenter's queue (once it is).
         self.service: TableService | None = None
         self.presenter_queue: Callable[[], int] | None = None
@@ -99,15 +120,17 @@ class Metrics(Observer):
         answers too), by scope and status, and each 429 by the scope Discord gave."""
         trace = aiohttp.TraceConfig()
 
-        async def on_end(session: aiohttp.ClientSession, context: SimpleNamespace,
-                         params: aiohttp.TraceRequestEndParams) -> None:
+        async def on_end(
+            session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+        ) -> None:
             status = params.response.status
             self.requests.labels(request_scope(params.url.path), f"{status // 100}xx").inc()
             if status == 429:
                 self.rate_limited.labels(params.response.headers.get("X-RateLimit-Scope", "unknown")).inc()
 
-        async def on_exception(session: aiohttp.ClientSession, context: SimpleNamespace,
-                               params: aiohttp.TraceRequestExceptionParams) -> None:
+        async def on_exception(
+            session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
+        ) -> None:
             self.requests.labels(request_scope(params.url.path), "failed").inc()
 
         trace.on_request_end.append(on_end)
@@ -147,8 +170,9 @@ class _StateCollector(Collector):
         service, presenter_queue = self._metrics.service, self._metrics.presenter_queue
         if service is None:
             return
-        tables = GaugeMetricFamily("sixnimmt_tables", "Tables open in this process, by state and pace",
-                                   labels=["state", "pace"])
+        tables = GaugeMetricFamily(
+            "sixnimmt_tables", "Tables open in this process, by state and pace", labels=["state", "pace"]
+        )
         counts: dict[tuple[str, str], int] = {}
         for table in list(service.tables.values()):
             key = (table.status.value, table.options.pace)
@@ -156,11 +180,15 @@ class _StateCollector(Collector):
         for (status, pace), count in sorted(counts.items()):
             tables.add_metric([status, pace], count)
         yield tables
-        yield _gauge("sixnimmt_database_up", "1 while the last store write reached the database, else 0",
-                     1 if service.database_reachable else 0)
+        yield _gauge(
+            "sixnimmt_database_up",
+            "1 while the last store write reached the database, else 0",
+            1 if service.database_reachable else 0,
+        )
         if presenter_queue is not None:
-            yield _gauge("sixnimmt_presenter_tables", "Tables with news or an edit still to show in Discord",
-                         presenter_queue())
+            yield _gauge(
+                "sixnimmt_presenter_tables", "Tables with news or an edit still to show in Discord", presenter_queue()
+            )
         yield from _ai_metrics(service.ai)
 
 
@@ -173,8 +201,9 @@ def _ai_metrics(ai: Any) -> Iterator[Metric]:
     decisions = CounterMetricFamily("sixnimmt_ai_decisions", "Searching AI decisions asked of the worker")
     decisions.add_metric([], ai.decisions)
     yield decisions
-    fallbacks = CounterMetricFamily("sixnimmt_ai_fallbacks",
-                                    "Searching AI decisions the worker failed, made by the medium AI instead")
+    fallbacks = CounterMetricFamily(
+        "sixnimmt_ai_fallbacks", "Searching AI decisions the worker failed, made by the medium AI instead"
+    )
     fallbacks.add_metric([], ai.fallbacks)
     yield fallbacks
     restarts = CounterMetricFamily("sixnimmt_ai_worker_restarts", "Times the AI worker process was replaced")

@@ -61,14 +61,18 @@ class ServerDefaults:
     @classmethod
     def from_settings(cls, settings: Settings) -> ServerDefaults:
         """The bot's own defaults, for servers that chose nothing."""
-        return cls(threads=settings.threads, pace=settings.default_pace, turn_seconds=settings.turn_seconds,
-                   ai_level=settings.default_ai_level, turn_based=settings.turn_based)
+        return cls(
+            threads=settings.threads,
+            pace=settings.default_pace,
+            turn_seconds=settings.turn_seconds,
+            ai_level=settings.default_ai_level,
+            turn_based=settings.turn_based,
+        )
 
 
 def effective(chosen: ServerSettings, bot: ServerDefaults) -> ServerDefaults:
     """The server's choices over the bot's defaults; without turn-based games the pace is live."""
-    values = {name: getattr(bot, name) if getattr(chosen, name) is None else getattr(chosen, name)
-              for name in FIELDS}
+    values = {name: getattr(bot, name) if getattr(chosen, name) is None else getattr(chosen, name) for name in FIELDS}
     if not values["turn_based"]:
         values["pace"] = "live"
     return ServerDefaults(**values)
@@ -79,8 +83,9 @@ def check(chosen: ServerSettings, bot: ServerDefaults) -> None:
     games are off (its own choice, or the bot's). A pace the bot set is made live instead."""
     allowed = bot.turn_based if chosen.turn_based is None else chosen.turn_based
     if chosen.pace not in (None, "live") and not allowed:
-        raise InvalidSettings("pace_needs_turn_based",
-                              f"pace {chosen.pace} is turn-based, but turn-based games are off")
+        raise InvalidSettings(
+            "pace_needs_turn_based", f"pace {chosen.pace} is turn-based, but turn-based games are off"
+        )
 
 
 class ServerSettingsBook:
@@ -151,8 +156,9 @@ class ServerSettingsBook:
         try:
             chosen = ServerSettings.model_validate({**current.model_dump(), **changes})
         except ValidationError as exc:
-            raise InvalidSettings("value", "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())) from None
+            raise InvalidSettings(
+                "value", "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+            ) from None
         check(chosen, self.bot_defaults)
         if chosen != current:
             await self._store.save_server_settings(guild_id, chosen)
@@ -163,17 +169,23 @@ class ServerSettingsBook:
         """(field, value) of each field whose effective value is not the bot's, in field order
         (the cached state: call ``fetch`` first to be sure the guild is loaded)."""
         mine = self.cached(guild_id)
-        return [(name, getattr(mine, name)) for name in FIELDS
-                if getattr(mine, name) != getattr(self.bot_defaults, name)]
+        return [
+            (name, getattr(mine, name)) for name in FIELDS if getattr(mine, name) != getattr(self.bot_defaults, name)
+        ]
 
     async def _load(self, guild_id: int) -> ServerSettings:
         try:
             chosen = await self._store.server_settings(guild_id) or ServerSettings()
         except Exception as exc:
             self.read_failures += 1
-            log.warning("settings of guild %s cannot be read (%s: %s); %d failed read(s) since start",
-                        guild_id, type(exc).__name__, exc, self.read_failures,
-                        exc_info=not isinstance(exc, StoreUnavailable))  # anything else is a bug: its traceback
+            log.warning(
+                "settings of guild %s cannot be read (%s: %s); %d failed read(s) since start",
+                guild_id,
+                type(exc).__name__,
+                exc,
+                self.read_failures,
+                exc_info=not isinstance(exc, StoreUnavailable),
+            )  # anything else is a bug: its traceback
             raise
         # A server's turn-based pace from before turn-based games were turned off (by the bot's
         # settings) stays stored; ``effective`` plays it live.

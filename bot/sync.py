@@ -42,6 +42,9 @@ async def sync_commands(bot: commands.Bot, guild_ids: list[int] | None) -> list[
 
 
 def describe_sync(results: list[tuple[int | None, int]]) -> list[str]:
-    return [f"synced {count} command(s) globally (Discord shows them everywhere within an hour)" if guild is None
-            else f"synced {count} command(s) to guild {guild} (they show there at once)"
-            for guild, count in results]
+    return [
+        f"synced {count} command(s) globally (Discord shows them everywhere within an hour)"
+        if guild is None
+        else f"synced {count} command(s) to guild {guild} (they show there at once)"
+        for guild, count in results
+    ]

@@ -26,29 +26,39 @@ from cogs.render.settings import settings_overview
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
 
-SYNC_SCOPES = [app_commands.Choice(name=N_("This server (at once)"), value="here"),
-               app_commands.Choice(name=N_("Every server (within an hour)"), value="global")]
-PACE_CHOICES = [app_commands.Choice(name=N_("Live"), value="live"),
-                app_commands.Choice(name=N_("Turn-based: 1 hour a turn"), value="1h"),
-                app_commands.Choice(name=N_("Turn-based: 8 hours a turn"), value="8h"),
-                app_commands.Choice(name=N_("Turn-based: 24 hours a turn"), value="24h")]
+SYNC_SCOPES = [
+    app_commands.Choice(name=N_("This server (at once)"), value="here"),
+    app_commands.Choice(name=N_("Every server (within an hour)"), value="global"),
+]
+PACE_CHOICES = [
+    app_commands.Choice(name=N_("Live"), value="live"),
+    app_commands.Choice(name=N_("Turn-based: 1 hour a turn"), value="1h"),
+    app_commands.Choice(name=N_("Turn-based: 8 hours a turn"), value="8h"),
+    app_commands.Choice(name=N_("Turn-based: 24 hours a turn"), value="24h"),
+]
 #: The server's public language: English and every language with a catalog, each in its own words, or
 #: back to the server's Discord language (its Community "primary language").
 SERVER_LANGUAGE = "server"
 LANGUAGE_CHOICES = [app_commands.Choice(name=N_("The server's Discord language"), value=SERVER_LANGUAGE)] + [
     app_commands.Choice(name=app_commands.locale_str(language_name(code), autonym=True), value=code)
-    for code in (ENGLISH, *languages())]
-AI_LEVEL_CHOICES = [app_commands.Choice(name=N_("easy"), value="easy"),
-                    app_commands.Choice(name=N_("medium"), value="medium"),
-                    app_commands.Choice(name=N_("hard"), value="hard")]
+    for code in (ENGLISH, *languages())
+]
+AI_LEVEL_CHOICES = [
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    app_commands.Choice(name=N_("medium"), value="medium"),
+    app_commands.Choice(name=N_("hard"), value="hard"),
+]
 
 
 class Admin(commands.Cog):
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
 
-    admin = app_commands.Group(name="6nimmt-admin", description=N_("Server settings and the bot owner's tools"),
-                               default_permissions=discord.Permissions(manage_guild=True))
+    admin = app_commands.Group(
+        name="6nimmt-admin",
+        description=N_("Server settings and the bot owner's tools"),
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     @admin.command(name="settings", description=N_("Show or change this server's defaults for new games"))
     @app_commands.describe(
@@ -61,24 +71,38 @@ class Admin(commands.Cog):
         reset=N_("Back to the bot's defaults (before any other option here)"),
     )
     @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES, language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
-                       pace: str | None = None, timer: app_commands.Range[int, 15, 600] | None = None,
-                       ai_level: str | None = None, turn_based: bool | None = None, language: str | None = None,
-                       reset: bool = False) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        threads: bool | None = None,
+        pace: str | None = None,
+        timer: app_commands.Range[int, 15, 600] | None = None,
+        ai_level: str | None = None,
+        turn_based: bool | None = None,
+        language: str | None = None,
+        reset: bool = False,
+    ) -> None:
         locale = user_locale(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             await answer_error(interaction, tr(locale, "Settings belong to a server: use this command in one."))
             return
         if not interaction.permissions.manage_guild:
-            await answer_error(interaction, tr(
-                locale, "Only members with the Manage Server permission can see or change this server's settings."))
+            await answer_error(
+                interaction,
+                tr(locale, "Only members with the Manage Server permission can see or change this server's settings."),
+            )
             return
         changes: dict[str, object] = {}
         if reset:
             changes = dict.fromkeys(FIELDS)  # every field back to the bot's default
-        given = {"threads": threads, "pace": pace, "turn_seconds": timer, "ai_level": ai_level,
-                 "turn_based": turn_based}
+        given = {
+            "threads": threads,
+            "pace": pace,
+            "turn_seconds": timer,
+            "ai_level": ai_level,
+            "turn_based": turn_based,
+        }
         changes.update({name: value for name, value in given.items() if value is not None})
         if language is not None:
             changes["language"] = None if language == SERVER_LANGUAGE else language
@@ -94,14 +118,20 @@ class Admin(commands.Cog):
                 return
             except InvalidSettings as exc:
                 if exc.problem == "pace_needs_turn_based":
-                    text = tr(locale, "A turn-based pace needs turn-based games allowed: allow them, or choose "
-                                      "the live pace. Nothing was changed.")
+                    text = tr(
+                        locale,
+                        "A turn-based pace needs turn-based games allowed: allow them, or choose "
+                        "the live pace. Nothing was changed.",
+                    )
                 else:
                     text = tr(locale, "Those settings do not work together; nothing was changed.")
                 await reply.send(text)
                 return
-            title = (tr(locale, "Saved. This server's settings for new games:") if changes
-                     else tr(locale, "This server's settings for new games:"))
+            title = (
+                tr(locale, "Saved. This server's settings for new games:")
+                if changes
+                else tr(locale, "This server's settings for new games:")
+            )
             overview = settings_overview(locale, current, book.bot_defaults, interaction.guild_locale)
             await reply.send(f"{title}\n{overview}")
 
@@ -119,12 +149,24 @@ class Admin(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a sync can take longer than 3 s
         guild_ids = None if scope == "global" or interaction.guild_id is None else [interaction.guild_id]
         results = await sync_commands(self.bot, guild_ids)
-        (guild, count), = results
-        text = (trn(locale, "Synced {count} command to every server; Discord shows it within an hour.",
-                    "Synced {count} commands to every server; Discord shows them within an hour.", count,
-                    count=count) if guild is None
-                else trn(locale, "Synced {count} command to this server; it shows at once.",
-                         "Synced {count} commands to this server; they show at once.", count, count=count))
+        ((guild, count),) = results
+        text = (
+            trn(
+                locale,
+                "Synced {count} command to every server; Discord shows it within an hour.",
+                "Synced {count} commands to every server; Discord shows them within an hour.",
+                count,
+                count=count,
+            )
+            if guild is None
+            else trn(
+                locale,
+                "Synced {count} command to this server; it shows at once.",
+                "Synced {count} commands to this server; they show at once.",
+                count,
+                count=count,
+            )
+        )
         await interaction.followup.send(text, ephemeral=True)
 
 

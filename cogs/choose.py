@@ -41,31 +41,40 @@ class NoSuchTable(NoTable):
     """The ``table`` option names no game open where the command was used."""
 
     def __init__(self) -> None:
-        super().__init__(N_("That game is not open in this channel; nothing was changed. "
-                            "Choose one from the `table` option's list."))
+        super().__init__(
+            N_("That game is not open in this channel; nothing was changed. Choose one from the `table` option's list.")
+        )
 
 
 class ChooseTable(TableError):
     """Several games are open here and the command did not say which."""
 
     def __init__(self, count: int) -> None:
-        super().__init__(Nn_("This channel has {count} open game: choose one with the `table` option.",
-                             "This channel has {count} open games: choose one with the `table` option.", "count"),
-                         count=count)
+        super().__init__(
+            Nn_(
+                "This channel has {count} open game: choose one with the `table` option.",
+                "This channel has {count} open games: choose one with the `table` option.",
+                "count",
+            ),
+            count=count,
+        )
 
 
 def table_option(choices=None):
     """The optional ``table`` option (its parameter ``table_id``) with its help and autocomplete
     (``choices``: ``table_choices`` by default, ``lobby_choices`` for join)."""
+
     def decorate(command):
         command = app_commands.autocomplete(table_id=choices or table_choices)(command)
         command = app_commands.describe(table_id=TABLE_HELP)(command)
         return app_commands.rename(table_id="table")(command)
+
     return decorate
 
 
-def table_for(interaction: discord.Interaction, table_id: int | None,
-              mine: Callable[[Table, int], bool] | None = None) -> Table:
+def table_for(
+    interaction: discord.Interaction, table_id: int | None, mine: Callable[[Table, int], bool] | None = None
+) -> Table:
     """The table the command means: ``table_id`` if it is open where the command was used, else
     the only one there, else the only one that is ``mine(table, user_id)`` (the one the user sits
     at, or hosts: asking which would have one answer). Raises ``NoTable`` (none here, or not that
@@ -111,7 +120,7 @@ def choice_name(table: Table, locale) -> str:
     name = " · ".join((f"#{table.id}", whose, tr(locale, SHORT_VARIANTS[table.options.variant]), state))
     if len(name) > MAX_NAME:  # a long host name gives way; the id and the state stay readable
         cut = len(name) - MAX_NAME + 1
-        whose = whose[:max(len(whose) - cut, 1)] + "…"
+        whose = whose[: max(len(whose) - cut, 1)] + "…"
         name = " · ".join((f"#{table.id}", whose, tr(locale, SHORT_VARIANTS[table.options.variant]), state))
     return name[:MAX_NAME]
 
@@ -146,6 +155,7 @@ def _never_raising(lobbies_first: bool):
         except Exception:  # an autocomplete that raises shows the user nothing at all
             log.exception("the table choices could not be listed in channel %s", interaction.channel_id)
             return []
+
     return autocomplete
 
 

@@ -66,12 +66,14 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     elif isinstance(error, app_commands.TransformerError):
         message = tr(locale, "That value does not work: {value}.", value=repr(error.value))
     elif isinstance(original, StoreUnavailable):
-        log.warning("command %s: the database is not reachable (%s)",
-                    interaction.command and interaction.command.qualified_name, original)
+        log.warning(
+            "command %s: the database is not reachable (%s)",
+            interaction.command and interaction.command.qualified_name,
+            original,
+        )
         message = failure_message(locale, original, move=False)
     else:
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=original)
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
         message = failure_message(locale, original, move=False)
     await answer_error(interaction, message)
 
@@ -81,7 +83,9 @@ def on_message(interaction: discord.Interaction, custom_id: str) -> bool:
     message = interaction.message
     return message is not None and any(
         getattr(child, "custom_id", None) == custom_id
-        for row in message.components for child in getattr(row, "children", [row]))
+        for row in message.components
+        for child in getattr(row, "children", [row])
+    )
 
 
 class ErrorReplies(commands.Cog):

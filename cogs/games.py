@@ -37,8 +37,10 @@ def _names(table: Table, user_ids) -> str:
 
 def players_text(table: Table, locale) -> str:
     """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
-    return ", ".join(tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None
-                     else shown_name(s.name) for s in table.seats)
+    return ", ".join(
+        tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None else shown_name(s.name)
+        for s in table.seats
+    )
 
 
 def game_entry(table: Table, user_id: int, locale) -> str:
@@ -46,8 +48,9 @@ def game_entry(table: Table, user_id: int, locale) -> str:
     head = f"**#{table.id}** · {tr(locale, VARIANT_NAMES[table.options.variant])} · {players_text(table, locale)}"
     owing = table.owing()
     if table.status is TableStatus.LOBBY:
-        awaited = tr(locale, "waiting for players ({seated}/{most})", seated=len(table.seats),
-                     most=table.options.max_players)
+        awaited = tr(
+            locale, "waiting for players ({seated}/{most})", seated=len(table.seats), most=table.options.max_players
+        )
     elif user_id in owing:
         awaited = tr(locale, "**your move**")
     elif owing:
@@ -65,8 +68,11 @@ def game_entry(table: Table, user_id: int, locale) -> str:
 def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTENT) -> str:
     """The list as one message of at most ``limit`` characters; what does not fit is counted."""
     if not tables:
-        return tr(locale, "You are not playing at any open game on this server. Open one with `/6nimmt start`, "
-                          "or join one with `/6nimmt join`.")
+        return tr(
+            locale,
+            "You are not playing at any open game on this server. Open one with `/6nimmt start`, "
+            "or join one with `/6nimmt join`.",
+        )
     text = tr(locale, "Your open games on this server:")
     for shown, table in enumerate(tables):
         entry = "\n\n" + game_entry(table, user_id, locale)
@@ -88,8 +94,10 @@ async def games_command(interaction: discord.Interaction) -> None:
     locale = user_locale(interaction)
     if interaction.guild_id is None:
         await interaction.response.send_message(
-            tr(locale, "Use this command in a server: it lists your games there."), ephemeral=True)
+            tr(locale, "Use this command in a server: it lists your games there."), ephemeral=True
+        )
         return
     tables = service_of(interaction).games_of(interaction.guild_id, interaction.user.id)
-    await interaction.response.send_message(games_text(tables, interaction.user.id, locale), ephemeral=True,
-                                            suppress_embeds=True)
+    await interaction.response.send_message(
+        games_text(tables, interaction.user.id, locale), ephemeral=True, suppress_embeds=True
+    )

@@ -58,8 +58,9 @@ class Presenter:
     (``requests_per_second``), which the presenter installs on the client's HTTP client.
     """
 
-    def __init__(self, client: discord.Client, service: TableService,
-                 requests_per_second: float = REQUESTS_PER_SECOND) -> None:
+    def __init__(
+        self, client: discord.Client, service: TableService, requests_per_second: float = REQUESTS_PER_SECOND
+    ) -> None:
         self.client = client
         self.service = service
         self.drain_seconds = DRAIN_SECONDS
@@ -69,8 +70,9 @@ class Presenter:
         self.pictures = Pictures()
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
-        self.live = LiveMessages(client, service, self.channels, self.outbox, self.pictures, self.reminders,
-                                 self.budget)
+        self.live = LiveMessages(
+            client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget
+        )
         self.news = News(client, self.channels, self.outbox, self.live, self.reminders, self.pictures)
         self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -157,9 +159,13 @@ class Presenter:
                     if self.channels.closing:
                         log.warning("table %s: news left for the next start (%s)", table_id, exc)
                         return
-                    log.log(logging.ERROR if failures == 1 else logging.DEBUG,
-                            "table %s: could not show its state (try %d)", table_id, failures,
-                            exc_info=failures == 1)
+                    log.log(
+                        logging.ERROR if failures == 1 else logging.DEBUG,
+                        "table %s: could not show its state (try %d)",
+                        table_id,
+                        failures,
+                        exc_info=failures == 1,
+                    )
                     await self._pause(table_id, backoff(failures, self.channels.retry_first, RETRY_MOST))
                     continue
                 failures = 0

@@ -45,8 +45,7 @@ class Answer(enum.Enum):
 class Reply:
     """The one way an action answers its interaction, before or after a deferral."""
 
-    def __init__(self, interaction: discord.Interaction, answer: Answer, *,
-                 defer_after: float | None = None) -> None:
+    def __init__(self, interaction: discord.Interaction, answer: Answer, *, defer_after: float | None = None) -> None:
         self.interaction = interaction
         self.answer = answer
         self.defer_after = DEFER_AFTER if defer_after is None else defer_after
@@ -104,8 +103,9 @@ class Reply:
                 self._first_answer()
                 return response.message_id
             # After a "thinking…" deferral the first follow-up takes that message's place.
-            message = await interaction.followup.send(content or discord.utils.MISSING, ephemeral=ephemeral,
-                                                      wait=True, **fields)
+            message = await interaction.followup.send(
+                content or discord.utils.MISSING, ephemeral=ephemeral, wait=True, **fields
+            )
             return message.id
 
     async def edit(self, **fields) -> None:

@@ -66,12 +66,21 @@ def metric_named(name: str) -> Metric:
         if metric == name:
             return metric
     return "rating"
+
+
 METRIC_CHOICES = [app_commands.Choice(name=name, value=metric) for metric, (_, name, _) in METRICS.items()]
 #: A game's status as the history shows it.
-GAME_STATUS = {"lobby": N_("lobby"), "playing": N_("playing"), "finished": N_("finished"),
-               "cancelled": N_("cancelled"), "abandoned": N_("abandoned")}
-SCOPE_CHOICES = [app_commands.Choice(name=N_("This server"), value="server"),
-                 app_commands.Choice(name=N_("All servers"), value="global")]
+GAME_STATUS = {
+    "lobby": N_("lobby"),
+    "playing": N_("playing"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+    "abandoned": N_("abandoned"),
+}
+SCOPE_CHOICES = [
+    app_commands.Choice(name=N_("This server"), value="server"),
+    app_commands.Choice(name=N_("All servers"), value="global"),
+]
 
 
 def where_text(locale, scope: str) -> str:
@@ -107,8 +116,15 @@ def metric_value(locale, entry: LeaderboardEntry, metric: str) -> str:
 
 def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool = False) -> str:
     rest = [tr(locale, "rating {rating}", rating=number(locale, entry.rating, 1))] if metric != "rating" else []
-    rest.append(tr(locale, "{wins}/{games} won ({rate})", wins=number(locale, entry.wins),
-                   games=number(locale, entry.games), rate=percent(locale, entry.win_rate)))
+    rest.append(
+        tr(
+            locale,
+            "{wins}/{games} won ({rate})",
+            wins=number(locale, entry.wins),
+            games=number(locale, entry.games),
+            rate=percent(locale, entry.win_rate),
+        )
+    )
     if entry.avg_points_per_round is not None and metric != "avg_points_per_round":
         rest.append(per_round(locale, entry))
     name = shown_name(entry.display_name or "?")
@@ -116,8 +132,9 @@ def entry_line(locale, entry: LeaderboardEntry, metric: str, *, highlight: bool 
     return f"▶ {line}" if highlight else line
 
 
-async def leaderboard_message(interaction: discord.Interaction, scope: str, metric: Metric, min_games: int,
-                              page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+async def leaderboard_message(
+    interaction: discord.Interaction, scope: str, metric: Metric, min_games: int, page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
     """The embed and page buttons for one leaderboard page, with the viewer's own rank."""
     store = store_of(interaction)
     locale = public_locale(interaction)
@@ -130,14 +147,19 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
     mine = await store.rank_of(viewer.id, guild_id, metric, min_games=min_games)
 
     where = where_text(locale, scope)
-    embed = discord.Embed(title=tr(locale, "6 nimmt! leaderboard — {metric}", metric=tr(locale, METRICS[metric][2])),
-                          colour=GREEN)
+    embed = discord.Embed(
+        title=tr(locale, "6 nimmt! leaderboard — {metric}", metric=tr(locale, METRICS[metric][2])), colour=GREEN
+    )
     if board.entries:
-        embed.description = "\n".join(entry_line(locale, e, metric, highlight=e.user_id == viewer.id)
-                                      for e in board.entries)
+        embed.description = "\n".join(
+            entry_line(locale, e, metric, highlight=e.user_id == viewer.id) for e in board.entries
+        )
     elif min_games > 1:
-        embed.description = tr(locale, "Nobody qualifies yet (at least {games}). Start a game with `/6nimmt start`!",
-                               games=games_text(locale, min_games))
+        embed.description = tr(
+            locale,
+            "Nobody qualifies yet (at least {games}). Start a game with `/6nimmt start`!",
+            games=games_text(locale, min_games),
+        )
     else:
         embed.description = tr(locale, "Nobody qualifies yet. Start a game with `/6nimmt start`!")
     name = shown_name(viewer.display_name)
@@ -145,39 +167,63 @@ async def leaderboard_message(interaction: discord.Interaction, scope: str, metr
     if mine is not None:
         embed.add_field(name=rank_title, value=entry_line(locale, mine, metric), inline=False)
     else:
-        embed.add_field(name=rank_title, inline=False,
-                        value=trn(locale, "{name} is not ranked here yet: it takes {count} finished game in {where}.",
-                                  "{name} is not ranked here yet: it takes {count} finished games in {where}.",
-                                  min_games, name=name, count=number(locale, min_games), where=where))
+        embed.add_field(
+            name=rank_title,
+            inline=False,
+            value=trn(
+                locale,
+                "{name} is not ranked here yet: it takes {count} finished game in {where}.",
+                "{name} is not ranked here yet: it takes {count} finished games in {where}.",
+                min_games,
+                name=name,
+                count=number(locale, min_games),
+                where=where,
+            ),
+        )
     players = trn(locale, "{count} player", "{count} players", total, count=number(locale, total))
-    embed.set_footer(text=tr(locale, "Page {page} of {pages} · {players} · {where} · at least {games}",
-                             page=page + 1, pages=pages, players=players, where=where,
-                             games=games_text(locale, min_games)))
+    embed.set_footer(
+        text=tr(
+            locale,
+            "Page {page} of {pages} · {players} · {where} · at least {games}",
+            page=page + 1,
+            pages=pages,
+            players=players,
+            where=where,
+            games=games_text(locale, min_games),
+        )
+    )
     if pages == 1:
         return embed, None
     view = item_view()
     # Translators: a button label (at most 80 characters).
-    view.add_item(LeaderboardPage(scope, metric, min_games, page - 1, label=tr(locale, "◀ Previous"),
-                                  disabled=page == 0))
+    view.add_item(
+        LeaderboardPage(scope, metric, min_games, page - 1, label=tr(locale, "◀ Previous"), disabled=page == 0)
+    )
     # Translators: a button label (at most 80 characters).
-    view.add_item(LeaderboardPage(scope, metric, min_games, page + 1, label=tr(locale, "Next ▶"),
-                                  disabled=page >= pages - 1))
+    view.add_item(
+        LeaderboardPage(scope, metric, min_games, page + 1, label=tr(locale, "Next ▶"), disabled=page >= pages - 1)
+    )
     return embed, view
 
 
-class LeaderboardPage(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})"):
+class LeaderboardPage(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})",
+):
     """A page button: anyone may page; the board is read anew from the store on every click."""
 
     moves = False
 
-    def __init__(self, scope: str, metric: Metric, min_games: int, page: int, *, label: str = "Page",
-                 disabled: bool = False) -> None:
+    def __init__(
+        self, scope: str, metric: Metric, min_games: int, page: int, *, label: str = "Page", disabled: bool = False
+    ) -> None:
         page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
         scope = "server" if scope in ("s", "server") else "global"
         custom_id = f"6s:lb:{'s' if scope == 'server' else 'a'}:{METRICS[metric][0]}:{min_games}:{page}"
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id,
-                                           disabled=disabled))
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled)
+        )
         self.scope = scope
         self.metric, self.min_games, self.page = metric, min_games, page
 
@@ -203,48 +249,70 @@ def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Em
     embed.description = tr(locale, "Finished games in {where}.", where=where)
     games = number(locale, stats.games)
     if stats.finished_by_ai:
-        games += " " + trn(locale, "({count} finished by an AI)", "({count} finished by an AI)", stats.finished_by_ai,
-                           count=number(locale, stats.finished_by_ai))
+        games += " " + trn(
+            locale,
+            "({count} finished by an AI)",
+            "({count} finished by an AI)",
+            stats.finished_by_ai,
+            count=number(locale, stats.finished_by_ai),
+        )
     embed.add_field(name=tr(locale, "Games"), value=games)
     embed.add_field(name=tr(locale, "Wins"), value=f"{number(locale, stats.wins)} ({percent(locale, stats.win_rate)})")
     if stats.rating is not None:
-        embed.add_field(name=tr(locale, "Rating"), value=f"{number(locale, stats.rating.ordinal, 1)} "
-                                                         f"(μ {number(locale, stats.rating.mu, 1)}, "
-                                                         f"σ {number(locale, stats.rating.sigma, 1)})")
+        embed.add_field(
+            name=tr(locale, "Rating"),
+            value=f"{number(locale, stats.rating.ordinal, 1)} "
+            f"(μ {number(locale, stats.rating.mu, 1)}, "
+            f"σ {number(locale, stats.rating.sigma, 1)})",
+        )
     else:
         embed.add_field(name=tr(locale, "Rating"), value=tr(locale, "not rated yet"))
     if stats.avg_points_per_round is not None:
-        embed.add_field(name=tr(locale, "Points per round"),
-                        value=f"{number(locale, stats.avg_points_per_round, 2)}{BULL}")
+        embed.add_field(
+            name=tr(locale, "Points per round"), value=f"{number(locale, stats.avg_points_per_round, 2)}{BULL}"
+        )
     if stats.avg_points_per_game is not None:
-        embed.add_field(name=tr(locale, "Points per game"),
-                        value=f"{number(locale, stats.avg_points_per_game, 1)}{BULL}")
+        embed.add_field(
+            name=tr(locale, "Points per game"), value=f"{number(locale, stats.avg_points_per_game, 1)}{BULL}"
+        )
     for label, score in ((N_("Best game"), stats.best_game), (N_("Worst game"), stats.worst_game)):
         if score is not None:
-            embed.add_field(name=tr(locale, label), value=tr(locale, "{points}{bull} in game #{game}",
-                                                             points=score.points, bull=BULL, game=score.game_id))
+            embed.add_field(
+                name=tr(locale, label),
+                value=tr(locale, "{points}{bull} in game #{game}", points=score.points, bull=BULL, game=score.game_id),
+            )
     embed.add_field(name=tr(locale, "Rows taken"), value=number(locale, stats.rows_taken))
     embed.add_field(name=tr(locale, "Sixth-card takes"), value=number(locale, stats.sixth_card_takes))
     embed.add_field(name=tr(locale, "Low-card takes"), value=number(locale, stats.low_card_takes))
     if stats.favourite_row is not None:
-        embed.add_field(name=tr(locale, "Favourite row"),
-                        value=tr(locale, "row {row} ({times}× taken)", row=stats.favourite_row + 1,
-                                 times=stats.row_takes[stats.favourite_row]))
+        embed.add_field(
+            name=tr(locale, "Favourite row"),
+            value=tr(
+                locale,
+                "row {row} ({times}× taken)",
+                row=stats.favourite_row + 1,
+                times=stats.row_takes[stats.favourite_row],
+            ),
+        )
     return embed
 
 
 # --------------------------------------------------------------------------- forget-me
 
 
-class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"6s:fm:(?P<user>\d{1,20}):(?P<answer>yes|no)"):
+class ForgetButton(
+    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6s:fm:(?P<user>\d{1,20}):(?P<answer>yes|no)"
+):
     """The confirmation of ``/6nimmt forget-me``; only the asking user may answer it."""
 
     def __init__(self, user_id: int, answer: str, locale=None) -> None:
         # Translators: a button label (at most 80 characters).
-        label, style = ((tr(locale, "Delete my data"), discord.ButtonStyle.danger) if answer == "yes"
-                        # Translators: a button label (at most 80 characters).
-                        else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary))
+        label, style = (
+            (tr(locale, "Delete my data"), discord.ButtonStyle.danger)
+            if answer == "yes"
+            # Translators: a button label (at most 80 characters).
+            else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary)
+        )
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
         # ``choice``, not ``answer``: that names how TableItem answers the click (an edit of the question)
         self.user_id, self.choice = user_id, answer
@@ -263,9 +331,17 @@ class ForgetButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
             return
         stored = await forget_player(service, self.user_id)
         await reply.edit(
-            content=(tr(locale, "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your "
-                                "seats in past games now read “deleted player”.") if stored
-                     else tr(locale, "There was nothing stored about you.")), view=None)
+            content=(
+                tr(
+                    locale,
+                    "Your 6 nimmt! data is deleted: your stats, ratings and name are gone, and your "
+                    "seats in past games now read “deleted player”.",
+                )
+                if stored
+                else tr(locale, "There was nothing stored about you.")
+            ),
+            view=None,
+        )
 
 
 ITEMS = (LeaderboardPage, ForgetButton)
@@ -284,14 +360,16 @@ def forget_view(user_id: int, locale) -> discord.ui.View:
 @app_commands.command(name="stats", description="A player's 6 nimmt! record")
 @app_commands.describe(member="Whose stats (default: yours)", scope="This server or every server")
 @app_commands.choices(scope=SCOPE_CHOICES)
-async def stats_command(interaction: discord.Interaction, member: discord.Member | None = None,
-                        scope: str = "server") -> None:
+async def stats_command(
+    interaction: discord.Interaction, member: discord.Member | None = None, scope: str = "server"
+) -> None:
     target = member or interaction.user
     guild_id = interaction.guild_id if scope == "server" else None
     stats = await store_of(interaction).player_stats(target.id, guild_id)
     locale = public_locale(interaction)
     await interaction.response.send_message(
-        embed=stats_embed(locale, stats, target.display_name, where_text(locale, scope)))
+        embed=stats_embed(locale, stats, target.display_name, where_text(locale, scope))
+    )
 
 
 @app_commands.command(name="history", description="The last games in this server, or one game's log as files")
@@ -306,16 +384,30 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         locale: LocaleLike = user_locale(interaction)
         images = stats_cog(interaction).images
         export, chart = await images.run(game_files, log_, {word: tr(locale, word) for word in CHART_WORDS})
-        files = [discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
-                 discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt")]
+        files = [
+            discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
+            discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt"),
+        ]
         if chart is not None:  # each player's bullheads round by round
-            files.append(discord.File(io.BytesIO(chart), filename=f"6nimmt-game-{export.game_id}-scores.png",
-                                      description=tr(locale, "Bullheads after each round")))
+            files.append(
+                discord.File(
+                    io.BytesIO(chart),
+                    filename=f"6nimmt-game-{export.game_id}-scores.png",
+                    description=tr(locale, "Bullheads after each round"),
+                )
+            )
         standings = ", ".join(f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results)
         await interaction.followup.send(
-            tr(locale, "Game #{game} ({status}): {standings}. The full log is attached.", game=export.game_id,
-               status=tr(locale, GAME_STATUS[log_.game.status]), standings=standings or tr(locale, "no results")),
-            files=files, ephemeral=True)
+            tr(
+                locale,
+                "Game #{game} ({status}): {standings}. The full log is attached.",
+                game=export.game_id,
+                status=tr(locale, GAME_STATUS[log_.game.status]),
+                standings=standings or tr(locale, "no results"),
+            ),
+            files=files,
+            ephemeral=True,
+        )
         return
     games = await store.history(interaction.guild_id, limit=10)
     locale = public_locale(interaction)
@@ -329,8 +421,8 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             status = tr(locale, GAME_STATUS[record.status])
             when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else status
             standings = ", ".join(
-                f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}"
-                for r in summary.results)
+                f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}" for r in summary.results
+            )
             variant = tr(locale, VARIANT_NAMES[Variant(record.variant)])
             lines.append(f"**#{record.game_id}** · {variant} · {when}\n{standings or status}")
         embed.description = "\n".join(lines)[:4000]
@@ -345,9 +437,14 @@ async def forget_me_command(interaction: discord.Interaction) -> None:
         raise SeatedAtOpenTable(table.channel_id)
     locale = user_locale(interaction)
     await interaction.response.send_message(
-        tr(locale, "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will "
-                   "read “deleted player”. Other players' results stay as they were. Are you sure?"),
-        view=forget_view(interaction.user.id, locale), ephemeral=True)
+        tr(
+            locale,
+            "This deletes your 6 nimmt! stats, ratings and name for good; your seats in past games will "
+            "read “deleted player”. Other players' results stay as they were. Are you sure?",
+        ),
+        view=forget_view(interaction.user.id, locale),
+        ephemeral=True,
+    )
 
 
 SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (stats_command, history_command, forget_me_command)
@@ -376,11 +473,19 @@ class Stats(commands.Cog):
         self.images.close()
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
-    @app_commands.describe(scope="This server or every server", metric="What to rank by",
-                           min_games="Only rank players with at least this many finished games")
+    @app_commands.describe(
+        scope="This server or every server",
+        metric="What to rank by",
+        min_games="Only rank players with at least this many finished games",
+    )
     @app_commands.choices(scope=SCOPE_CHOICES, metric=METRIC_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", metric: str = "rating",
-                          min_games: app_commands.Range[int, 1, 1000] = 1) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        scope: str = "server",
+        metric: str = "rating",
+        min_games: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
         if scope == "server" and interaction.guild_id is None:
             raise RecordError(N_("There is no server here: use `scope: All servers`."))  # worded by the tree
         embed, view = await leaderboard_message(interaction, scope, metric_named(metric), min_games, 0)

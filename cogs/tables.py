@@ -69,24 +69,33 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 TARGET_LOW, TARGET_HIGH = TARGET_CHOICES
 ROUNDS_LOW, ROUNDS_HIGH = ROUNDS_CHOICES
 AI_SEATS_HIGH = MAX_PLAYERS - 1
-TARGET_HELP = ("End after the round in which someone reaches this score "
-               f"(default {variant_spec(Variant.CLASSIC).target})")
-ROUNDS_HELP = ("Play this many rounds instead of a target score "
-               f"(Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})")
+TARGET_HELP = (
+    f"End after the round in which someone reaches this score (default {variant_spec(Variant.CLASSIC).target})"
+)
+ROUNDS_HELP = (
+    f"Play this many rounds instead of a target score (Anniversary: always {variant_spec(Variant.ANNIVERSARY).rounds})"
+)
 
 
-PACE_CHOICES = [app_commands.Choice(name=label, value=value) for value, label in (
-    ("live", N_("Live: everyone plays now (the timer below)")),
-    ("1h", N_("Turn-based: 1 hour for each move")),
-    ("8h", N_("Turn-based: 8 hours for each move")),
-    ("24h", N_("Turn-based: 24 hours for each move")))]
+PACE_CHOICES = [
+    app_commands.Choice(name=label, value=value)
+    for value, label in (
+        ("live", N_("Live: everyone plays now (the timer below)")),
+        ("1h", N_("Turn-based: 1 hour for each move")),
+        ("8h", N_("Turn-based: 8 hours for each move")),
+        ("24h", N_("Turn-based: 24 hours for each move")),
+    )
+]
 
 
 @app_commands.command(name="start", description="Open a table in this channel")
 @app_commands.describe(
-    variant="Which rules to play", target=TARGET_HELP, rounds=ROUNDS_HELP,
+    variant="Which rules to play",
+    target=TARGET_HELP,
+    rounds=ROUNDS_HELP,
     timer="Seconds per turn in a live game (default 60)",
-    ai_players="AI players to seat now", ai_level="How strong the AI players are",
+    ai_players="AI players to seat now",
+    ai_level="How strong the AI players are",
     helpers="Player aids for everyone: each hand can show the cards seen this round (default off)",
     pace="Live, or turn-based with hours for each move (the server's default otherwise)",
 )
@@ -116,8 +125,10 @@ async def start_command(
         if running:
             game = running[0].as_committed()
             link = _message_link(game.guild_id, game.channel_of(game.message_id), game.message_id)
-            await answer_error(interaction, tr(locale, "This thread's game is still open: {link}. Start the next one "
-                                                       "once it is over.", link=link))
+            await answer_error(
+                interaction,
+                tr(locale, "This thread's game is still open: {link}. Start the next one once it is over.", link=link),
+            )
             return
     channel_id = parent if parent is not None else channel_id_of(interaction)
     # Opened from a game's thread, the lobby goes to the channel and the answer says where: only
@@ -128,30 +139,43 @@ async def start_command(
         except Exception:  # logged and counted by the book
             # The bot's defaults instead could open what this server's own rules forbid (threads, a
             # turn-based pace): nothing is opened, and the host can simply try again.
-            await reply.error(tr(locale, "This server's settings cannot be read right now, so no table was "
-                                         "opened. Please try again in a moment."))
+            await reply.error(
+                tr(
+                    locale,
+                    "This server's settings cannot be read right now, so no table was "
+                    "opened. Please try again in a moment.",
+                )
+            )
             return
         chosen = pace.value if pace is not None else server.pace
         if chosen != "live" and not server.turn_based:
             await reply.error(tr(locale, "Turn-based games are turned off on this server: start a live one."))
             return
         if chosen != "live" and timer is not None:
-            await reply.error(tr(locale, "The timer is for live games: a turn-based game gives every move the "
-                                         "hours of its pace."))
+            await reply.error(
+                tr(locale, "The timer is for live games: a turn-based game gives every move the hours of its pace.")
+            )
             return
         try:
             # The server's level and pace are stored as text: validated here, with the host's choices.
-            options = TableOptions.model_validate(dict(
-                variant=Variant(variant),
-                target=target if target is not None else (None if rounds is not None
-                                                          else variant_spec(variant).target),
-                rounds=rounds, turn_seconds=timer or server.turn_seconds,
-                choice_seconds=settings.choice_seconds, special_seconds=settings.special_seconds,
-                ai_seats=ai_players, ai_level=ai_level or server.ai_level, helpers=helpers, pace=chosen,
-            ))
+            options = TableOptions.model_validate(
+                dict(
+                    variant=Variant(variant),
+                    target=target
+                    if target is not None
+                    else (None if rounds is not None else variant_spec(variant).target),
+                    rounds=rounds,
+                    turn_seconds=timer or server.turn_seconds,
+                    choice_seconds=settings.choice_seconds,
+                    special_seconds=settings.special_seconds,
+                    ai_seats=ai_players,
+                    ai_level=ai_level or server.ai_level,
+                    helpers=helpers,
+                    pace=chosen,
+                )
+            )
         except ValidationError as exc:
-            await reply.error(tr(locale, "That table cannot be set up — {problem}.",
-                                 problem=first_error(exc, locale)))
+            await reply.error(tr(locale, "That table cannot be set up — {problem}.", problem=first_error(exc, locale)))
             return
         if parent is not None:  # as a Rematch: a thread is tried on the lobby, the channel played in otherwise
             why = None
@@ -160,18 +184,21 @@ async def start_command(
             why = why_not_in_thread(interaction, locale) if server.threads else None
             threaded = server.threads and why is None
         try:
-            table = await service.open_lobby(guild_id, channel_id, interaction.user.id,
-                                             interaction.user.display_name, options, threaded=threaded)
+            table = await service.open_lobby(
+                guild_id, channel_id, interaction.user.id, interaction.user.display_name, options, threaded=threaded
+            )
         except TableExists as exc:
             link = _message_link(guild_id, exc.channel_id, exc.message_id)
-            await reply.error(tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link)
-                              + (" " + why if why else ""))
+            await reply.error(
+                tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link) + (" " + why if why else "")
+            )
             return
         message_id = await post_lobby(reply, service, table)
     if threaded and message_id is not None:
         why = await start_thread(bot, service, table, message_id, interaction.user.display_name, public)
     if why:  # the host alone learns why the game runs in the channel
         await interaction.followup.send(why, ephemeral=True)
+
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
 @table_option(lobby_choices)
@@ -181,6 +208,7 @@ async def join_command(interaction: discord.Interaction, table_id: int | None = 
         await service_of(interaction).join(table.id, interaction.user.id, interaction.user.display_name)
         await reply.send(tr(user_locale(interaction), "You joined the table."))
 
+
 @app_commands.command(name="leave", description="Leave this channel's table (an AI takes over a running game)")
 @table_option()
 async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
@@ -189,6 +217,7 @@ async def leave_command(interaction: discord.Interaction, table_id: int | None =
         await service_of(interaction).leave(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "You left the table."))
 
+
 @app_commands.command(name="begin", description="Start the game (host only)")
 @table_option()
 async def begin_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
@@ -196,6 +225,7 @@ async def begin_command(interaction: discord.Interaction, table_id: int | None =
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).begin(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "The game is on!"))
+
 
 @app_commands.command(name="cancel", description="Close this channel's table (host or Manage Messages)")
 @table_option()
@@ -206,15 +236,16 @@ async def cancel_command(interaction: discord.Interaction, table_id: int | None 
         await service_of(interaction).cancel(table.id, interaction.user.id, can_manage)
         await reply.send(tr(user_locale(interaction), "The table is closed."))
 
+
 @app_commands.command(name="kick", description="Remove a player (host only); an AI takes over their seat mid-game")
 @app_commands.describe(member="The player to remove")
 @table_option()
-async def kick_command(interaction: discord.Interaction, member: discord.Member,
-                       table_id: int | None = None) -> None:
+async def kick_command(interaction: discord.Interaction, member: discord.Member, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).kick(table.id, interaction.user.id, member.id)
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=shown_name(member.display_name)))
+
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
 @table_option()
@@ -225,17 +256,19 @@ async def hand_command(interaction: discord.Interaction, table_id: int | None = 
     except SeatTakenOver as exc:  # with its Take my seat back button
         await refuse(interaction, exc)
 
+
 @app_commands.command(name="prompts", description="Anniversary: when to ask you about your special cards")
 @app_commands.describe(when="always; when a special card saves you bullheads; only for big savings; or never")
 @table_option()
-@app_commands.choices(when=[app_commands.Choice(name=label, value=value)
-                            for value, (label, _) in PREFERENCES.items()])
-async def prompts_command(interaction: discord.Interaction, when: app_commands.Choice[str],
-                          table_id: int | None = None) -> None:
+@app_commands.choices(when=[app_commands.Choice(name=label, value=value) for value, (label, _) in PREFERENCES.items()])
+async def prompts_command(
+    interaction: discord.Interaction, when: app_commands.Choice[str], table_id: int | None = None
+) -> None:
     table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
+
 
 @app_commands.command(name="status", description="Show this channel's table again")
 @table_option()
@@ -263,12 +296,16 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
             files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
     if shown.thread_id is not None and shown.thread_id != interaction.channel_id:
-        said = tr(locale, "Here is the table; it is posted again at the bottom of its thread {thread}, with its "
-                          "buttons.", thread=f"<#{shown.thread_id}>")
+        said = tr(
+            locale,
+            "Here is the table; it is posted again at the bottom of its thread {thread}, with its buttons.",
+            thread=f"<#{shown.thread_id}>",
+        )
     else:
         said = tr(locale, "Here is the table; it is posted again at the bottom of the channel, with its buttons.")
     await interaction.followup.send(said, embed=embed, files=files, ephemeral=True)
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
+
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")
 @table_option()
@@ -285,9 +322,20 @@ async def rules_command(interaction: discord.Interaction, table_id: int | None =
         text += "\n" + error_text(locale, ChooseTable(len(here)))
     await interaction.response.send_message(text, ephemeral=True)
 
+
 SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (
-    start_command, join_command, leave_command, begin_command, cancel_command, kick_command, hand_command,
-    prompts_command, status_command, rules_command, games_command)
+    start_command,
+    join_command,
+    leave_command,
+    begin_command,
+    cancel_command,
+    kick_command,
+    hand_command,
+    prompts_command,
+    status_command,
+    rules_command,
+    games_command,
+)
 
 
 class Tables(commands.Cog):

@@ -57,22 +57,34 @@ def why_not_in_thread(interaction: discord.Interaction, locale) -> str | None:
     channel = interaction.channel
     kind = getattr(channel, "type", None)
     if isinstance(channel, discord.Thread) or kind in (
-            discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread):
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    ):
         return tr(locale, "This is a thread (or a forum post) already, so the game runs right here.")
     if kind not in THREADABLE:
         return tr(locale, "This kind of channel has no threads, so the game runs right here.")
     permissions = interaction.app_permissions
-    missing = [tr(locale, name) for name, granted in (
-        # Translators: Discord's name of the permission, as your language's client shows it (quoted, if
-        # your language quotes such names in running text).
-        (N_("Create Public Threads"), permissions.create_public_threads),
-        # Translators: Discord's name of the permission, as above.
-        (N_("Send Messages in Threads"), permissions.send_messages_in_threads)) if not granted]
+    missing = [
+        tr(locale, name)
+        for name, granted in (
+            # Translators: Discord's name of the permission, as your language's client shows it (quoted, if
+            # your language quotes such names in running text).
+            (N_("Create Public Threads"), permissions.create_public_threads),
+            # Translators: Discord's name of the permission, as above.
+            (N_("Send Messages in Threads"), permissions.send_messages_in_threads),
+        )
+        if not granted
+    ]
     if missing:
         # Translators: {permissions} is one or two permission names, joined as your language lists them.
-        return trn(locale, "I lack the {permissions} permission here, so the game runs in this channel.",
-                   "I lack the {permissions} permissions here, so the game runs in this channel.", len(missing),
-                   permissions=join(locale, missing))
+        return trn(
+            locale,
+            "I lack the {permissions} permission here, so the game runs in this channel.",
+            "I lack the {permissions} permissions here, so the game runs in this channel.",
+            len(missing),
+            permissions=join(locale, missing),
+        )
     return None
 
 
@@ -81,10 +93,11 @@ MAX_HOST_NAME = 32
 
 
 def thread_name(table: Table, host_name: str, locale) -> str:
-    """"6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters). A thread's name shows no
+    """ "6 nimmt! · Alice's table · #12" (Discord allows 1–100 characters). A thread's name shows no
     markdown and pings nobody, but a right-to-left override in the host's name would reverse it."""
-    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=isolated(host_name[:MAX_HOST_NAME]),
-              table=table.id)[:100]
+    return tr(locale, "6 nimmt! · {host}'s table · #{table}", host=isolated(host_name[:MAX_HOST_NAME]), table=table.id)[
+        :100
+    ]
 
 
 def game_thread_parent(interaction: discord.Interaction) -> int | None:
@@ -98,8 +111,9 @@ def game_thread_parent(interaction: discord.Interaction) -> int | None:
     return None
 
 
-async def start_thread(client: discord.Client, service: TableService, table: Table, message_id: int | None,
-                       host_name: str, locale) -> str | None:
+async def start_thread(
+    client: discord.Client, service: TableService, table: Table, message_id: int | None, host_name: str, locale
+) -> str | None:
     """Start the game's thread on its lobby message and tell the service; if Discord refuses, the
     game plays in its channel, or, when the channel has its one game played in place already, the
     table closes. Returns why there is no thread (already in ``locale``), or None.
@@ -119,24 +133,31 @@ async def start_thread(client: discord.Client, service: TableService, table: Tab
     return why
 
 
-async def _open_thread(client: discord.Client, table: Table, message_id: int | None, host_name: str,
-                       locale) -> tuple[int | None, str | None]:
+async def _open_thread(
+    client: discord.Client, table: Table, message_id: int | None, host_name: str, locale
+) -> tuple[int | None, str | None]:
     """(the thread started on ``message_id``, None), or (None, why none could be)."""
     if message_id is None:
         return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
     minutes: ArchiveMinutes = TURN_BASED_ARCHIVE_MINUTES if table.options.turn_based else LIVE_ARCHIVE_MINUTES
     try:
         data = await client.http.start_thread_with_message(
-            table.channel_id, message_id, name=thread_name(table, host_name, locale),
-            auto_archive_duration=minutes, rate_limit_per_user=None)
+            table.channel_id,
+            message_id,
+            name=thread_name(table, host_name, locale),
+            auto_archive_duration=minutes,
+            rate_limit_per_user=None,
+        )
     except discord.HTTPException as exc:
         if exc.code == THREAD_ALREADY_CREATED:
             # Started before a kill kept its id from being saved: it shares its message's id.
             return message_id, None
         log.warning("table %s: no thread could be started (%s); it plays in its channel", table.id, exc)
-        return None, (tr(locale, "I may not start threads here, so the game runs in this channel.")
-                      if isinstance(exc, discord.Forbidden) else
-                      tr(locale, "Discord would not start a thread just now, so the game runs in this channel."))
+        return None, (
+            tr(locale, "I may not start threads here, so the game runs in this channel.")
+            if isinstance(exc, discord.Forbidden)
+            else tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
+        )
     except (aiohttp.ClientError, OSError) as exc:
         log.warning("table %s: Discord could not be reached to start its thread (%s)", table.id, exc)
         return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
@@ -180,8 +201,12 @@ class Threads(commands.Cog):
 
     def _on_update(self, update: TableUpdate) -> None:
         snapshot = update.snapshot
-        if update.kind == "restored" and snapshot.is_open and snapshot.meta.get("threaded") \
-                and not snapshot.meta.get("thread_id"):
+        if (
+            update.kind == "restored"
+            and snapshot.is_open
+            and snapshot.meta.get("threaded")
+            and not snapshot.meta.get("thread_id")
+        ):
             self._spawn(self._place(snapshot.table), f"place-{snapshot.id}")
 
     async def _place(self, table: Table) -> None:
@@ -215,9 +240,13 @@ class Threads(commands.Cog):
             try:
                 ended = await self.service.channel_gone(channel_id)
             except Exception:
-                log.log(logging.ERROR if not failures else logging.DEBUG,
-                        "the tables of deleted channel %s could not be ended (try %d); trying again",
-                        channel_id, failures + 1, exc_info=not failures)
+                log.log(
+                    logging.ERROR if not failures else logging.DEBUG,
+                    "the tables of deleted channel %s could not be ended (try %d); trying again",
+                    channel_id,
+                    failures + 1,
+                    exc_info=not failures,
+                )
                 continue
             log.info("channel %s was deleted: table(s) %s abandoned", channel_id, ended)
             return
@@ -263,11 +292,16 @@ class Threads(commands.Cog):
                 return
             except UNREACHABLE as exc:
                 if attempt == LOCK_TRIES:  # a locked thread still refuses the next post, which pauses it
-                    log.error("thread %s was %s, but the game could not be saved so (%s)",
-                              thread_id, "locked" if locked else "unlocked", exc)
+                    log.error(
+                        "thread %s was %s, but the game could not be saved so (%s)",
+                        thread_id,
+                        "locked" if locked else "unlocked",
+                        exc,
+                    )
                     return
                 await asyncio.sleep(backoff(attempt))
             except Exception:
-                log.exception("thread %s was %s, but its game could not follow", thread_id,
-                              "locked" if locked else "unlocked")
+                log.exception(
+                    "thread %s was %s, but its game could not follow", thread_id, "locked" if locked else "unlocked"
+                )
                 return

@@ -57,7 +57,7 @@ def sqlite_path(url: str | PathLike[str]) -> str | None:
     if text.startswith(POSTGRES_PREFIXES):
         return None
     if text.startswith(SQLITE_PREFIX):
-        return text[len(SQLITE_PREFIX):]
+        return text[len(SQLITE_PREFIX) :]
     if "://" in text:
         raise ValueError(f"unknown database URL {text!r}: use sqlite:///path or postgresql://…")
     return text
@@ -88,10 +88,35 @@ async def copy_database(source: str, target: str) -> Transferred:
 
 
 __all__ = [
-    "Commit", "ConstraintViolation", "CorruptRecord", "CorruptTable", "GameLog", "GameNotActive",
-    "GameNotFound", "GameResult", "GameSummary", "InvalidPayload", "InvalidTransition",
-    "LeaderboardEntry", "LeaderboardPage", "MigrationError", "NotADatabase", "OutboxPost", "PlayerInActiveGame",
-    "PlayerStats", "RestoredTable", "ResultMismatch", "SchemaTooNew", "SeatInfo",
-    "SeatResult", "Store", "StoreError", "StoreUnavailable", "Transferred", "UnknownMetric", "open_store",
-    "copy_database", "sqlite_path",
+    "Commit",
+    "ConstraintViolation",
+    "CorruptRecord",
+    "CorruptTable",
+    "GameLog",
+    "GameNotActive",
+    "GameNotFound",
+    "GameResult",
+    "GameSummary",
+    "InvalidPayload",
+    "InvalidTransition",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "MigrationError",
+    "NotADatabase",
+    "OutboxPost",
+    "PlayerInActiveGame",
+    "PlayerStats",
+    "RestoredTable",
+    "ResultMismatch",
+    "SchemaTooNew",
+    "SeatInfo",
+    "SeatResult",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "Transferred",
+    "UnknownMetric",
+    "open_store",
+    "copy_database",
+    "sqlite_path",
 ]

@@ -70,8 +70,9 @@ class StoreBase(ABC):
         options_json = dump_object(options or {}, "options")
         first = writes.pending_commit(0, commit)  # its id comes with the row
         now = self._clock()
-        return await self._transact(lambda: writes.create_game(
-            guild_id, channel_id, host_id, variant, options_json, seed, now, first))
+        return await self._transact(
+            lambda: writes.create_game(guild_id, channel_id, host_id, variant, options_json, seed, now, first)
+        )
 
     async def commit(self, game_id: int, commit: Commit) -> int | None:
         # Encoded here, outside the transaction: a bad payload fails fast and JSON encoding
@@ -140,4 +141,3 @@ class StoreBase(ABC):
 
     async def forget_player(self, user_id: int) -> bool:
         return await self._transact(lambda: writes.forget_player(user_id))
-

@@ -70,8 +70,11 @@ class CommitQueue:
                 # commit: its callers learn that the outcome is unknown.
                 for _, future in batch:
                     if not future.done():
-                        future.set_exception(exc if isinstance(exc, Exception) else StoreError(
-                            "write interrupted: it may or may not have been committed"))
+                        future.set_exception(
+                            exc
+                            if isinstance(exc, Exception)
+                            else StoreError("write interrupted: it may or may not have been committed")
+                        )
                 if not isinstance(exc, Exception):
                     raise
                 continue

@@ -40,8 +40,10 @@ class NotADatabase(StoreError):
     """The database file exists but is not an SQLite database (or is encrypted or damaged)."""
 
     def __init__(self, path: str) -> None:
-        super().__init__(f"{path} is not an SQLite database file; point DATABASE_URL or "
-                         "DATABASE_PATH at the bot's database, or at a new file")
+        super().__init__(
+            f"{path} is not an SQLite database file; point DATABASE_URL or "
+            "DATABASE_PATH at the bot's database, or at a new file"
+        )
         self.path = path
 
 

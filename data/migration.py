@@ -23,10 +23,12 @@ class Migration:
 
 
 #: Checkpoints whose meta may hold what version "outbox" moves out of it.
-MOVABLE_META = "SELECT game_id, meta, updated_at FROM checkpoints WHERE meta LIKE '%\"outbox\"%' " \
-               "OR meta LIKE '%\"message_id\"%'"
-MOVE_POST = "INSERT INTO outbox (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?) " \
-            "ON CONFLICT (game_id, seq) DO NOTHING"
+MOVABLE_META = (
+    "SELECT game_id, meta, updated_at FROM checkpoints WHERE meta LIKE '%\"outbox\"%' OR meta LIKE '%\"message_id\"%'"
+)
+MOVE_POST = (
+    "INSERT INTO outbox (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seq) DO NOTHING"
+)
 MOVE_META = "UPDATE checkpoints SET meta = ? WHERE game_id = ?"
 MOVE_MESSAGE = "UPDATE games SET message_id = ? WHERE game_id = ?"
 
@@ -56,9 +58,11 @@ def move_outbox(meta_text: Any) -> MovedMeta | None:
     if not isinstance(message_id, int) or isinstance(message_id, bool):
         message_id = None
     outbox = meta.pop("outbox", None)
-    posts = [(entry["seq"], json.dumps(entry, separators=(",", ":")))
-             for entry in (outbox if isinstance(outbox, list) else [])
-             if isinstance(entry, dict) and isinstance(entry.get("seq"), int) and entry["seq"] >= 1]
+    posts = [
+        (entry["seq"], json.dumps(entry, separators=(",", ":")))
+        for entry in (outbox if isinstance(outbox, list) else [])
+        if isinstance(entry, dict) and isinstance(entry.get("seq"), int) and entry["seq"] >= 1
+    ]
     return MovedMeta(json.dumps(meta, separators=(",", ":")), message_id, posts)
 
 

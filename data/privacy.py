@@ -24,10 +24,16 @@ ACTIVE_SEATS = (
 #: scrub_meta: (select key..., text; update text by key; what it is). Checkpoint meta is the
 #: service's (host, seats with ids and names); a post still owed may name seats too.
 SCRUBBED: tuple[tuple[str, str, str], ...] = (
-    ("SELECT game_id, meta FROM checkpoints WHERE meta LIKE ?",
-     "UPDATE checkpoints SET meta = ? WHERE game_id = ?", "meta"),
-    ("SELECT game_id, seq, payload FROM outbox WHERE payload LIKE ?",
-     "UPDATE outbox SET payload = ? WHERE game_id = ? AND seq = ?", "post payload"),
+    (
+        "SELECT game_id, meta FROM checkpoints WHERE meta LIKE ?",
+        "UPDATE checkpoints SET meta = ? WHERE game_id = ?",
+        "meta",
+    ),
+    (
+        "SELECT game_id, seq, payload FROM outbox WHERE payload LIKE ?",
+        "UPDATE outbox SET payload = ? WHERE game_id = ? AND seq = ?",
+        "post payload",
+    ),
 )
 
 #: Each statement takes (user_id,) or, for the renames, (DELETED_PLAYER_NAME, user_id).

@@ -47,6 +47,7 @@ from .rows import (
 
 log = logging.getLogger(__name__)
 
+
 class Reader(Protocol):
     """A connection in a read transaction: aiosqlite's, or the PostgreSQL adapter."""
 
@@ -61,6 +62,8 @@ async def _fetch(conn: Reader, sql: str, parameters: Sequence[Any] | Mapping[str
 
 
 _UNFINISHED = "status IN ({})".format(",".join(f"'{s}'" for s in UNFINISHED_STATUSES))
+
+
 def _in_scope(guild_id: int | None) -> str:
     """Finished games of one guild (``:guild``), or of every guild for None. Two texts rather
     than ``(:guild IS NULL OR ...)``, which keeps both databases from using the guild's index."""
@@ -112,28 +115,28 @@ async def load_table(conn: Reader, game_id: int) -> RestoredTable | CorruptTable
     return tables[0] if tables else None
 
 
-async def _load_tables(conn: Reader, where: str, params: tuple[Any, ...]
-                       ) -> list[RestoredTable | CorruptTable]:
-    games = await conn.execute_fetchall(
-        f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY game_id", params
-    )
+async def _load_tables(conn: Reader, where: str, params: tuple[Any, ...]) -> list[RestoredTable | CorruptTable]:
+    games = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY game_id", params)
     seats: dict[int, list[Any]] = defaultdict(list)
     for row in await conn.execute_fetchall(
         f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN "
-        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seat", params
+        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seat",
+        params,
     ):
         seats[row["game_id"]].append(row)
     checkpoints = {
         row["game_id"]: row
         for row in await conn.execute_fetchall(
             "SELECT c.game_id, c.state, c.meta, c.last_seq, c.updated_at FROM checkpoints c "
-            f"WHERE c.game_id IN (SELECT game_id FROM games WHERE {where})", params
+            f"WHERE c.game_id IN (SELECT game_id FROM games WHERE {where})",
+            params,
         )
     }
     posts: dict[int, list[Any]] = defaultdict(list)
     for row in await conn.execute_fetchall(
         "SELECT game_id, seq, payload FROM outbox WHERE game_id IN "
-        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seq", params
+        f"(SELECT game_id FROM games WHERE {where}) ORDER BY game_id, seq",
+        params,
     ):
         posts[row["game_id"]].append(row)
     restored: list[RestoredTable | CorruptTable] = []
@@ -154,7 +157,9 @@ def _restore(game_row: Any, seat_rows: list[Any], checkpoint_row: Any, post_rows
     if checkpoint is None and game.status != "lobby":
         raise RowError(f"game {game.game_id} is {game.status} but has no checkpoint")
     return RestoredTable(
-        game=game, seats=[seat_from_row(r) for r in seat_rows], checkpoint=checkpoint,
+        game=game,
+        seats=[seat_from_row(r) for r in seat_rows],
+        checkpoint=checkpoint,
         posts=[post_from_row(r) for r in post_rows],
     )
 
@@ -197,8 +202,7 @@ WITH agg AS (
 
 def _ranked_sql(metric: str, guild_id: int | None) -> str:
     if metric not in _METRIC_ORDER:
-        raise UnknownMetric(f"unknown leaderboard metric {metric!r}; "
-                            f"choose one of {', '.join(_METRIC_ORDER)}")
+        raise UnknownMetric(f"unknown leaderboard metric {metric!r}; choose one of {', '.join(_METRIC_ORDER)}")
     # Only whitelisted identifiers are interpolated; values are bound.
     return _RANKED.format(in_scope=_in_scope(guild_id), value=metric, order=_METRIC_ORDER[metric])
 
@@ -213,9 +217,7 @@ def _scope_params(guild_id: int | None, min_games: int) -> dict[str, Any]:
 
 
 def _entry(row: Any) -> LeaderboardEntry:
-    return LeaderboardEntry.model_validate(
-        {k: row[k] for k in LeaderboardEntry.model_fields}
-    )
+    return LeaderboardEntry.model_validate({k: row[k] for k in LeaderboardEntry.model_fields})
 
 
 async def leaderboard(
@@ -241,16 +243,24 @@ async def leaderboard(
     else:  # a page past the end (or of none) still says how many there are
         total = (await _fetch(conn, ranked + "SELECT count(*) FROM ranked", params))[0][0]
     return LeaderboardPage(
-        metric=metric, entries=[_entry(r) for r in rows], total=total, offset=offset, limit=limit,
+        metric=metric,
+        entries=[_entry(r) for r in rows],
+        total=total,
+        offset=offset,
+        limit=limit,
     )
 
 
 async def rank_of(
-    conn: Reader, user_id: int, guild_id: int | None, metric: Metric,
+    conn: Reader,
+    user_id: int,
+    guild_id: int | None,
+    metric: Metric,
     min_games: int,
 ) -> LeaderboardEntry | None:
     rows = await _fetch(
-        conn, _ranked_sql(metric, guild_id) + "SELECT * FROM ranked WHERE user_id = :user",
+        conn,
+        _ranked_sql(metric, guild_id) + "SELECT * FROM ranked WHERE user_id = :user",
         {**_scope_params(guild_id, min_games), "user": user_id},
     )
     return _entry(rows[0]) if rows else None
@@ -259,25 +269,25 @@ async def rank_of(
 # --------------------------------------------------------------------------- player stats
 
 
-async def player_stats(
-    conn: Reader, user_id: int, guild_id: int | None
-) -> PlayerStats:
+async def player_stats(conn: Reader, user_id: int, guild_id: int | None) -> PlayerStats:
     params = {"user": user_id, "guild": guild_id}
-    from_results = (f"FROM results r JOIN games g ON g.game_id = r.game_id "
-                    f"WHERE r.user_id = :user AND {_in_scope(guild_id)}")
+    from_results = (
+        f"FROM results r JOIN games g ON g.game_id = r.game_id WHERE r.user_id = :user AND {_in_scope(guild_id)}"
+    )
     [totals] = await conn.execute_fetchall(
-        f"SELECT count(*), coalesce(sum(r.won), 0), sum(r.points), sum(g.rounds), "
-        f"count(r.ai_level) {from_results}",
+        f"SELECT count(*), coalesce(sum(r.won), 0), sum(r.points), sum(g.rounds), count(r.ai_level) {from_results}",
         params,
     )
     games, wins, points, rounds, finished_by_ai = totals
     best, worst = [
-        _game_score(await _fetch(
-            conn,
-            f"SELECT r.game_id, r.points, g.finished_at {from_results} "
-            f"ORDER BY r.points {direction}, g.finished_at DESC LIMIT 1",
-            params,
-        ))
+        _game_score(
+            await _fetch(
+                conn,
+                f"SELECT r.game_id, r.points, g.finished_at {from_results} "
+                f"ORDER BY r.points {direction}, g.finished_at DESC LIMIT 1",
+                params,
+            )
+        )
         for direction in ("ASC", "DESC")
     ]
     stats_join = "JOIN games g ON g.game_id = s.game_id WHERE s.user_id = :user AND " + _in_scope(guild_id)
@@ -323,11 +333,12 @@ def _game_score(rows: list[Any]) -> GameScore | None:
     return GameScore(game_id=rows[0][0], points=rows[0][1], finished_at=rows[0][2])
 
 
-async def _rating(conn: Reader, user_id: int, guild_id: int | None
-                  ) -> RatingInfo | None:
+async def _rating(conn: Reader, user_id: int, guild_id: int | None) -> RatingInfo | None:
     scope = GLOBAL_SCOPE if guild_id is None else guild_id
     rows = await _fetch(
-        conn, "SELECT mu, sigma, games FROM ratings WHERE scope_id = ? AND user_id = ?", (scope, user_id),
+        conn,
+        "SELECT mu, sigma, games FROM ratings WHERE scope_id = ? AND user_id = ?",
+        (scope, user_id),
     )
     if not rows:
         return None
@@ -338,9 +349,7 @@ async def _rating(conn: Reader, user_id: int, guild_id: int | None
 # --------------------------------------------------------------------------- history / log
 
 
-async def history(
-    conn: Reader, guild_id: int | None, limit: int
-) -> list[GameSummary]:
+async def history(conn: Reader, guild_id: int | None, limit: int) -> list[GameSummary]:
     """The last ``limit`` finished games, newest first, with their standings."""
     game_rows = await conn.execute_fetchall(
         f"SELECT {GAME_COLUMNS} FROM games g WHERE {_in_scope(guild_id)} "
@@ -359,8 +368,7 @@ async def history(
         results[row["game_id"]].append(row)
     try:
         return [
-            GameSummary(game=game_from_row(row),
-                        results=[result_from_row(r) for r in results[row["game_id"]]])
+            GameSummary(game=game_from_row(row), results=[result_from_row(r) for r in results[row["game_id"]]])
             for row in game_rows
         ]
     except RowError as exc:

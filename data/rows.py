@@ -55,10 +55,7 @@ def _validate(model: type[M], data: dict[str, Any], what: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'row'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'row'}: {err['msg']}" for err in exc.errors())
         raise RowError(f"{what} has invalid fields ({problems})") from None
 
 

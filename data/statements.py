@@ -68,8 +68,7 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 
 def ratings_of(user_count: int) -> str:
     """The stored ratings of ``user_count`` players in one scope: (scope, *user ids)."""
-    return ("SELECT user_id, mu, sigma FROM ratings WHERE scope_id = ? AND user_id IN "
-            f"({','.join('?' * user_count)})")
+    return f"SELECT user_id, mu, sigma FROM ratings WHERE scope_id = ? AND user_id IN ({','.join('?' * user_count)})"
 
 
 def player_rows(players: Iterable[tuple[int, str]], now: float) -> list[tuple[Any, ...]]:
@@ -94,14 +93,25 @@ def result_rows(game_id: int, result: GameResult) -> list[tuple[str, list[tuple[
     ranks = competition_ranks([s.points for s in seats])
     winners = set(result.winners)
     return [
-        (INSERT_RESULT, [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.points, rank, int(s.seat in winners))
-                         for s, rank in zip(seats, ranks, strict=True)]),
-        (INSERT_ROUND_SCORE, [(game_id, number, s.seat, points)
-                              for s in seats for number, points in enumerate(s.round_points, start=1)]),
-        (INSERT_SEAT_STATS, [(game_id, s.seat, s.user_id, s.rows_taken, s.sixth_card_takes, s.low_card_takes)
-                             for s in seats]),
-        (INSERT_ROW_TAKES, [(game_id, s.seat, row, takes)
-                            for s in seats for row, takes in sorted(s.row_takes_by_index.items())]),
+        (
+            INSERT_RESULT,
+            [
+                (game_id, s.seat, s.user_id, s.name, s.ai_level, s.points, rank, int(s.seat in winners))
+                for s, rank in zip(seats, ranks, strict=True)
+            ],
+        ),
+        (
+            INSERT_ROUND_SCORE,
+            [(game_id, number, s.seat, points) for s in seats for number, points in enumerate(s.round_points, start=1)],
+        ),
+        (
+            INSERT_SEAT_STATS,
+            [(game_id, s.seat, s.user_id, s.rows_taken, s.sixth_card_takes, s.low_card_takes) for s in seats],
+        ),
+        (
+            INSERT_ROW_TAKES,
+            [(game_id, s.seat, row, takes) for s in seats for row, takes in sorted(s.row_takes_by_index.items())],
+        ),
     ]
 
 
@@ -115,8 +125,9 @@ def rating_scopes(guild_id: int) -> tuple[int, int]:
     return (GLOBAL_SCOPE, guild_id)
 
 
-def rating_rows(scope: int, humans: Sequence[SeatResult], known: Iterable[Sequence[Any]],
-                now: float) -> list[tuple[Any, ...]]:
+def rating_rows(
+    scope: int, humans: Sequence[SeatResult], known: Iterable[Sequence[Any]], now: float
+) -> list[tuple[Any, ...]]:
     """UPSERT_RATING rows for one scope, from the stored (user_id, mu, sigma) rows."""
     stored = {row[0]: SkillRating(row[1], row[2]) for row in known}
     before = [stored.get(s.user_id, SkillRating()) for s in humans]

@@ -50,8 +50,9 @@ async def copy_sqlite_to_postgres(source: str, target: str) -> Transferred:
 async def _copy(source: sqlite3.Connection, target: asyncpg.Connection) -> Transferred:
     filled = [t for t in TABLES if await target.fetchval(f"SELECT EXISTS (SELECT 1 FROM {t})")]
     if filled:
-        raise TransferError(f"the target database is not empty ({', '.join(filled)} have rows); "
-                            "migrate into a new, empty database")
+        raise TransferError(
+            f"the target database is not empty ({', '.join(filled)} have rows); migrate into a new, empty database"
+        )
     tables = {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     unknown = sorted(tables - set(TABLES) - {"sqlite_sequence"})
     if unknown:  # a table added to one backend and not to this copy: refuse rather than lose it
@@ -69,6 +70,7 @@ async def _copy(source: sqlite3.Connection, target: asyncpg.Connection) -> Trans
             raise TransferError(f"{table}: {len(rows)} rows in the source but {stored} copied")
         copied[table] = stored
     # New games continue after the copied ids.
-    await target.execute("SELECT setval(pg_get_serial_sequence('games', 'game_id'), "
-                         "coalesce(max(game_id), 0) + 1, false) FROM games")
+    await target.execute(
+        "SELECT setval(pg_get_serial_sequence('games', 'game_id'), coalesce(max(game_id), 0) + 1, false) FROM games"
+    )
     return Transferred(copied)

@@ -126,10 +126,13 @@ _UPSERT_CHECKPOINTS = (
     "meta = excluded.meta, updated_at = excluded.updated_at"
 )
 # Nothing on a conflict: a post is owed once, however often it is sent.
-_INSERT_POSTS = ("INSERT INTO outbox (game_id, seq, payload, created_at) SELECT * FROM {v} WHERE true "
-                 "ON CONFLICT (game_id, seq) DO NOTHING")
-_DELETE_SHOWN = ("DELETE FROM outbox WHERE EXISTS "
-                 "(SELECT 1 FROM {v} WHERE {v}.game_id = outbox.game_id AND outbox.seq <= {v}.upto)")
+_INSERT_POSTS = (
+    "INSERT INTO outbox (game_id, seq, payload, created_at) SELECT * FROM {v} WHERE true "
+    "ON CONFLICT (game_id, seq) DO NOTHING"
+)
+_DELETE_SHOWN = (
+    "DELETE FROM outbox WHERE EXISTS (SELECT 1 FROM {v} WHERE {v}.game_id = outbox.game_id AND outbox.seq <= {v}.upto)"
+)
 _SET_MESSAGE = "UPDATE games SET message_id = {v}.message_id FROM {v} WHERE games.game_id = {v}.game_id"
 _WRITTEN = "SELECT count(*) FROM checkpoints WHERE updated_at = ? AND game_id IN ({})"
 
@@ -161,10 +164,15 @@ class Pending:
 def pending_commit(game_id: int, commit: Commit) -> Pending:
     """``commit`` for the queue, its payloads encoded (InvalidPayload for a bad one)."""
     return Pending(
-        game_id, dump_object(commit.state, "state"), dump_object(commit.meta, "meta"),
+        game_id,
+        dump_object(commit.state, "state"),
+        dump_object(commit.meta, "meta"),
         [dump_object(a, "action") for a in commit.actions],
         [(p.seq, dump_object(p.payload, "post payload")) for p in commit.posts],
-        seats=commit.seats, status=commit.status, host_id=commit.host_id, result=commit.result,
+        seats=commit.seats,
+        status=commit.status,
+        host_id=commit.host_id,
+        result=commit.result,
     )
 
 
@@ -202,17 +210,36 @@ class _BatchRows:
             yield Bulk((Rows(_DELETE_SHOWN, ("game_id", "upto"), ("bigint", "bigint"), list(self.shown.items())),))
         parts = []
         if self.actions:
-            parts.append(Rows(_INSERT_ACTIONS, ("game_id", "seq", "action", "created_at"),
-                              ("bigint", "int", "text", "float8"), self.actions))
+            parts.append(
+                Rows(
+                    _INSERT_ACTIONS,
+                    ("game_id", "seq", "action", "created_at"),
+                    ("bigint", "int", "text", "float8"),
+                    self.actions,
+                )
+            )
         if self.checkpoints:
-            parts.append(Rows(_UPSERT_CHECKPOINTS, ("game_id", "last_seq", "state", "meta", "updated_at"),
-                              ("bigint", "int", "text", "text", "float8"), list(self.checkpoints.values())))
+            parts.append(
+                Rows(
+                    _UPSERT_CHECKPOINTS,
+                    ("game_id", "last_seq", "state", "meta", "updated_at"),
+                    ("bigint", "int", "text", "text", "float8"),
+                    list(self.checkpoints.values()),
+                )
+            )
         if self.posts:
-            parts.append(Rows(_INSERT_POSTS, ("game_id", "seq", "payload", "created_at"),
-                              ("bigint", "int", "text", "float8"), list(self.posts.values())))
+            parts.append(
+                Rows(
+                    _INSERT_POSTS,
+                    ("game_id", "seq", "payload", "created_at"),
+                    ("bigint", "int", "text", "float8"),
+                    list(self.posts.values()),
+                )
+            )
         if self.messages:
-            parts.append(Rows(_SET_MESSAGE, ("game_id", "message_id"), ("bigint", "bigint"),
-                              list(self.messages.items())))
+            parts.append(
+                Rows(_SET_MESSAGE, ("game_id", "message_id"), ("bigint", "bigint"), list(self.messages.items()))
+            )
         if parts:  # one round trip on PostgreSQL, as the checkpoints' one statement was
             yield Bulk(tuple(parts))
 
@@ -243,8 +270,9 @@ def write_batch(batch: Sequence[Pending], now: float) -> Step[list[Outcome]]:
     return outcomes
 
 
-def _apply(pending: Pending, status: dict[int, str], seqs: dict[int, int], rows: _BatchRows,
-           now: float) -> Step[int | None]:
+def _apply(
+    pending: Pending, status: dict[int, str], seqs: dict[int, int], rows: _BatchRows, now: float
+) -> Step[int | None]:
     gid = pending.game_id
     if gid not in status:
         raise GameNotFound(gid)
@@ -274,8 +302,13 @@ def batch_written(batch: Sequence[Pending], outcomes: Sequence[Outcome], now: fl
     ``now``, so the stamp says it; a batch without one wrote only what is idempotent
     (mark_shown) or nothing, and may simply run again.
     """
-    done = sorted({p.game_id for p, o in zip(batch, outcomes, strict=True) if p.state is not None
-                   and not isinstance(o, Exception)})
+    done = sorted(
+        {
+            p.game_id
+            for p, o in zip(batch, outcomes, strict=True)
+            if p.state is not None and not isinstance(o, Exception)
+        }
+    )
     if not done:
         return False
     counted: list[tuple[int]] = yield Run(_WRITTEN.format(",".join("?" * len(done))), (now, *done))
@@ -295,12 +328,21 @@ def save_server_settings(guild_id: int, settings: str, now: float) -> Step[None]
 # --------------------------------------------------------------------------- games
 
 
-def create_game(guild_id: int, channel_id: int, host_id: int | None, variant: str, options: str,
-                seed: int | None, now: float, first: Pending) -> Step[int]:
+def create_game(
+    guild_id: int,
+    channel_id: int,
+    host_id: int | None,
+    variant: str,
+    options: str,
+    seed: int | None,
+    now: float,
+    first: Pending,
+) -> Step[int]:
     """The games row, and ``first`` (its seats and first checkpoint) written as a batch of one."""
     yield Run(sql.ENSURE_GUILD, (guild_id, now))  # a table can open before the guild was seen
     inserted: list[tuple[int]] = yield Run(
-        sql.INSERT_GAME, (guild_id, channel_id, host_id, variant, options, seed, now, now),
+        sql.INSERT_GAME,
+        (guild_id, channel_id, host_id, variant, options, seed, now, now),
     )
     [(game_id,)] = inserted
     first.game_id = game_id
@@ -322,8 +364,9 @@ def change_game(game_id: int, change: Pending, current: str, now: float) -> Step
     target = None if change.status == "finished" and change.result is not None else change.status
     if target is not None and target != current:
         if target not in sql.TRANSITIONS.get(current, frozenset()):
-            raise InvalidTransition(f"game {game_id}: cannot go from {current} to {target} "
-                                    "(a game finishes with its result)")
+            raise InvalidTransition(
+                f"game {game_id}: cannot go from {current} to {target} (a game finishes with its result)"
+            )
         changes["status"] = current = target
         changes["started_at" if target == "playing" else "finished_at"] = now
     if changes:

@@ -62,13 +62,13 @@ class GameConfig:
             object.__setattr__(self, name, value)
         low, high = spec.players
         if type(self.players) is not int or not low <= self.players <= high:
-            raise InvalidConfig(
-                f"the {variant.value} variant is for {low}–{high} players, not {self.players}"
-            )
+            raise InvalidConfig(f"the {variant.value} variant is for {low}–{high} players, not {self.players}")
         if self.target is None and self.rounds is None:
             raise InvalidConfig("a game needs a target score or a number of rounds")
-        for name, (least, most), what in (("target", TARGET_LIMITS, "the target score"),
-                                          ("rounds", ROUNDS_LIMITS, "the number of rounds")):
+        for name, (least, most), what in (
+            ("target", TARGET_LIMITS, "the target score"),
+            ("rounds", ROUNDS_LIMITS, "the number of rounds"),
+        ):
             value = getattr(self, name)
             if value is not None and not (type(value) is int and least <= value <= most):
                 raise InvalidConfig(f"{what} must be between {least} and {most}, not {value}")

@@ -92,8 +92,18 @@ def register_events(*classes: Callable[..., Event]) -> None:
         EVENT_TYPES[cls.__name__] = cls
 
 
-register_events(RoundStarted, CardDrafted, DraftEnded, CardPicked, CardsRevealed, RowChoiceRequired,
-                RowTaken, CardPlaced, RoundEnded, GameEnded)
+register_events(
+    RoundStarted,
+    CardDrafted,
+    DraftEnded,
+    CardPicked,
+    CardsRevealed,
+    RowChoiceRequired,
+    RowTaken,
+    CardPlaced,
+    RoundEnded,
+    GameEnded,
+)
 
 
 def _plain(value: object) -> object:

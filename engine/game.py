@@ -242,7 +242,8 @@ class Game(GameState):
             points += BULLHEADS[c]
         self.round_points[player] += points
         events: list[Event] = [
-            _new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)), _PLACED[player][card][row],
+            _new(RowTaken, (player, row, tuple(taken), points, _LOW_CARD)),
+            _PLACED[player][card][row],
         ]
         self.chooser = None
         self.phase = _PICK
@@ -376,7 +377,7 @@ class Game(GameState):
         hands: list[list[int]] = []
         self.hands = hands
         for end in range(top, top - size * n, -size):  # seat 0 gets the cards just below the rows
-            hand = deck[end - size:end]
+            hand = deck[end - size : end]
             hand.sort()  # in place: half the cost of sorted() on a slice
             hands.append(hand)
         first, second, third, fourth = deck[top:]  # displays, not comprehensions: no function calls

@@ -77,9 +77,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
 
 
 def _int_lists(value: object, name: str) -> list[list[int]]:
-    if not isinstance(value, list) or not all(
-        isinstance(x, list) and all(type(c) is int for c in x) for x in value
-    ):
+    if not isinstance(value, list) or not all(isinstance(x, list) and all(type(c) is int for c in x) for x in value):
         raise CorruptState(f"{name} must be a list of lists of whole numbers")
     return [list(x) for x in value]
 

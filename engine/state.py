@@ -20,9 +20,27 @@ class GameState:
     """A game's state and what can be read off it; ``Game`` adds the rules."""
 
     __slots__ = (
-        "config", "rng", "round", "turn", "phase", "rows", "hands", "piles", "round_points",
-        "totals", "history", "set_aside", "picks", "n_picked", "pending", "chooser",
-        "draft_pool", "drafter", "first_drafter", "draft_log", "outcome",
+        "config",
+        "rng",
+        "round",
+        "turn",
+        "phase",
+        "rows",
+        "hands",
+        "piles",
+        "round_points",
+        "totals",
+        "history",
+        "set_aside",
+        "picks",
+        "n_picked",
+        "pending",
+        "chooser",
+        "draft_pool",
+        "drafter",
+        "first_drafter",
+        "draft_log",
+        "outcome",
     )
 
     #: Whom a special-card decision waits for: nobody in a game without special

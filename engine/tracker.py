@@ -38,12 +38,16 @@ def seen_cards(view: PlayerView) -> SeenCards:
     deck = variant_spec(view.variant).deck_size(len(view.scores))
     others = None
     if view.variant == Variant.PRO and view.phase is not Phase.DRAFT:
-        others = tuple(() if seat == view.player else tuple(c for c in cards if c not in out)
-                       for seat, cards in enumerate(view.drafted))
+        others = tuple(
+            () if seat == view.player else tuple(c for c in cards if c not in out)
+            for seat, cards in enumerate(view.drafted)
+        )
     if view.phase is Phase.DRAFT:  # the rows are not laid yet: every card is in the pool or drafted
         out |= set(view.draft_pool)
     return SeenCards(
-        in_rows=rows, in_piles=piles, revealed=revealed,
+        in_rows=rows,
+        in_piles=piles,
+        revealed=revealed,
         unseen=tuple(c for c in range(1, deck + 1) if c not in out),
         others_hands=others,
     )

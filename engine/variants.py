@@ -100,13 +100,23 @@ class VariantSpec:
 SPECS: dict[Variant, VariantSpec] = {
     spec.variant: spec
     for spec in (
-        VariantSpec(Variant.CLASSIC, players=(2, 10), hand_size=10, pro_deck=False,
-                    target=66, rounds=None, fixed_length=False),
-        VariantSpec(Variant.PRO, players=(2, 6), hand_size=10, pro_deck=True,
-                    target=66, rounds=None, fixed_length=False),
+        VariantSpec(
+            Variant.CLASSIC, players=(2, 10), hand_size=10, pro_deck=False, target=66, rounds=None, fixed_length=False
+        ),
+        VariantSpec(
+            Variant.PRO, players=(2, 6), hand_size=10, pro_deck=True, target=66, rounds=None, fixed_length=False
+        ),
         # The rulebook fixes the Anniversary game at two rounds and no target score.
-        VariantSpec(Variant.ANNIVERSARY, players=(2, 8), hand_size=12, pro_deck=False,
-                    target=None, rounds=2, fixed_length=True, special_cards=True),
+        VariantSpec(
+            Variant.ANNIVERSARY,
+            players=(2, 8),
+            hand_size=12,
+            pro_deck=False,
+            target=None,
+            rounds=2,
+            fixed_length=True,
+            special_cards=True,
+        ),
     )
 }
 #: (fewest, most) players of each variant.

@@ -62,8 +62,13 @@ def fold(names: dict[str, str], messages: dict[str, str], po_path: Path, overwri
             report.append(f"filled: {message.id!r}")
     plural = {form for message in catalog if message.pluralizable for form in message.id}
     report += [f"not in the .po (command name): {name!r}" for name in names if (COMMAND_NAME, name) not in used]
-    report += [f"a plural text in the .po now (give it each form there): {text!r}" if text in plural
-               else f"not in the .po: {text!r}" for text in messages if (None, text) not in used]
+    report += [
+        f"a plural text in the .po now (give it each form there): {text!r}"
+        if text in plural
+        else f"not in the .po: {text!r}"
+        for text in messages
+        if (None, text) not in used
+    ]
     with po_path.open("wb") as file:
         write_po(file, catalog)
     return report

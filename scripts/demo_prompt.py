@@ -30,8 +30,11 @@ from engine.anniversary import special_outlook  # noqa: E402
 
 WIDTH, PAD, LINE = 900, 24, 26
 BACKGROUND, TEXT, MUTED = (49, 51, 56), (219, 222, 225), (148, 155, 164)
-STYLES = {discord.ButtonStyle.primary: (88, 101, 242), discord.ButtonStyle.secondary: (78, 80, 88),
-          discord.ButtonStyle.success: (36, 128, 70)}
+STYLES = {
+    discord.ButtonStyle.primary: (88, 101, 242),
+    discord.ButtonStyle.secondary: (78, 80, 88),
+    discord.ButtonStyle.success: (36, 128, 70),
+}
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 BULL = "🐮"
 
@@ -43,15 +46,17 @@ def font(size: int, bold: bool = False):
 
 def demo_prompt() -> SpecialPrompt:
     config = GameConfig(2, "anniversary")
-    game = AnniversaryGame.from_position(config, rows=[[5, 9, 12, 16, 20], [7, 18], [40], [60]],
-                                         hands=[[22, 1], [90, 91]],
-                                         specials=[[Special.STOP, Special.STOP, Special.SEVEN_NIMMT], []])
+    game = AnniversaryGame.from_position(
+        config,
+        rows=[[5, 9, 12, 16, 20], [7, 18], [40], [60]],
+        hands=[[22, 1], [90, 91]],
+        specials=[[Special.STOP, Special.STOP, Special.SEVEN_NIMMT], []],
+    )
     game.pick(0, 22)
     game.pick(1, 90)
     table = Table(1, 1, 1, 1, TableOptions(variant="anniversary"), [Seat(1, "alice"), Seat(2, "bob")], game=game)
     plays = [a for a in game.legal_actions(0) if hasattr(a, "special")]
-    return SpecialPrompt(table, 0, game.view(0), game.phase, game.preview_placement(22), plays,
-                         special_outlook(game))
+    return SpecialPrompt(table, 0, game.view(0), game.phase, game.preview_placement(22), plays, special_outlook(game))
 
 
 def _plain(text: str) -> str:
@@ -111,8 +116,9 @@ def _panel(title: str, content: str, view: discord.ui.View) -> Image.Image:
 
 async def render(out: Path) -> None:
     prompt = demo_prompt()
-    first = _panel("Only you can see this · alice presses Decide", prompt_text(prompt, None, None),
-                   prompt_view(prompt, None))
+    first = _panel(
+        "Only you can see this · alice presses Decide", prompt_text(prompt, None, None), prompt_view(prompt, None)
+    )
     stop = kind_choices(prompt, Special.STOP, None)
     second = _panel("… then Stop ×2…", kind_prompt_text(Special.STOP, None), choices_view(prompt, stop, None))
     image = Image.new("RGB", (WIDTH, first.height + second.height + 8), (30, 31, 34))

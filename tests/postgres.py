@@ -24,8 +24,10 @@ from pathlib import Path
 
 import pytest
 
-HOW_TO_ENABLE = ("PostgreSQL tests need TEST_DATABASE_URL (a role that may CREATE DATABASE) or the "
-                 "PostgreSQL server binaries (initdb, pg_ctl; apt-get install postgresql)")
+HOW_TO_ENABLE = (
+    "PostgreSQL tests need TEST_DATABASE_URL (a role that may CREATE DATABASE) or the "
+    "PostgreSQL server binaries (initdb, pg_ctl; apt-get install postgresql)"
+)
 TEMPLATE = "sixnimmt_template"
 _names = itertools.count(1)
 
@@ -135,22 +137,40 @@ def _throwaway(durable: bool) -> Cluster:
         os.chown(root, nobody.pw_uid, nobody.pw_gid)
         as_user = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
     data, port = root / "data", free_port()
-    run = lambda *args: subprocess.run([*as_user, *map(str, args)], check=True, capture_output=True,  # noqa: E731
-                                       text=True, cwd=root, timeout=120)
+
+    def run(*args: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*as_user, *map(str, args)], check=True, capture_output=True, text=True, cwd=root, timeout=120
+        )
+
     try:
-        run(folder / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C",
-            "--no-sync")
+        run(folder / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
         # fsync off: a test cluster never survives a crash, and every test creates a database.
         speed = "" if durable else "-F -c full_page_writes=off"
-        run(folder / "pg_ctl", "-D", data, "-l", root / "server.log", "-w", "-t", "60", "-o",
-            f"-h 127.0.0.1 -p {port} -k {root} {speed} -c max_connections=300", "start")
+        run(
+            folder / "pg_ctl",
+            "-D",
+            data,
+            "-l",
+            root / "server.log",
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-h 127.0.0.1 -p {port} -k {root} {speed} -c max_connections=300",
+            "start",
+        )
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(root, ignore_errors=True)
         raise RuntimeError(f"could not start a throwaway PostgreSQL: {exc.stderr.strip() or exc}") from None
 
     def stop() -> None:
-        subprocess.run([*as_user, str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, cwd=root, timeout=60)
+        subprocess.run(
+            [*as_user, str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            cwd=root,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
     return Cluster(f"postgresql://postgres@127.0.0.1:{port}/postgres", stop)

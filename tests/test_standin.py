@@ -51,7 +51,9 @@ class LobbyView(discord.ui.View):
 
 
 class HandView(discord.ui.View):
-    @discord.ui.select(custom_id="hand:pick", options=[discord.SelectOption(label=str(n), value=str(n)) for n in (3, 55)])
+    @discord.ui.select(
+        custom_id="hand:pick", options=[discord.SelectOption(label=str(n), value=str(n)) for n in (3, 55)]
+    )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.defer()
         await interaction.edit_original_response(content=f"You picked {select.values[0]}", view=None)
@@ -64,10 +66,15 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     @nimmt.command(name="start", description="Open a lobby")
-    @app_commands.choices(variant=[app_commands.Choice(name="Classic", value="classic"),
-                                   app_commands.Choice(name="Pro", value="pro")])
-    async def start(self, interaction: discord.Interaction, variant: app_commands.Choice[str],
-                    rounds: app_commands.Range[int, 1, 10] = 1) -> None:
+    @app_commands.choices(
+        variant=[app_commands.Choice(name="Classic", value="classic"), app_commands.Choice(name="Pro", value="pro")]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 1, 10] = 1,
+    ) -> None:
         await interaction.response.send_message(f"Lobby: {variant.value}, {rounds} round(s)", view=LobbyView(42))
 
     @app_commands.command(name="leaderboard", description="Top players")
@@ -92,10 +99,13 @@ class GameCog(commands.Cog):
         await interaction.response.send_message("ok", ephemeral=True)
         with contextlib.suppress(discord.InteractionResponded):
             await interaction.response.send_message("again")  # discord.py raises before sending
-        for attempt in (lambda: interaction.channel.send("x" * 2001),
-                        lambda: self.bot.http.request(  # raw second ack, bypassing discord.py's guard
-                            discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id,
-                                               t=interaction.token), json={"type": 4, "data": {"content": "2nd"}})):
+        for attempt in (
+            lambda: interaction.channel.send("x" * 2001),
+            lambda: self.bot.http.request(  # raw second ack, bypassing discord.py's guard
+                discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id, t=interaction.token),
+                json={"type": 4, "data": {"content": "2nd"}},
+            ),
+        ):
             try:
                 await attempt()
             except discord.HTTPException as exc:
@@ -177,10 +187,15 @@ async def test_unknown_commands_and_options_are_rejected(table: Any) -> None:
     standin, guild, channel, alice, _ = table
     async with standin.running(TinyBot(guild.id)):
         await standin.wait_for_commands("6nimmt")
-        for name, options in [("nope", {}), ("6nimmt", {}), ("6nimmt stop", {}),
-                              ("6nimmt start", {"variant": "classic", "colour": "red"}),
-                              ("6nimmt start", {"variant": "anniversary"}), ("6nimmt start", {}),
-                              ("6nimmt start", {"variant": "pro", "rounds": 11})]:
+        for name, options in [
+            ("nope", {}),
+            ("6nimmt", {}),
+            ("6nimmt stop", {}),
+            ("6nimmt start", {"variant": "classic", "colour": "red"}),
+            ("6nimmt start", {"variant": "anniversary"}),
+            ("6nimmt start", {}),
+            ("6nimmt start", {"variant": "pro", "rounds": 11}),
+        ]:
             with pytest.raises(InteractionRejected):
                 await standin.slash(alice, channel, name, **options)
 
@@ -328,4 +343,7 @@ def test_message_validation_matches_discord_limits() -> None:
     options = [{"label": str(i), "value": str(i)} for i in range(26)]
     assert validate_message({"components": [row({"type": 3, "custom_id": "s", "options": options})]}) is not None
     assert validate_message({"embeds": [{"title": "t" * 257}]}) is not None
-    assert validate_message({"embeds": [{"description": "d" * 4096, "fields": [{"name": "n", "value": "v" * 1024}] * 2}]}) is not None
+    assert (
+        validate_message({"embeds": [{"description": "d" * 4096, "fields": [{"name": "n", "value": "v" * 1024}] * 2}]})
+        is not None
+    )

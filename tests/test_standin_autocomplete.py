@@ -25,8 +25,9 @@ class Picker(commands.Cog):
 
     @group.command(name="game", description="Pick a game")
     @app_commands.autocomplete(number=numbers)
-    async def game(self, interaction: discord.Interaction, who: discord.Member, number: int,
-                   note: str | None = None) -> None:
+    async def game(
+        self, interaction: discord.Interaction, who: discord.Member, number: int, note: str | None = None
+    ) -> None:
         await interaction.response.send_message(f"{who.display_name} {number}")
 
 

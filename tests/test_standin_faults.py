@@ -22,6 +22,7 @@ MESSAGE = "/channels/{channel}/messages/{message}"
 
 # --- compression --------------------------------------------------------------------------
 
+
 def _decoder(compress: str | None):
     if compress == "zstd-stream":
         stream = zstandard.ZstdDecompressor().decompressobj()
@@ -32,6 +33,7 @@ def _decoder(compress: str | None):
         def inflate(data: bytes) -> bytes:
             assert data.endswith(b"\x00\x00\xff\xff"), "each zlib-stream frame ends with Z_SYNC_FLUSH"
             return stream.decompress(data)
+
         return inflate
     return lambda data: data
 
@@ -47,8 +49,10 @@ async def test_gateway_frames_decompress_one_payload_each(compress: str | None) 
             assert hello.type == (aiohttp.WSMsgType.TEXT if compress is None else aiohttp.WSMsgType.BINARY)
             assert json.loads(decode(hello.data if compress else hello.data.encode()))["op"] == 10
             await ws.send_str(json.dumps({"op": 2, "d": {"token": standin.token, "intents": 0}}))
-            frames = [json.loads(decode((await ws.receive()).data if compress else (await ws.receive()).data.encode()))
-                      for _ in range(2)]  # the stream carries on across frames
+            frames = [
+                json.loads(decode((await ws.receive()).data if compress else (await ws.receive()).data.encode()))
+                for _ in range(2)
+            ]  # the stream carries on across frames
         assert [f["t"] for f in frames] == ["READY", "GUILD_CREATE"]
         assert frames[1]["d"]["id"] == str(guild.id)
         assert standin.server.gateway.compressions == [compress]
@@ -71,6 +75,7 @@ async def test_discord_py_negotiates_zstd_when_zstandard_is_installed_and_surviv
 
 
 # --- injected failures --------------------------------------------------------------------
+
 
 async def test_a_failed_call_changes_nothing_and_only_the_chosen_calls_fail(table: Any) -> None:
     standin, guild, channel, _, _ = table
@@ -171,6 +176,7 @@ def test_fault_rules_are_checked() -> None:
 
 
 # --- enforce_nonce ------------------------------------------------------------------------
+
 
 async def test_enforced_nonce_returns_the_first_message(table: Any) -> None:
     standin, guild, channel, _, _ = table

@@ -47,8 +47,12 @@ async def test_what_a_message_pings_follows_allowed_mentions(server):
         assert sent.mentions == [] and sent.role_mentions == []
 
         # A users list lets exactly those ping, and only if the content mentions them.
-        sent = await where.send(everything, allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(alice.id), discord.Object(12345678901234567)]))
+        sent = await where.send(
+            everything,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(alice.id), discord.Object(12345678901234567)]
+            ),
+        )
         assert pings(standin.message(sent.id)) == ({alice.id}, set(), False)
         # A mention broken by a zero-width space (discord.utils.escape_mentions) is no mention.
         sent = await where.send(discord.utils.escape_mentions(everything))
@@ -56,9 +60,14 @@ async def test_what_a_message_pings_follows_allowed_mentions(server):
 
         # "parse": ["users"] together with a users list is refused: the two are mutually exclusive.
         with pytest.raises(discord.HTTPException) as refused:
-            await client.http.send_message(channel.id, params=discord.http.MultipartParameters(
-                payload={"content": everything, "allowed_mentions": {"parse": ["users"], "users": [str(alice.id)]}},
-                multipart=None, files=None))
+            await client.http.send_message(
+                channel.id,
+                params=discord.http.MultipartParameters(
+                    payload={"content": everything, "allowed_mentions": {"parse": ["users"], "users": [str(alice.id)]}},
+                    multipart=None,
+                    files=None,
+                ),
+            )
         assert refused.value.status == 400 and refused.value.code == 50035
         standin.world.errors.clear()
 
@@ -67,8 +76,10 @@ async def test_what_a_message_pings_follows_allowed_mentions(server):
         sent = await where.send(everything)
         assert pings(standin.message(sent.id)) == ({alice.id, bob.id}, {quiet.id, loud.id}, True)
         assert sent.mention_everyone
-        sent = await where.send(everything, allowed_mentions=discord.AllowedMentions(
-            everyone=False, users=False, roles=[discord.Object(quiet.id)]))
+        sent = await where.send(
+            everything,
+            allowed_mentions=discord.AllowedMentions(everyone=False, users=False, roles=[discord.Object(quiet.id)]),
+        )
         assert pings(standin.message(sent.id)) == (set(), {quiet.id}, False)
         sent = await where.send("@here, look", allowed_mentions=discord.AllowedMentions(everyone=True))
         assert pings(standin.message(sent.id)) == (set(), set(), True)
@@ -97,7 +108,9 @@ async def test_a_client_default_applies_to_every_message_unless_one_passes_its_o
         sent = await where.send(f"@everyone <@{alice.id}> <@&{loud.id}>")
         assert pings(standin.message(sent.id)) == (set(), set(), False)
         # One message names whom it means to ping: only them, the rest of the default stays.
-        sent = await where.send(f"@everyone <@{alice.id}> <@{bob.id}> <@&{loud.id}>",
-                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(bob.id)]))
+        sent = await where.send(
+            f"@everyone <@{alice.id}> <@{bob.id}> <@&{loud.id}>",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(bob.id)]),
+        )
         assert pings(standin.message(sent.id)) == ({bob.id}, set(), False)
     standin.assert_no_errors()

@@ -36,8 +36,9 @@ def bot_headers(standin: DiscordStandin) -> dict[str, str]:
 
 
 def arrivals(standin: DiscordStandin, method: str, path_start: str, status: int = 200) -> list[float]:
-    return [r.at for r in standin.requests if r.method == method and r.path.startswith(path_start)
-            and r.status == status]
+    return [
+        r.at for r in standin.requests if r.method == method and r.path.startswith(path_start) and r.status == status
+    ]
 
 
 def most_in_any(times: list[float], seconds: float) -> int:
@@ -58,7 +59,9 @@ async def test_every_answer_carries_the_documented_headers_and_a_429_changes_not
         for i in range(6):
             async with http.post(url, json={"content": f"post {i}"}) as answer:
                 answers.append((answer.status, dict(answer.headers), await answer.json()))
-        async with http.post(f"{standin.api_base}/channels/{other.id}/messages", json={"content": "elsewhere"}) as answer:
+        async with http.post(
+            f"{standin.api_base}/channels/{other.id}/messages", json={"content": "elsewhere"}
+        ) as answer:
             elsewhere = (answer.status, dict(answer.headers))
     sent_at = time.time()
 
@@ -94,8 +97,9 @@ async def test_the_global_limit_spares_interaction_endpoints(limited: Any) -> No
         async with aiohttp.ClientSession(headers=bot_headers(standin)) as http:
             statuses, bodies, headers = [], [], []
             for channel in channels[:4]:
-                async with http.post(f"{standin.api_base}/channels/{channel.id}/messages",
-                                     json={"content": "hi"}) as answer:
+                async with http.post(
+                    f"{standin.api_base}/channels/{channel.id}/messages", json={"content": "hi"}
+                ) as answer:
                     statuses.append(answer.status)
                     bodies.append(await answer.json())
                     headers.append(dict(answer.headers))
@@ -123,8 +127,9 @@ async def test_discord_py_is_paced_by_the_headers_and_never_refused(limited: Any
     assert sorted(m.content for m in standin.channel_messages(games)) == [f"turn {i}" for i in range(9)]
     assert len(posts) == 9, "every post went through on its first try"
     posts.sort()
-    assert posts[3] - posts[0] >= 1.0 and posts[6] - posts[3] >= 1.0 and elapsed >= 2.0, \
+    assert posts[3] - posts[0] >= 1.0 and posts[6] - posts[3] >= 1.0 and elapsed >= 2.0, (
         "three windows of three, as the headers said"
+    )
     assert [m.content for m in standin.channel_messages(other)] == ["meanwhile"]
     assert standin.rate_limits.figures().too_many == {}
 
@@ -162,8 +167,9 @@ async def test_interaction_answers_are_exempt_while_the_bot_is_held_back(limited
         await board.followup(1)  # a deferral and two follow-ups through the interaction's webhook
         assert not flood.done(), "the follow-ups did not wait for the bot-token calls"
         await flood
-    exempt = [r for r in standin.requests if any(r.path.startswith(f"/api/v10{p.split('{')[0]}")
-                                                 for p in INTERACTION_ROUTES)]
+    exempt = [
+        r for r in standin.requests if any(r.path.startswith(f"/api/v10{p.split('{')[0]}") for p in INTERACTION_ROUTES)
+    ]
     assert exempt and all(r.status != 429 for r in exempt)
     assert [len(standin.channel_messages(c)) for c in channels] == [1 + (c is channels[0]) for c in channels]
 
@@ -186,8 +192,10 @@ async def test_401_403_and_429_are_counted_as_invalid_over_any_10_minutes(limite
     async with standin.running(TinyBot(guild.id)) as bot:
         with pytest.raises(discord.Forbidden):
             await bot.get_channel(closed.id).send("not allowed")
-    async with aiohttp.ClientSession() as http, \
-            http.get(f"{standin.api_base}/users/@me", headers={"Authorization": "Bot wrong"}) as answer:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{standin.api_base}/users/@me", headers={"Authorization": "Bot wrong"}) as answer,
+    ):
         assert answer.status == 401
     figures = standin.rate_limits.figures()
     assert figures.invalid == 2 and figures.invalid_max_10min == 2

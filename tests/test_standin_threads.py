@@ -27,8 +27,13 @@ class ThreadBot(discord.Client):
 
         @self.tree.command(name="where", description="Says where it was used")
         async def where(interaction: discord.Interaction) -> None:
-            self.seen.append({"channel": interaction.channel, "app_permissions": interaction.app_permissions,
-                              "channel_id": interaction.channel_id})
+            self.seen.append(
+                {
+                    "channel": interaction.channel,
+                    "app_permissions": interaction.app_permissions,
+                    "channel_id": interaction.channel_id,
+                }
+            )
             await interaction.response.send_message("here", view=ButtonView(self))
 
     async def setup_hook(self) -> None:
@@ -45,8 +50,9 @@ class ThreadBot(discord.Client):
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         metadata = payload.data["thread_metadata"]
-        self.raw_thread_updates.append((payload.thread_id, metadata["locked"], metadata["archived"],
-                                        payload.thread is not None))
+        self.raw_thread_updates.append(
+            (payload.thread_id, metadata["locked"], metadata["archived"], payload.thread is not None)
+        )
 
 
 class ButtonView(discord.ui.View):
@@ -56,8 +62,13 @@ class ButtonView(discord.ui.View):
 
     @discord.ui.button(label="Go", custom_id="go")
     async def go(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.bot.seen.append({"channel": interaction.channel, "app_permissions": interaction.app_permissions,
-                              "channel_id": interaction.channel_id})
+        self.bot.seen.append(
+            {
+                "channel": interaction.channel,
+                "app_permissions": interaction.app_permissions,
+                "channel_id": interaction.channel_id,
+            }
+        )
         await interaction.response.defer()
 
 
@@ -98,8 +109,13 @@ async def test_thread_from_message_shares_its_id_and_only_once(world: Any) -> No
         raw = await bot.http.get_message(channel.id, lobby.id)  # the `thread` field itself, not the bot's cache
         assert raw["thread"]["id"] == str(thread.id) and raw["thread"]["thread_metadata"]["auto_archive_duration"] == 60
         await _raises(lobby.create_thread(name="again"), 400, 160004)
-        await _raises(bot.http.start_thread_with_message(channel.id, (await bot.get_channel(channel.id).send("x")).id,
-                                                         name="bad", auto_archive_duration=30), 400, 50035)
+        await _raises(
+            bot.http.start_thread_with_message(
+                channel.id, (await bot.get_channel(channel.id).send("x")).id, name="bad", auto_archive_duration=30
+            ),
+            400,
+            50035,
+        )
         assert [e.body["code"] for e in standin.errors] == [160004, 50035]
 
 
@@ -113,11 +129,17 @@ async def test_threads_are_refused_where_discord_refuses_them(world: Any) -> Non
         inner = await thread.send("inside")
         await _raises(inner.create_thread(name="nested"), 400, 50024)  # no thread in a thread
         post, first = await standin.add_forum_post(forum, "post", alice, "hello")
-        await _raises(bot.http.start_thread_with_message(forum.id, first.id, name="f", auto_archive_duration=60), 400, 50024)
-        await _raises(bot.http.send_message(forum.id, params=discord.http.handle_message_parameters(content="x")), 400, 50024)
+        await _raises(
+            bot.http.start_thread_with_message(forum.id, first.id, name="f", auto_archive_duration=60), 400, 50024
+        )
+        await _raises(
+            bot.http.send_message(forum.id, params=discord.http.handle_message_parameters(content="x")), 400, 50024
+        )
         dm = await (await bot.fetch_user(alice.id)).create_dm()
         dm_message = await dm.send("hi")
-        await _raises(bot.http.start_thread_with_message(dm.id, dm_message.id, name="d", auto_archive_duration=60), 400, 50024)
+        await _raises(
+            bot.http.start_thread_with_message(dm.id, dm_message.id, name="d", auto_archive_duration=60), 400, 50024
+        )
         quiet = await bot.get_channel(other.id).send("no threads here")
         await _raises(quiet.create_thread(name="denied"), 403, 50013)
         assert other.id not in [c.parent.id for c in standin.world.channels.values() if c.is_thread and c.parent]
@@ -200,8 +222,17 @@ async def test_a_moderator_locks_and_unlocks_a_thread(world: Any) -> None:
         standin.set_bot_permissions(discord.Permissions(standin.world.bot_permissions.value, manage_threads=True))
         await thread.send("moderator bot")
         await posted.edit(content="Round 3")
-        assert [e.body["code"] for e in standin.errors] == [160005, 160005, 160005, 160005, 50013, 50083, 50013,
-                                                            160005, 160005]
+        assert [e.body["code"] for e in standin.errors] == [
+            160005,
+            160005,
+            160005,
+            160005,
+            50013,
+            50083,
+            50013,
+            160005,
+            160005,
+        ]
 
 
 async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> None:
@@ -226,7 +257,9 @@ async def test_inactive_threads_archive_on_the_standins_clock(world: Any) -> Non
         assert not standin.is_archived(stored)
         standin.advance_time(2 * 60)
         assert standin.is_archived(stored)
-        standin.advance_time((50 + 1440 - 1 - 172) * 60)  # now 1489 min: past a day since creation, not since the answer
+        standin.advance_time(
+            (50 + 1440 - 1 - 172) * 60
+        )  # now 1489 min: past a day since creation, not since the answer
         assert not standin.is_archived(standin.channel(quiet.id))
     async with standin.running(ThreadBot()) as restarted:  # GUILD_CREATE carries the active threads only
         assert restarted.get_channel(quiet.id) is not None and restarted.get_channel(thread.id) is None
@@ -286,8 +319,9 @@ async def test_deleting_threads_and_channels(world: Any) -> None:
         await standin.world.wait_until(lambda: bot.deleted_channels, 2, "no CHANNEL_DELETE")
         assert bot.deleted_channels == [other.id] and bot.get_channel(doomed.id) is None
         await _raises(doomed.send("gone too?"), 404, 10003)
-        await _raises(bot.http.send_message(other.id, params=discord.http.handle_message_parameters(content="x")),
-                      404, 10003)
+        await _raises(
+            bot.http.send_message(other.id, params=discord.http.handle_message_parameters(content="x")), 404, 10003
+        )
 
 
 async def test_direct_messages_nonces_and_blocked_users(world: Any) -> None:
@@ -305,7 +339,6 @@ async def test_direct_messages_nonces_and_blocked_users(world: Any) -> None:
         assert standin.dm_messages(bob) == []
 
 
-
 async def test_a_message_that_pings_a_member_in_a_thread_adds_them(world: Any) -> None:
     standin, guild, channel, alice, bob = world
     async with standin.running(ThreadBot()) as bot:
@@ -314,9 +347,10 @@ async def test_a_message_that_pings_a_member_in_a_thread_adds_them(world: Any) -
         # A mention the message may not ping adds nobody (here: no user may be pinged at all).
         await thread.send(f"<@{alice.id}> <@{bob.id}>", allowed_mentions=discord.AllowedMentions.none())
         assert standin.thread_members(stored) == {standin.bot_user.id}
-        await thread.send(f"Your move, <@{alice.id}> and <@{bob.id}>",
-                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                                   users=[discord.Object(alice.id)]))
+        await thread.send(
+            f"Your move, <@{alice.id}> and <@{bob.id}>",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(alice.id)]),
+        )
         assert standin.thread_members(stored) == {standin.bot_user.id, alice.id}
         await thread.send(f"<@{bob.id}>")  # no allowed_mentions: every mention is parsed
         assert standin.thread_members(stored) == {standin.bot_user.id, alice.id, bob.id}

@@ -116,8 +116,9 @@ class AISeats:
             # The player's own move is already applied: a table must not stall on its AI seat.
             # Counted and shown by the health check; logged in full once per table, not per turn.
             self.fallbacks += 1
-            self._failed(exc, f"seat {seat}'s decision", "the medium heuristic makes it",
-                         seed.split(":", 1)[0])  # the table's seed
+            self._failed(
+                exc, f"seat {seat}'s decision", "the medium heuristic makes it", seed.split(":", 1)[0]
+            )  # the table's seed
             return default_decider(game, seat, "medium", random.Random(seed))
         self.decisions += 1
         self.decision_ms.append(1000 * (time.perf_counter() - started))
@@ -136,13 +137,27 @@ class AISeats:
         while len(self._warned) > WARNED_TABLES:
             self._warned.popitem(last=False)
         if crashed:
-            log.log(logging.ERROR if first else logging.WARNING,
-                    "the AI crashed working out %s (%s: %s); %s (%d crash(es), %d fallback(s) since start)",
-                    what, type(exc).__name__, exc, instead, self.crashes, self.fallbacks, exc_info=first)
+            log.log(
+                logging.ERROR if first else logging.WARNING,
+                "the AI crashed working out %s (%s: %s); %s (%d crash(es), %d fallback(s) since start)",
+                what,
+                type(exc).__name__,
+                exc,
+                instead,
+                self.crashes,
+                self.fallbacks,
+                exc_info=first,
+            )
         else:
-            log.log(logging.WARNING if first else logging.DEBUG,
-                    "the AI's worker is down (%s: %s) for %s; %s (%d fallback(s) since start)",
-                    type(exc).__name__, exc, what, instead, self.fallbacks)
+            log.log(
+                logging.WARNING if first else logging.DEBUG,
+                "the AI's worker is down (%s: %s) for %s; %s (%d fallback(s) since start)",
+                type(exc).__name__,
+                exc,
+                what,
+                instead,
+                self.fallbacks,
+            )
 
     def _worker_down(self, exc: Exception) -> bool:
         """Whether ``exc`` says the worker could not be reached (dead, being replaced, shut down),

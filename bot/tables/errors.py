@@ -30,8 +30,12 @@ class OptionError(ValueError):
 
 
 class NoTable(TableError):
-    def __init__(self, template: str = N_("There is no 6 nimmt! table in this channel. "
-                                          "Start one with `/6nimmt start`."), /, **fields: Any) -> None:
+    def __init__(
+        self,
+        template: str = N_("There is no 6 nimmt! table in this channel. Start one with `/6nimmt start`."),
+        /,
+        **fields: Any,
+    ) -> None:
         super().__init__(template, **fields)
 
 
@@ -49,8 +53,15 @@ class TableExists(TableError):
 class NotAtTable(TableError):
     """Someone not seated pressed a table's button: say how to play next time."""
 
-    def __init__(self, template: str = N_("You are not at this table. To play in the next game, press **Join** on "
-                                          "its lobby, or open one with `/6nimmt start`."), /, **fields: Any) -> None:
+    def __init__(
+        self,
+        template: str = N_(
+            "You are not at this table. To play in the next game, press **Join** on "
+            "its lobby, or open one with `/6nimmt start`."
+        ),
+        /,
+        **fields: Any,
+    ) -> None:
         super().__init__(template, **fields)
 
 
@@ -102,5 +113,9 @@ class TablePaused(TableError):
     """The game waits with its clock stopped (``Table.paused``): nothing can be played meanwhile."""
 
     def __init__(self) -> None:
-        super().__init__(N_("This game is paused because a moderator locked its thread. It goes on when the "
-                            "thread is unlocked; nothing was changed."))
+        super().__init__(
+            N_(
+                "This game is paused because a moderator locked its thread. It goes on when the "
+                "thread is unlocked; nothing was changed."
+            )
+        )

@@ -25,17 +25,31 @@ TABLE_FULL = Nn_("The table is full ({players} player).", "The table is full ({p
 class Lobby:
     """Seating players before and during a game; each change is one commit."""
 
-    def __init__(self, registry: TableRegistry, tx: Transactions, play: Play, defaults: ServiceDefaults,
-                 clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        tx: Transactions,
+        play: Play,
+        defaults: ServiceDefaults,
+        clock: Callable[[], float],
+    ) -> None:
         self.registry = registry
         self.tx = tx
         self.play = play
         self.defaults = defaults
         self.clock = clock
 
-    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                         options: TableOptions, seats: list[Seat] | None = None, *,
-                         threaded: bool = False) -> Table:
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: TableOptions,
+        seats: list[Seat] | None = None,
+        *,
+        threaded: bool = False,
+    ) -> Table:
         """A new lobby in ``channel_id``. Its message is the caller's answer.
 
         ``threaded``: the game will play in a thread started on that message
@@ -55,9 +69,18 @@ class Lobby:
                     seats.append(ai_seat(seats, options.ai_level))
             now = self.clock()
             waits = TURN_BASED_LOBBY_SECONDS if options.turn_based else self.defaults.lobby_minutes * 60
-            table = Table(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                          options=options, seats=seats, seed=self.new_seed(), created_at=now,
-                          deadline=now + waits, threaded=threaded)
+            table = Table(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                options=options,
+                seats=seats,
+                seed=self.new_seed(),
+                created_at=now,
+                deadline=now + waits,
+                threaded=threaded,
+            )
             await self.tx.create(table, "lobby")
             self.registry.add(table)
         finally:
@@ -78,9 +101,16 @@ class Lobby:
                 try:
                     self.require_room_in_place(table.channel_id)
                 except TableError:
-                    await self.play.close(table, "cancelled", Text(N_(
-                        "No thread could be started for this game, and this channel already has a game played "
-                        "in the channel itself, so this table was closed. Open it again once that game is over.")))
+                    await self.play.close(
+                        table,
+                        "cancelled",
+                        Text(
+                            N_(
+                                "No thread could be started for this game, and this channel already has a game played "
+                                "in the channel itself, so this table was closed. Open it again once that game is over."
+                            )
+                        ),
+                    )
                     return table
                 table.threaded = False  # from here on it counts as the channel's one game in place
             table.thread_id = thread_id
@@ -142,8 +172,12 @@ class Lobby:
             seat = table.seat_of(target_id)
             if seat is None:
                 raise LobbyError(N_("That member is not playing at this table."))
-            await self._remove_seat(table, seat, Text(N_("**{name}** was removed by the host."),
-                                                      name=Name(table.seats[seat].name)), "kicked")
+            await self._remove_seat(
+                table,
+                seat,
+                Text(N_("**{name}** was removed by the host."), name=Name(table.seats[seat].name)),
+                "kicked",
+            )
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
@@ -167,9 +201,14 @@ class Lobby:
             if user_id != table.host_id:
                 raise NotHost(N_("Only the host can start the game."))
             if len(table.seats) < table.options.min_players:
-                raise LobbyError(Nn_("This game needs at least {players} player: invite a friend or add an AI.",
-                                     "This game needs at least {players} players: invite a friend or add an AI.",
-                                     "players"), players=table.options.min_players)
+                raise LobbyError(
+                    Nn_(
+                        "This game needs at least {players} player: invite a friend or add an AI.",
+                        "This game needs at least {players} players: invite a friend or add an AI.",
+                        "players",
+                    ),
+                    players=table.options.min_players,
+                )
             table.game = Game.new(table.options.game_config(len(table.seats)), seed=table.seed)
             table.status = TableStatus.PLAYING
             await self.play.advance(table, [], [], kind="started", status="playing", seats=True)
@@ -193,10 +232,18 @@ class Lobby:
             raise LobbyError(N_("That game is too old for a rematch: start a new one with `/6nimmt start`."))
         if not old.has_user(user_id):
             raise NotAtTable()
-        seats = [Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level)
-                 for s in old.seats]
-        return await self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.options, seats,
-                                     threaded=threads and old.thread_id is not None)
+        seats = [
+            Seat(s.user_id, s.name) if s.user_id is not None else Seat(None, s.name, s.ai_level) for s in old.seats
+        ]
+        return await self.open_lobby(
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            name,
+            old.options,
+            seats,
+            threaded=threads and old.thread_id is not None,
+        )
 
     async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
         """A player an AI took over from (missed turns or left, never kicked) plays their seat again.
@@ -224,8 +271,16 @@ class Lobby:
             player.missed_turns = 0
             player.removed = None
             player.back_from_step = table.step + 1
-            table.add_post("notice", notices=[Text(N_("**{name}** took their seat back and plays again from the "
-                                                      "next turn."), name=Name(player.name))], at=self.clock())
+            table.add_post(
+                "notice",
+                notices=[
+                    Text(
+                        N_("**{name}** took their seat back and plays again from the next turn."),
+                        name=Name(player.name),
+                    )
+                ],
+                at=self.clock(),
+            )
             await self.tx.commit(table, kind="notice", seats=True)
         return table
 
@@ -247,8 +302,9 @@ class Lobby:
             user_id = table.seats[seat].user_id
             del table.seats[seat]
             if not table.humans:
-                await self.play.close(table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")),
-                                      seats=True)
+                await self.play.close(
+                    table, "cancelled", notice + Text(N_("Nobody is left, so the table closed.")), seats=True
+                )
                 return
             host = user_id == table.host_id
             if host:

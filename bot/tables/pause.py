@@ -27,8 +27,7 @@ log = logging.getLogger(__name__)
 class Pauses:
     """Pausing a game while its thread is locked, and letting it go on once it is unlocked."""
 
-    def __init__(self, registry: TableRegistry, tx: Transactions, play: Play,
-                 clock: Callable[[], float]) -> None:
+    def __init__(self, registry: TableRegistry, tx: Transactions, play: Play, clock: Callable[[], float]) -> None:
         self.registry = registry
         self.tx = tx
         self.play = play
@@ -46,8 +45,12 @@ class Pauses:
         if table is None:
             return
         async with self.tx.acting(table):
-            if self.registry.find(table.id) is not table or table.status is not TableStatus.PLAYING \
-                    or table.paused is not None or table.home_id != thread_id:
+            if (
+                self.registry.find(table.id) is not table
+                or table.status is not TableStatus.PLAYING
+                or table.paused is not None
+                or table.home_id != thread_id
+            ):
                 return
             now = self.clock()
             table.paused, table.paused_at = LOCKED, now
@@ -63,8 +66,12 @@ class Pauses:
         if table is None:
             return
         async with self.tx.acting(table):
-            if self.registry.find(table.id) is not table or table.paused != LOCKED or not table.is_open \
-                    or table.home_id != thread_id:
+            if (
+                self.registry.find(table.id) is not table
+                or table.paused != LOCKED
+                or not table.is_open
+                or table.home_id != thread_id
+            ):
                 return
             now = self.clock()
             table.deadline = None if table.time_left is None else now + table.time_left

@@ -69,8 +69,15 @@ def ai_seed(table: Table, seat: int) -> str:
 class Play:
     """The game operations of the table service."""
 
-    def __init__(self, registry: TableRegistry, tx: Transactions, ai: AISeats, scheduler: Scheduler,
-                 defaults: ServiceDefaults, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        tx: Transactions,
+        ai: AISeats,
+        scheduler: Scheduler,
+        defaults: ServiceDefaults,
+        clock: Callable[[], float],
+    ) -> None:
         self.registry = registry
         self.tx = tx
         self.ai = ai
@@ -109,8 +116,7 @@ class Play:
     async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
         await self.decide(table_id, user_id, step, lambda table, seat: Draft(seat, card))
 
-    async def decide(self, table_id: int, user_id: int, step: int | None,
-                     make: Callable[[Table, int], Action]) -> None:
+    async def decide(self, table_id: int, user_id: int, step: int | None, make: Callable[[Table, int], Action]) -> None:
         """Apply the engine action ``make(table, seat)`` for ``user_id``; the engine refuses what is
         illegal (an ``IllegalAction``, answered with its own words)."""
         table = self.registry.get(table_id)
@@ -125,8 +131,16 @@ class Play:
 
     # -- the engine moves on ------------------------------------------------------
 
-    async def advance(self, table: Table, actions: Iterable[Action], events: list[Event], kind: str = "turn",
-                      notices: list[Text] | None = None, timed_out: bool = False, **record: Any) -> None:
+    async def advance(
+        self,
+        table: Table,
+        actions: Iterable[Action],
+        events: list[Event],
+        kind: str = "turn",
+        notices: list[Text] | None = None,
+        timed_out: bool = False,
+        **record: Any,
+    ) -> None:
         """Let AI seats act, move the timer, add the channel's news, and commit it all at once.
 
         ``record``: the game's record changes too (``Transactions.commit``'s seats,
@@ -151,14 +165,24 @@ class Play:
                 kind = "turn"
             # A draft is one message edited in place; anything else that moved on is news. In a
             # turn-based game every decision is news: it mentions whoever owes a move.
-            news = (news or game.phase is not Phase.DRAFT or table.options.turn_based
-                    or not all(isinstance(e, CardDrafted) for e in events))
+            news = (
+                news
+                or game.phase is not Phase.DRAFT
+                or table.options.turn_based
+                or not all(isinstance(e, CardDrafted) for e in events)
+            )
             remind: list[int] = table.owing() if table.options.turn_based else []
         else:
             remind = []
         if news:
-            table.add_post(kind if kind in ("started", "turn") else "notice", events, notices, self.clock(),
-                           timed_out=timed_out, remind=remind)
+            table.add_post(
+                kind if kind in ("started", "turn") else "notice",
+                events,
+                notices,
+                self.clock(),
+                timed_out=timed_out,
+                remind=remind,
+            )
         # One transaction for the player's action, the AI moves it set off, the new state and its news.
         await self.tx.commit(table, actions, kind=kind, **record)
         self.schedule(table)  # only once committed: a failed save moves no timer
@@ -185,8 +209,11 @@ class Play:
         seats = table.seats
         if game.phase is Phase.PICK:
             # An AI plays exactly the seats that have a level (``Seat.is_ai``).
-            return [await self.ai.decide(game, p, level, ai_seed(table, p))
-                    for p in game.waiting_for if (level := seats[p].ai_level) is not None]
+            return [
+                await self.ai.decide(game, p, level, ai_seed(table, p))
+                for p in game.waiting_for
+                if (level := seats[p].ai_level) is not None
+            ]
         if not game.waiting_for:
             return []
         seat = game.waiting_for[0]
@@ -201,8 +228,11 @@ class Play:
         """Work out the outlook of a special-card pause off the event loop, once, as it begins:
         whether to ask the decider, and their prompt, read it from the table's cache."""
         game = table.game
-        if game is not None and game.phase is Phase.SPECIAL \
-                and (table.outlook is None or table.outlook[0] != game.decision_id):
+        if (
+            game is not None
+            and game.phase is Phase.SPECIAL
+            and (table.outlook is None or table.outlook[0] != game.decision_id)
+        ):
             table.outlook = (game.decision_id, await self.ai.outlook(game))
 
     # -- AI seats that think a while ------------------------------------------------
@@ -212,10 +242,14 @@ class Play:
         milliseconds each, in the worker): nobody sees a face-down pick, so the click that
         opened the turn is answered first and the picks follow."""
         game = table.game
-        return (table.is_open and table.paused is None and game is not None and game.phase is Phase.PICK
-                and not game.is_over
-                and any(table.seats[p].is_ai and self.ai.searches(table.seats[p].ai_level)
-                        for p in game.waiting_for))
+        return (
+            table.is_open
+            and table.paused is None
+            and game is not None
+            and game.phase is Phase.PICK
+            and not game.is_over
+            and any(table.seats[p].is_ai and self.ai.searches(table.seats[p].ai_level) for p in game.waiting_for)
+        )
 
     def think_later(self, table: Table) -> None:
         """Start the AI seats' picks of ``table`` after this action, unless they are under way."""
@@ -263,8 +297,9 @@ class Play:
 
     # -- the end ------------------------------------------------------------------
 
-    async def finish(self, table: Table, actions: list[Action], events: list[Event], notices: list[Text],
-                     **record: Any) -> None:
+    async def finish(
+        self, table: Table, actions: list[Action], events: list[Event], notices: list[Text], **record: Any
+    ) -> None:
         """The game is over: its last moves, its standings post and its results, in one commit."""
         game = table.started_game()
         outcome = game.outcome
@@ -281,10 +316,16 @@ class Play:
             winners=list(outcome.winners),
             seats=[
                 SeatResult(
-                    seat=i, user_id=s.user_id, name=s.name, ai_level=s.ai_level,
-                    points=outcome.scores[i], round_points=[r[i] for r in game.history],
-                    rows_taken=s.stats.rows_taken, sixth_card_takes=s.stats.sixth_card_takes,
-                    low_card_takes=s.stats.low_card_takes, row_takes_by_index=dict(s.stats.row_takes_by_index),
+                    seat=i,
+                    user_id=s.user_id,
+                    name=s.name,
+                    ai_level=s.ai_level,
+                    points=outcome.scores[i],
+                    round_points=[r[i] for r in game.history],
+                    rows_taken=s.stats.rows_taken,
+                    sixth_card_takes=s.stats.sixth_card_takes,
+                    low_card_takes=s.stats.low_card_takes,
+                    row_takes_by_index=dict(s.stats.row_takes_by_index),
                 )
                 for i, s in enumerate(table.seats)
             ],
@@ -330,9 +371,16 @@ class Play:
             if table.paused is not None and table.is_open:  # no decision times out while it waits
                 ends = table.pause_ends_at()
                 if ends is not None and ends <= now:
-                    await self.close(table, "abandoned", Text(N_(
-                        "A moderator locked the game's thread and it stayed locked for a day, so the game was "
-                        "abandoned.")))
+                    await self.close(
+                        table,
+                        "abandoned",
+                        Text(
+                            N_(
+                                "A moderator locked the game's thread and it stayed locked for a day, so the game was "
+                                "abandoned."
+                            )
+                        ),
+                    )
                 else:
                     self.schedule(table)
                 return
@@ -382,8 +430,13 @@ class Play:
             if game.phase is Phase.CHOOSE_ROW:
                 row = game.cheapest_row()  # the rulebook's hint
                 action = ChooseRow(seat, row)
-                notices.append(Text(N_("{player} ran out of time, so row {row} was taken for them "
-                                       "(the cheapest)."), player=Mention(user_id), row=row + 1))
+                notices.append(
+                    Text(
+                        N_("{player} ran out of time, so row {row} was taken for them (the cheapest)."),
+                        player=Mention(user_id),
+                        row=row + 1,
+                    )
+                )
             else:
                 action = await self.ai.decide(game, seat, self.defaults.replacement_ai_level, ai_seed(table, seat))
             events.extend(game.apply(action))
@@ -391,14 +444,26 @@ class Play:
             player.missed_turns += 1
             if player.missed_turns >= MISSES_BEFORE_AI:
                 player.ai_level = self.defaults.replacement_ai_level
-                notices.append(Text(N_("{player} missed two turns in a row, so an AI plays their seat now."),
-                                    player=Mention(user_id)))
+                notices.append(
+                    Text(
+                        N_("{player} missed two turns in a row, so an AI plays their seat now."),
+                        player=Mention(user_id),
+                    )
+                )
             else:
-                notices.append(Text(Nn_("{player} missed a turn, so the bot played for them. "
-                                        "{left} more in a row and an AI takes their seat.",
-                                        "{player} missed a turn, so the bot played for them. "
-                                        "{left} more in a row and an AI takes their seat.", "left"),
-                                    player=Mention(user_id), left=MISSES_BEFORE_AI - player.missed_turns))
+                notices.append(
+                    Text(
+                        Nn_(
+                            "{player} missed a turn, so the bot played for them. "
+                            "{left} more in a row and an AI takes their seat.",
+                            "{player} missed a turn, so the bot played for them. "
+                            "{left} more in a row and an AI takes their seat.",
+                            "left",
+                        ),
+                        player=Mention(user_id),
+                        left=MISSES_BEFORE_AI - player.missed_turns,
+                    )
+                )
             if game.phase is not Phase.PICK:
                 break  # a reveal happened: later decisions get their own timer
         if not table.humans:
@@ -409,8 +474,9 @@ class Play:
     async def replace_with_ai(self, table: Table, seat: int, notice: Text) -> None:
         table.seats[seat].ai_level = self.defaults.replacement_ai_level
         if not table.humans:
-            await self.close(table, "abandoned", notice + Text(N_("Nobody is left, so the game was abandoned.")),
-                             seats=True)
+            await self.close(
+                table, "abandoned", notice + Text(N_("Nobody is left, so the game was abandoned.")), seats=True
+            )
             return
         await self.advance(table, [], [], kind="replaced", notices=[notice], seats=True)
 

@@ -51,20 +51,30 @@ class RecordError(TableError):
 class SeatedAtOpenTable(RecordError):
     def __init__(self, channel_id: int | None) -> None:
         if channel_id:
-            super().__init__(N_("You are seated at an open 6 nimmt! table in {channel}. Leave it with "
-                                "`/6nimmt leave` (or let the game end) before deleting your data."),
-                             channel=ChannelMention(channel_id))
+            super().__init__(
+                N_(
+                    "You are seated at an open 6 nimmt! table in {channel}. Leave it with "
+                    "`/6nimmt leave` (or let the game end) before deleting your data."
+                ),
+                channel=ChannelMention(channel_id),
+            )
         else:
-            super().__init__(N_("You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` "
-                                "(or let the game end) before deleting your data."))
+            super().__init__(
+                N_(
+                    "You are seated at an open 6 nimmt! table. Leave it with `/6nimmt leave` "
+                    "(or let the game end) before deleting your data."
+                )
+            )
 
 
 def parse_game_id(text: str) -> int:
     """``12`` or ``#12`` → 12; anything else is refused with a clear message."""
     match = re.fullmatch(r"\s*#?\s*(\d{1,18})\s*", text or "")
     if match is None:
-        raise RecordError(N_("`{text}` is not a game number: use the number shown in `/6nimmt history`, "
-                             "e.g. `game:12`."), text=text[:40])
+        raise RecordError(
+            N_("`{text}` is not a game number: use the number shown in `/6nimmt history`, e.g. `game:12`."),
+            text=text[:40],
+        )
     return int(match[1])
 
 
@@ -92,8 +102,9 @@ async def game_log_in(store: Store, guild_id: int | None, game_id: int) -> GameL
     try:
         log = await store.game_log(game_id)
     except GameNotFound:
-        raise RecordError(N_("There is no game #{game}. `/6nimmt history` lists this server's games."),
-                          game=game_id) from None
+        raise RecordError(
+            N_("There is no game #{game}. `/6nimmt history` lists this server's games."), game=game_id
+        ) from None
     if guild_id is None or log.game.guild_id != guild_id:
         raise RecordError(N_("Game #{game} was not played in this server."), game=game_id)
     if log.game.status in UNFINISHED_STATUSES:
@@ -109,9 +120,11 @@ class GameExport:
 
 
 def export_game(log: GameLog, now: datetime | None = None, narrate: Narrator | None = None) -> GameExport:
-    data = {"format": EXPORT_FORMAT,
-            "exported_at": (now or datetime.now(UTC)).isoformat(),
-            **log.model_dump(mode="json")}
+    data = {
+        "format": EXPORT_FORMAT,
+        "exported_at": (now or datetime.now(UTC)).isoformat(),
+        **log.model_dump(mode="json"),
+    }
     return GameExport(log.game.game_id, json.dumps(data, indent=2, ensure_ascii=False), log_text(log, narrate))
 
 
@@ -126,8 +139,8 @@ def log_text(log: GameLog, narrate: Narrator | None = None) -> str:
         f"6 nimmt! game #{game.game_id} — {game.variant}, {game.status}",
         f"Created {game.created_at:%Y-%m-%d %H:%M} UTC"
         + (f", finished {game.finished_at:%Y-%m-%d %H:%M} UTC" if game.finished_at else ""),
-        "Players: " + ", ".join(f"{s.display_name}{' (AI ' + s.ai_level + ')' if s.ai_level else ''}"
-                                for s in log.seats),
+        "Players: "
+        + ", ".join(f"{s.display_name}{' (AI ' + s.ai_level + ')' if s.ai_level else ''}" for s in log.seats),
         "",
     ]
     try:
@@ -137,8 +150,9 @@ def log_text(log: GameLog, narrate: Narrator | None = None) -> str:
         lines += [f"{a.seq:4d}  {json.dumps(a.action)}" for a in log.actions]
     if log.results:
         lines += ["", "Final standings:"]
-        lines += [f"  {r.rank}. {r.display_name} — {r.points} points{' (winner)' if r.won else ''}"
-                  for r in log.results]
+        lines += [
+            f"  {r.rank}. {r.display_name} — {r.points} points{' (winner)' if r.won else ''}" for r in log.results
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -202,13 +216,17 @@ def _replay(log: GameLog, names: dict[int, str], narrate: Narrator | None) -> li
                 lines.append(f"  {name(event.player)}'s {event.card} is lower than every row: they choose a row")
             elif isinstance(event, RowTaken):
                 why = "full row" if event.reason is TakeReason.FULL_ROW else "low card"
-                lines.append(f"  {name(event.player)} takes row {event.row + 1} "
-                             f"({' '.join(map(str, event.cards))}: {event.bullheads} bullheads, {why})")
+                lines.append(
+                    f"  {name(event.player)} takes row {event.row + 1} "
+                    f"({' '.join(map(str, event.cards))}: {event.bullheads} bullheads, {why})"
+                )
             elif isinstance(event, CardPlaced):
                 lines.append(f"  {event.card} ({name(event.player)}) → row {event.row + 1}")
             elif isinstance(event, RoundEnded):
-                lines.append(f"End of round {event.round}: " + ", ".join(
-                    f"{name(p)} +{pts} = {event.totals[p]}" for p, pts in enumerate(event.points)))
+                lines.append(
+                    f"End of round {event.round}: "
+                    + ", ".join(f"{name(p)} +{pts} = {event.totals[p]}" for p, pts in enumerate(event.points))
+                )
             elif isinstance(event, GameEnded):
                 lines.append("Game over.")
     return lines

@@ -74,12 +74,19 @@ class TableService:
         # The operations, as the face calls them.
         lobby, play, specials = self.lobby, self.play, self.specials
         self.open_lobby, self.join, self.leave, self.kick = lobby.open_lobby, lobby.join, lobby.leave, lobby.kick
-        self.add_ai, self.begin, self.cancel, self.reclaim_seat = (lobby.add_ai, lobby.begin, lobby.cancel,
-                                                                   lobby.reclaim_seat)
+        self.add_ai, self.begin, self.cancel, self.reclaim_seat = (
+            lobby.add_ai,
+            lobby.begin,
+            lobby.cancel,
+            lobby.reclaim_seat,
+        )
         self.set_thread, self.set_reminders = lobby.set_thread, lobby.set_reminders
         self.hand, self.pick, self.choose_row, self.draft = play.hand, play.pick, play.choose_row, play.draft
         self.special_prompt, self.play_special, self.decline_special = (
-            specials.special_prompt, specials.play_special, specials.decline_special)
+            specials.special_prompt,
+            specials.play_special,
+            specials.decline_special,
+        )
         self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
         # A moderator locked (or unlocked) a game's thread: idempotent, one commit each.
         self.thread_locked, self.thread_unlocked = self.pauses.thread_locked, self.pauses.thread_unlocked
@@ -157,8 +164,7 @@ class TableService:
             self.play.think_later(table)  # its AI seats had not picked yet when it was saved
         for entry in await self.store.load_unshown():
             # Ended just before the crash or stop, with news its channel has not seen yet.
-            if isinstance(entry, CorruptTable) or entry.game.game_id in restored \
-                    or not owns_guild(entry.game.guild_id):
+            if isinstance(entry, CorruptTable) or entry.game.game_id in restored or not owns_guild(entry.game.guild_id):
                 continue
             try:
                 table = self._restore(entry)
@@ -202,8 +208,15 @@ class TableService:
         if checkpoint is None or not checkpoint.meta:
             return None  # created but never saved: nothing anyone could have clicked yet
         posts = [Post.from_dict(p.payload) for p in entry.posts]
-        table = Table.from_checkpoint(record.game_id, record.guild_id, record.channel_id, checkpoint.meta,
-                                      checkpoint.state or None, posts, record.message_id)
+        table = Table.from_checkpoint(
+            record.game_id,
+            record.guild_id,
+            record.channel_id,
+            checkpoint.meta,
+            checkpoint.state or None,
+            posts,
+            record.message_id,
+        )
         table.saved = (checkpoint.state, checkpoint.meta)
         table.committed = table.snapshot()
         return table
@@ -228,16 +241,17 @@ class TableService:
     async def channel_gone(self, channel_id: int) -> list[int]:
         """``channel_id`` was deleted: every table played in it, or opened in it, is abandoned
         (recorded, its timer stopped, nothing left running). The ids of those tables."""
-        gone = [t for t in list(self.registry.tables.values())
-                if channel_id in (t.channel_id, t.thread_id)]
+        gone = [t for t in list(self.registry.tables.values()) if channel_id in (t.channel_id, t.thread_id)]
         for table in gone:
             await self.play.after_thinking(table)
             async with self.tx.acting(table):
                 if self.registry.find(table.id) is not table:
                     continue  # ended meanwhile
-                where = (N_("The game's thread was deleted, so the game was abandoned.")
-                         if table.thread_id == channel_id else
-                         N_("The table's channel was deleted, so the game was abandoned."))
+                where = (
+                    N_("The game's thread was deleted, so the game was abandoned.")
+                    if table.thread_id == channel_id
+                    else N_("The table's channel was deleted, so the game was abandoned.")
+                )
                 await self.play.close(table, "abandoned", Text(where))
         return [t.id for t in gone]
 
@@ -262,8 +276,7 @@ class TableService:
         try:
             await self.mark_shown(table_id, message_id=message_id)
         except UNREACHABLE:  # the message is posted and in use; only a restart would not know it
-            log.warning("table %s: its message id could not be saved; it is used until the next restart",
-                        table_id)
+            log.warning("table %s: its message id could not be saved; it is used until the next restart", table_id)
         return True
 
     async def mark_shown(self, table_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
@@ -300,8 +313,14 @@ class TableService:
         saved, nor a click behind the presenter. The extra time is this process's courtesy; a
         restart keeps the committed deadline."""
         table = self.registry.find(table_id)
-        if table is None or late <= LATE_ENOUGH or not table.is_open or table.deadline is None \
-                or post.step != table.step or table.grace[0] == table.step:
+        if (
+            table is None
+            or late <= LATE_ENOUGH
+            or not table.is_open
+            or table.deadline is None
+            or post.step != table.step
+            or table.grace[0] == table.step
+        ):
             return
         if post.at < table.resumed_at:  # held while its thread was locked: the pause kept its time
             late = min(late, self.clock() - table.resumed_at)
@@ -321,12 +340,12 @@ class TableService:
         try:
             return await self.ai.hint(game, seat, f"{ai_seed(table, seat)}:hint")
         except NoHint:
-            raise TableError(N_("There is nothing to hint right now: it is not your turn to choose a card "
-                                "or a row.")) from None
+            raise TableError(
+                N_("There is nothing to hint right now: it is not your turn to choose a card or a row.")
+            ) from None
         except Exception:
             log.warning("the coach failed at table %s", table.id, exc_info=True)
-            raise TableError(N_("The coach could not think just now; nothing was changed. Please try again.")) \
-                from None
+            raise TableError(N_("The coach could not think just now; nothing was changed. Please try again.")) from None
 
     # -- timers -------------------------------------------------------------------
 

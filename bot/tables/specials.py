@@ -31,11 +31,21 @@ from .transactions import Transactions
 class Deciding(Protocol):
     """What the special-card operations use of ``bot.tables.play.Play`` (which imports this module)."""
 
-    async def decide(self, table_id: int, user_id: int, step: int | None,
-                     make: Callable[[Table, int], Action]) -> None: ...
+    async def decide(
+        self, table_id: int, user_id: int, step: int | None, make: Callable[[Table, int], Action]
+    ) -> None: ...
 
-    async def advance(self, table: Table, actions: Iterable[Action], events: list[Event], kind: str = ...,
-                      notices: list[Text] | None = ..., timed_out: bool = ..., **record: Any) -> None: ...
+    async def advance(
+        self,
+        table: Table,
+        actions: Iterable[Action],
+        events: list[Event],
+        kind: str = ...,
+        notices: list[Text] | None = ...,
+        timed_out: bool = ...,
+        **record: Any,
+    ) -> None: ...
+
 
 #: The engine phases that wait for one player's special-card decision.
 SPECIAL_PHASES = (Phase.SPECIAL, Phase.SWAP)
@@ -46,8 +56,9 @@ class NotYourDecision(TableError):
         if waiting_for is None:
             super().__init__(N_("Nobody is deciding on a special card right now."))
         else:
-            super().__init__(N_("This decision is not yours: the game is waiting for **{name}**."),
-                             name=Name(waiting_for))
+            super().__init__(
+                N_("This decision is not yours: the game is waiting for **{name}**."), name=Name(waiting_for)
+            )
 
 
 @dataclass(frozen=True)
@@ -106,8 +117,13 @@ def declined_for(table: Table, seat: int) -> Action | None:
     whose preference is not to be asked now. None: ask them."""
     game = table.started_game()
     queued, table.queued_swap = table.queued_swap, None
-    if (isinstance(game, AnniversaryGame) and game.phase is Phase.SWAP and queued is not None
-            and queued[:2] == (seat, table.step) and queued[2] in game.specials[seat]):
+    if (
+        isinstance(game, AnniversaryGame)
+        and game.phase is Phase.SWAP
+        and queued is not None
+        and queued[:2] == (seat, table.step)
+        and queued[2] in game.specials[seat]
+    ):
         return Swap(seat, queued[2])
     asked = asks(table.seats[seat].prompts, game, lambda _: table_outlook(table))
     return None if asked else timed_out_decline(game, seat)
@@ -169,15 +185,28 @@ class Specials:
             preview, outlook = game.preview_placement(game.special_card), table_outlook(table)
         return SpecialPrompt(table, seat, game.view(seat), game.phase, preview, plays, outlook)
 
-    async def play_special(self, table_id: int, user_id: int, step: int | None, special: str,
-                           row: int | None = None, card: int | None = None,
-                           target_row: int | None = None, position: int | None = None) -> None:
+    async def play_special(
+        self,
+        table_id: int,
+        user_id: int,
+        step: int | None,
+        special: str,
+        row: int | None = None,
+        card: int | None = None,
+        target_row: int | None = None,
+        position: int | None = None,
+    ) -> None:
         kind = special_named(special)
-        await self.play.decide(table_id, user_id, step, lambda table, seat: PlaySpecial(
-            seat, kind, row=row, card=card, target_row=target_row, position=position))
+        await self.play.decide(
+            table_id,
+            user_id,
+            step,
+            lambda table, seat: PlaySpecial(seat, kind, row=row, card=card, target_row=target_row, position=position),
+        )
 
-    async def decline_special(self, table_id: int, user_id: int, step: int | None,
-                              then_swap: str | None = None) -> None:
+    async def decline_special(
+        self, table_id: int, user_id: int, step: int | None, then_swap: str | None = None
+    ) -> None:
         """No special card; ``then_swap``: the special card to swap at the take that follows, so the
         player answers once instead of waiting for a second prompt (``declined_for`` makes the swap)."""
         swapped = special_named(then_swap) if then_swap else None

@@ -110,9 +110,12 @@ class TableOptions(BaseModel):
     def _fits_the_variant(self) -> TableOptions:
         low, high = variant_spec(self.variant).players
         if self.ai_seats > high - 1:
-            # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
-            raise OptionError(N_("this variant seats at most {players} players, so at most {seats} AI seats "
-                                 "beside you"), players=high, seats=high - 1)
+            raise OptionError(
+                # Translators: {players} is a variant's most players (8 or 10) and {seats} one fewer.
+                N_("this variant seats at most {players} players, so at most {seats} AI seats beside you"),
+                players=high,
+                seats=high - 1,
+            )
         if self.target is None and self.rounds is None:
             raise OptionError(N_("choose a target score or a number of rounds"))
         return self
@@ -176,9 +179,14 @@ class Seat:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
-            "missed_turns": self.missed_turns, "prompts": self.prompts,
-            "removed": self.removed, "back_from_step": self.back_from_step, "remind_by_dm": self.remind_by_dm,
+            "user_id": self.user_id,
+            "name": self.name,
+            "ai_level": self.ai_level,
+            "missed_turns": self.missed_turns,
+            "prompts": self.prompts,
+            "removed": self.removed,
+            "back_from_step": self.back_from_step,
+            "remind_by_dm": self.remind_by_dm,
             "stats": {
                 "rows_taken": self.stats.rows_taken,
                 "sixth_card_takes": self.stats.sixth_card_takes,
@@ -191,7 +199,9 @@ class Seat:
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         stats = data.get("stats") or {}
         return cls(
-            user_id=data["user_id"], name=str(data["name"]), ai_level=data.get("ai_level"),
+            user_id=data["user_id"],
+            name=str(data["name"]),
+            ai_level=data.get("ai_level"),
             missed_turns=int(data.get("missed_turns", 0)),
             prompts=prompt_preference(data.get("prompts")) or DEFAULT_PROMPTS,
             removed=data["removed"] if data.get("removed") in ("left", "kicked") else None,
@@ -228,18 +238,29 @@ class Post:
     remind: tuple[int, ...] = ()  # turn-based: the players who owe a move, to mention (or message)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "kind": self.kind, "events": [event_to_dict(e) for e in self.events],
-                "notices": [n.to_data() for n in self.notices], "step": self.step, "at": self.at,
-                "timed_out": self.timed_out, "remind": list(self.remind)}
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "events": [event_to_dict(e) for e in self.events],
+            "notices": [n.to_data() for n in self.notices],
+            "step": self.step,
+            "at": self.at,
+            "timed_out": self.timed_out,
+            "remind": list(self.remind),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Post:
-        return cls(seq=int(data["seq"]), kind=str(data["kind"]),
-                   events=tuple(event_from_dict(e) for e in data.get("events", ())),
-                   notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
-                   step=int(data.get("step", 0)), at=float(data.get("at", 0.0)),
-                   timed_out=bool(data.get("timed_out", False)),
-                   remind=tuple(int(u) for u in data.get("remind", ())))
+        return cls(
+            seq=int(data["seq"]),
+            kind=str(data["kind"]),
+            events=tuple(event_from_dict(e) for e in data.get("events", ())),
+            notices=tuple(Text.from_data(n) for n in data.get("notices", ())),
+            step=int(data.get("step", 0)),
+            at=float(data.get("at", 0.0)),
+            timed_out=bool(data.get("timed_out", False)),
+            remind=tuple(int(u) for u in data.get("remind", ())),
+        )
 
 
 @dataclass
@@ -333,8 +354,12 @@ class Table:
 
     def reminder_at(self) -> float | None:
         """When the players who still owe the current move are reminded (turn-based only), or None."""
-        if not self.options.turn_based or self.deadline is None or self.status is not TableStatus.PLAYING \
-                or self.reminded_step >= self.step:
+        if (
+            not self.options.turn_based
+            or self.deadline is None
+            or self.status is not TableStatus.PLAYING
+            or self.reminded_step >= self.step
+        ):
             return None
         return self.deadline - (1 - REMINDER_AT) * self.options.seconds_for(self.decision_kind())
 
@@ -378,8 +403,15 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if not s.is_ai]
 
-    def add_post(self, kind: str, events: Iterable[Event] = (), notices: Iterable[Text] = (), at: float = 0.0,
-                 timed_out: bool = False, remind: Iterable[int] = ()) -> Post:
+    def add_post(
+        self,
+        kind: str,
+        events: Iterable[Event] = (),
+        notices: Iterable[Text] = (),
+        at: float = 0.0,
+        timed_out: bool = False,
+        remind: Iterable[int] = (),
+    ) -> Post:
         """News for the channel, committed with the change under way (or dropped with it)."""
         self.post_seq += 1
         post = Post(self.post_seq, kind, tuple(events), tuple(notices), self.step, at, timed_out, tuple(remind))
@@ -394,12 +426,21 @@ class Table:
         """The service's side of a checkpoint (the engine saves its own state; posts and the
         message id are stored on their own)."""
         return {
-            "host_id": self.host_id, "options": self.options.model_dump(mode="json"),
-            "seats": [s.to_dict() for s in self.seats], "status": self.status.value,
-            "seed": self.seed, "step": self.step, "deadline": self.deadline,
-            "created_at": self.created_at, "post_seq": self.post_seq,
-            "threaded": self.threaded, "thread_id": self.thread_id, "reminded_step": self.reminded_step,
-            "paused": self.paused, "paused_at": self.paused_at, "time_left": self.time_left,
+            "host_id": self.host_id,
+            "options": self.options.model_dump(mode="json"),
+            "seats": [s.to_dict() for s in self.seats],
+            "status": self.status.value,
+            "seed": self.seed,
+            "step": self.step,
+            "deadline": self.deadline,
+            "created_at": self.created_at,
+            "post_seq": self.post_seq,
+            "threaded": self.threaded,
+            "thread_id": self.thread_id,
+            "reminded_step": self.reminded_step,
+            "paused": self.paused,
+            "paused_at": self.paused_at,
+            "time_left": self.time_left,
             "resumed_at": self.resumed_at,
             "closed_notice": self.closed_notice.to_data() if self.closed_notice is not None else None,
         }
@@ -413,9 +454,26 @@ class Table:
             raise RuntimeError(f"table {self.id} has no commit to go back to")
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
-        for name in ("host_id", "options", "seats", "status", "seed", "step", "deadline", "created_at",
-                     "game", "decision", "closed_notice", "threaded", "thread_id", "reminded_step",
-                     "paused", "paused_at", "time_left", "resumed_at"):
+        for name in (
+            "host_id",
+            "options",
+            "seats",
+            "status",
+            "seed",
+            "step",
+            "deadline",
+            "created_at",
+            "game",
+            "decision",
+            "closed_notice",
+            "threaded",
+            "thread_id",
+            "reminded_step",
+            "paused",
+            "paused_at",
+            "time_left",
+            "resumed_at",
+        ):
             setattr(self, name, getattr(fresh, name))
         self.unsaved = []
         self.outlook = None  # worked out again from the restored game
@@ -437,29 +495,53 @@ class Table:
         if self.saved is None:
             raise RuntimeError(f"table {self.id} has not been committed yet")
         state, meta = self.saved
-        return TableSnapshot(self.id, self.guild_id, self.channel_id, self.version, state, meta,
-                             tuple(self.outbox), self.message_id, self.outlook)
+        return TableSnapshot(
+            self.id,
+            self.guild_id,
+            self.channel_id,
+            self.version,
+            state,
+            meta,
+            tuple(self.outbox),
+            self.message_id,
+            self.outlook,
+        )
 
     @classmethod
-    def from_checkpoint(cls, table_id: int, guild_id: int, channel_id: int,
-                        meta: dict[str, Any], state: dict[str, Any] | None,
-                        posts: Iterable[Post] = (), message_id: int | None = None) -> Table:
+    def from_checkpoint(
+        cls,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        meta: dict[str, Any],
+        state: dict[str, Any] | None,
+        posts: Iterable[Post] = (),
+        message_id: int | None = None,
+    ) -> Table:
         closed = meta.get("closed_notice")
         owed = list(posts)
         table = cls(
-            id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=int(meta["host_id"]),
+            id=table_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=int(meta["host_id"]),
             options=TableOptions.model_validate(meta["options"]),
             seats=[Seat.from_dict(s) for s in meta["seats"]],
-            status=TableStatus(meta["status"]), seed=int(meta["seed"]), step=int(meta["step"]),
-            deadline=meta.get("deadline"), message_id=message_id,
-            created_at=float(meta.get("created_at") or 0.0), outbox=owed,
+            status=TableStatus(meta["status"]),
+            seed=int(meta["seed"]),
+            step=int(meta["step"]),
+            deadline=meta.get("deadline"),
+            message_id=message_id,
+            created_at=float(meta.get("created_at") or 0.0),
+            outbox=owed,
             post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in owed)]),
             closed_notice=Text.from_data(closed) if closed else None,
             threaded=bool(meta.get("threaded", False)),
             thread_id=int(meta["thread_id"]) if meta.get("thread_id") else None,
             reminded_step=int(meta.get("reminded_step") or 0),
             paused=meta.get("paused") or None,
-            paused_at=_seconds(meta.get("paused_at")), time_left=_seconds(meta.get("time_left")),
+            paused_at=_seconds(meta.get("paused_at")),
+            time_left=_seconds(meta.get("time_left")),
             resumed_at=float(meta.get("resumed_at") or 0.0),
         )
         if state:
@@ -490,8 +572,9 @@ class TableSnapshot:
 
     @functools.cached_property
     def table(self) -> Table:
-        table = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, self.meta, self.state or None,
-                                      self.posts, self.message_id)
+        table = Table.from_checkpoint(
+            self.id, self.guild_id, self.channel_id, self.meta, self.state or None, self.posts, self.message_id
+        )
         table.outlook = self.outlook  # keyed by its decision: a stale one is never used
         return table
 

@@ -77,7 +77,7 @@ def _template_from_data(template: object) -> Template:
 
 def _field_from_data(value: object) -> object:
     if isinstance(value, dict) and len(value) == 1:
-        (tag, plain), = value.items()
+        ((tag, plain),) = value.items()
         if tag in _TYPED_FIELDS:
             return _TYPED_FIELDS[tag](plain)
     return value
@@ -119,8 +119,13 @@ class Text:
 
     def to_data(self) -> list[Any]:
         """JSON-ready, so a notice can be saved with the post that shows it."""
-        return [[list(template) if isinstance(template, Plural) else template,
-                 {k: _field_to_data(v) for k, v in fields.items()}] for template, fields in self.parts]
+        return [
+            [
+                list(template) if isinstance(template, Plural) else template,
+                {k: _field_to_data(v) for k, v in fields.items()},
+            ]
+            for template, fields in self.parts
+        ]
 
     @classmethod
     def from_data(cls, data: list[Any]) -> Text:

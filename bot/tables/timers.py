@@ -127,8 +127,14 @@ class Scheduler:
             pause = backoff(attempt)
             if attempt == 1:
                 # A traceback only for what is not the database being away: that is a bug.
-                log.warning("deadline of table %s failed (%s: %s); trying again in %.0f s, then less often",
-                            key, type(exc).__name__, exc, pause, exc_info=not isinstance(exc, UNREACHABLE))
+                log.warning(
+                    "deadline of table %s failed (%s: %s); trying again in %.0f s, then less often",
+                    key,
+                    type(exc).__name__,
+                    exc,
+                    pause,
+                    exc_info=not isinstance(exc, UNREACHABLE),
+                )
             else:
                 log.debug("deadline of table %s failed again (try %d); next in %.0f s", key, attempt, pause)
             self.set(key, self.clock() + pause)

@@ -71,8 +71,7 @@ class DatabaseHealth:
 class Transactions:
     """Commits tables' changes and tells the listeners what was committed."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 observer: Observer | None = None) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time, observer: Observer | None = None) -> None:
         self.store = store
         self.clock = clock
         self.health = DatabaseHealth()
@@ -115,9 +114,17 @@ class Transactions:
                     table.roll_back()
                 raise
 
-    async def commit(self, table: Table, actions: Iterable[Action] = (), *, kind: str | None = None,
-                     seats: bool = False, status: GameStatus | None = None, host: bool = False,
-                     result: GameResult | None = None) -> TableSnapshot:
+    async def commit(
+        self,
+        table: Table,
+        actions: Iterable[Action] = (),
+        *,
+        kind: str | None = None,
+        seats: bool = False,
+        status: GameStatus | None = None,
+        host: bool = False,
+        result: GameResult | None = None,
+    ) -> TableSnapshot:
         """Write what this action changed in one transaction; then tell the listeners (``kind``).
         Returns the snapshot of what was committed.
 
@@ -127,10 +134,16 @@ class Transactions:
         state = table.game.to_dict() if table.game is not None else {}
         meta = table.meta()
         posts = table.unsaved
-        change = Commit(state=state, meta=meta, actions=[action_to_dict(a) for a in actions],
-                        posts=[OutboxPost(seq=p.seq, payload=p.to_dict()) for p in posts],
-                        seats=seat_infos(table) if seats else None, status=status,
-                        host_id=table.host_id if host else None, result=result)
+        change = Commit(
+            state=state,
+            meta=meta,
+            actions=[action_to_dict(a) for a in actions],
+            posts=[OutboxPost(seq=p.seq, payload=p.to_dict()) for p in posts],
+            seats=seat_infos(table) if seats else None,
+            status=status,
+            host_id=table.host_id if host else None,
+            result=result,
+        )
         await self.write(lambda: self.store.commit(table.id, change))
         return self.saved(table, state, meta, kind)
 
@@ -139,10 +152,17 @@ class Transactions:
         state = table.game.to_dict() if table.game is not None else {}
         meta = table.meta()
         change = Commit(state=state, meta=meta, seats=seat_infos(table))
-        table.id = await self.write(lambda: self.store.create_game(
-            guild_id=table.guild_id, channel_id=table.channel_id, host_id=table.host_id,
-            variant=table.options.variant.value, options=table.options.model_dump(mode="json"),
-            seed=table.seed, commit=change))
+        table.id = await self.write(
+            lambda: self.store.create_game(
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                host_id=table.host_id,
+                variant=table.options.variant.value,
+                options=table.options.model_dump(mode="json"),
+                seed=table.seed,
+                commit=change,
+            )
+        )
         self.saved(table, state, meta, kind)
 
     def saved(self, table: Table, state: dict[str, Any], meta: dict[str, Any], kind: str | None) -> TableSnapshot:
@@ -165,8 +185,9 @@ class Transactions:
         except Exception as exc:
             self.observer.store_write(time.perf_counter() - started, ok=False)
             if isinstance(exc, UNREACHABLE) and self.health.failed(self.clock()):
-                log.error("the database cannot be reached (%s: %s); tables pause until it is back",
-                          type(exc).__name__, exc)
+                log.error(
+                    "the database cannot be reached (%s: %s); tables pause until it is back", type(exc).__name__, exc
+                )
             raise
         self.observer.store_write(time.perf_counter() - started, ok=True)
         if self.health.succeeded(self.clock()):
@@ -176,7 +197,6 @@ class Transactions:
 
 def seat_infos(table: Table) -> list[SeatInfo]:
     return [
-        SeatInfo(seat=i, user_id=s.user_id, ai_level=s.ai_level if s.user_id is None else None,
-                 display_name=s.name)
+        SeatInfo(seat=i, user_id=s.user_id, ai_level=s.ai_level if s.user_id is None else None, display_name=s.name)
         for i, s in enumerate(table.seats)
     ]

@@ -60,8 +60,11 @@ class WorkerPool:
 
     def _start(self) -> ProcessPoolExecutor:
         self._executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent, initargs=(os.getpid(),))
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,
+            initargs=(os.getpid(),),
+        )
         if self._warm is not None:
             self._warming = self._executor.submit(self._warm)
         return self._executor

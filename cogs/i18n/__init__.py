@@ -76,11 +76,13 @@ ENGLISH = "en"
 COMMAND_NAME = "command name"
 #: How English writes figures and lists: the British pattern keeps "a, b and c", as before.
 ENGLISH_FORMATS = Locale.parse("en_GB")
-NAME_LOCATIONS = frozenset({
-    app_commands.TranslationContextLocation.command_name,
-    app_commands.TranslationContextLocation.group_name,
-    app_commands.TranslationContextLocation.parameter_name,
-})
+NAME_LOCATIONS = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
 
 LocaleLike = discord.Locale | str | None
 
@@ -263,8 +265,11 @@ ILLEGAL_ACTION_TEXTS: dict[type, str] = {
 def failure_text(locale: LocaleLike, changed: bool) -> str:
     """What a user is told when something failed on our side; ``changed``: their action was saved first."""
     if changed:
-        return tr(locale, "Your action was saved, but something went wrong on our side while answering it. "
-                          "The table message shows where the game stands.")
+        return tr(
+            locale,
+            "Your action was saved, but something went wrong on our side while answering it. "
+            "The table message shows where the game stands.",
+        )
     return tr(locale, "Something went wrong on our side; nothing was changed. Please try again.")
 
 
@@ -275,10 +280,16 @@ def store_down_text(locale: LocaleLike, move: bool) -> str:
     click that asked for something.
     """
     if move:
-        return tr(locale, "Your move could not be saved because the database is not reachable right now; "
-                          "nothing was changed. Please try again in a moment.")
-    return tr(locale, "That did not go through because the database is not reachable right now; nothing was "
-                      "changed. Please try again in a moment.")
+        return tr(
+            locale,
+            "Your move could not be saved because the database is not reachable right now; "
+            "nothing was changed. Please try again in a moment.",
+        )
+    return tr(
+        locale,
+        "That did not go through because the database is not reachable right now; nothing was "
+        "changed. Please try again in a moment.",
+    )
 
 
 def error_text(locale: LocaleLike, error: TableError | IllegalAction) -> str:
@@ -326,8 +337,9 @@ class CatalogTranslator(app_commands.Translator):
     """Gives Discord every command's, option's and choice's name and description in each language
     with a catalog (Discord's locales fall back as ``language_of`` says)."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         if string.extras.get("autonym"):
             return string.message  # a language's own name, the same in every language
         found = _translations_for(locale)

@@ -47,8 +47,10 @@ MARKERS: dict[str, tuple[str, tuple[int, ...]]] = {
 
 Result = tuple[int, str, str | tuple[str | None, ...], list[str]]
 
-NAME_RULE = ("Translators: a Discord command or option name: lowercase letters, digits, - or _, "
-             "no spaces, at most 32 characters.")
+NAME_RULE = (
+    "Translators: a Discord command or option name: lowercase letters, digits, - or _, "
+    "no spaces, at most 32 characters."
+)
 LIMITS = {
     app_commands.TranslationContextLocation.command_description: 100,
     app_commands.TranslationContextLocation.group_description: 100,
@@ -57,8 +59,9 @@ LIMITS = {
 }
 
 
-def extract(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
-            options: _PyOptions) -> Iterator[Result]:
+def extract(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: _PyOptions
+) -> Iterator[Result]:
     """Babel's interface: (line, gettext function, message(s), comments) of every text in the file."""
     # Babel annotates extract_python with what ``extract`` yields (line, messages, comments, context),
     # but it yields (line, function name, messages, comments): read as that, untyped.
@@ -106,8 +109,9 @@ class _Recorder(app_commands.Translator):
     def __init__(self) -> None:
         self.asked: list[tuple[str, app_commands.TranslationContextLocation, object]] = []
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         if locale is discord.Locale.german and not string.extras.get("autonym"):  # once per string
             self.asked.append((string.message, context.location, context.data))
         return None
@@ -165,8 +169,9 @@ async def command_strings(tree: app_commands.CommandTree) -> list[CommandString]
 
 async def _bot_command_strings() -> list[CommandString]:
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings.model_validate({"discord_token": "extract",
-                                            "database_path": Path(folder) / "extract.sqlite3"})
+        settings = Settings.model_validate(
+            {"discord_token": "extract", "database_path": Path(folder) / "extract.sqlite3"}
+        )
         bot = SixNimmtBot(settings, start_tables=False)
         async with bot:
             await bot.setup_hook()

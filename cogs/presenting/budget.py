@@ -71,8 +71,13 @@ class RequestBudget:
 
     WINDOW = 1.0
 
-    def __init__(self, rate: float, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        rate: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         if rate <= 0:
             raise ValueError("a request budget needs a rate above 0")
         self.limit = max(1, int(rate * self.WINDOW))  # starts allowed in any one window
@@ -93,7 +98,8 @@ class RequestBudget:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""
         self._expire(self.clock())
         return len(self._starts) < self.limit and not any(
-            entry[0] <= priority and not entry[2].done() for entry in self._waiting)
+            entry[0] <= priority and not entry[2].done() for entry in self._waiting
+        )
 
     def seconds_to_room(self) -> float:
         """How long until the oldest start of the window leaves it (0: there is room now)."""
@@ -152,8 +158,10 @@ def counts_against_the_limit(path: str) -> bool:
 
 def request_trace(budget: RequestBudget) -> aiohttp.TraceConfig:
     """An aiohttp trace that holds each request to the API until the budget lets it start."""
-    async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
-                               params: aiohttp.TraceRequestStartParams) -> None:
+
+    async def on_request_start(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+    ) -> None:
         if counts_against_the_limit(params.url.path):
             await budget.acquire()
 
@@ -171,8 +179,9 @@ def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[]
     The hook is an aiohttp trace on the client's session, which discord.py creates at login (before
     the cogs load) and which its webhooks reach the same way; a trace's ``on_request_start`` is
     awaited before the request is sent."""
-    session = getattr(http, "_HTTPClient__session", None)
-    if not isinstance(session, aiohttp.ClientSession):  # not logged in (the catalog's command tree): no request
+    session = http._HTTPClient__session  # type: ignore[attr-defined]  # discord.py keeps it private
+    if not isinstance(session, aiohttp.ClientSession):
+        # Not logged in (cogs loaded to read the command tree): no request can be made to hold.
         return lambda: None
     trace = request_trace(budget)
     session.trace_configs.append(trace)
@@ -180,4 +189,5 @@ def install(http: discord.http.HTTPClient, budget: RequestBudget) -> Callable[[]
     def undo() -> None:
         if trace in session.trace_configs:
             session.trace_configs.remove(trace)
+
     return undo

@@ -45,7 +45,8 @@ def locked_out(exc: BaseException) -> bool:
     """Whether Discord refused a request in a game's thread because a moderator locked it: "thread
     is locked", or archived and the bot may not unarchive it (``TableChannels.retry``)."""
     return isinstance(exc, discord.HTTPException) and (
-        exc.code == THREAD_LOCKED or (exc.code == ARCHIVED_THREAD and isinstance(exc.__cause__, discord.Forbidden)))
+        exc.code == THREAD_LOCKED or (exc.code == ARCHIVED_THREAD and isinstance(exc.__cause__, discord.Forbidden))
+    )
 
 
 class TableChannels:
@@ -99,8 +100,13 @@ class TableChannels:
             except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
                 if not transient(exc):
                     table = args[0] if args and isinstance(args[0], Table) else None
-                    if not isinstance(exc, discord.HTTPException) or exc.code != ARCHIVED_THREAD \
-                            or table is None or table.thread_id is None or unarchived:
+                    if (
+                        not isinstance(exc, discord.HTTPException)
+                        or exc.code != ARCHIVED_THREAD
+                        or table is None
+                        or table.thread_id is None
+                        or unarchived
+                    ):
                         raise
                     # Someone (or Discord's inactivity timer) archived the game's thread: a new message
                     # reopens it, an edit is refused until it is unarchived (Send Messages allows that).
@@ -137,11 +143,13 @@ class TableChannels:
 
     def background(self, work: Awaitable[Any], what: str) -> None:
         """Run ``work`` on its own, best effort: nothing committed depends on it."""
+
         async def run() -> None:
             try:
                 await work
             except Exception as exc:
                 log.warning("%s failed (%s)", what, exc)
+
         task = asyncio.create_task(run())
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)

@@ -54,8 +54,16 @@ class LiveMessages:
     """``learn`` which message is live; ``post`` a new one (with a post's news above the table);
     ``edit`` it to the newest state; ``retire`` it, ``summary`` and ``retire_thread`` at the end."""
 
-    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels,
-                 outbox: OutboxDelivery, pictures: Pictures, reminders: Reminders, budget: RequestBudget) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TableService,
+        channels: TableChannels,
+        outbox: OutboxDelivery,
+        pictures: Pictures,
+        reminders: Reminders,
+        budget: RequestBudget,
+    ) -> None:
         self.client = client
         self.service = service
         self.channels = channels
@@ -76,8 +84,7 @@ class LiveMessages:
 
     def learn(self, snapshot: TableSnapshot) -> None:
         """A restored table's live message, or the lobby's answer."""
-        if snapshot.message_id is not None and (snapshot.id not in self._live
-                                                or snapshot.status is TableStatus.LOBBY):
+        if snapshot.message_id is not None and (snapshot.id not in self._live or snapshot.status is TableStatus.LOBBY):
             self._live[snapshot.id] = snapshot.message_id
 
     def message_id(self, table_id: int) -> int | None:
@@ -139,8 +146,11 @@ class LiveMessages:
             await pause(wait)  # a post arriving meanwhile goes first
             return
         priority = edit_priority(snapshot.table)
-        if not self.budget.room_for(priority) and not self.channels.closing \
-                and not self.can_edit_through_a_click(table_id):
+        if (
+            not self.budget.room_for(priority)
+            and not self.channels.closing
+            and not self.can_edit_through_a_click(table_id)
+        ):
             # The budget is short: players' requests first; this edit then draws the newest state.
             await pause(self.budget.seconds_to_room())
             return
@@ -186,14 +196,26 @@ class LiveMessages:
             self._without_picture.add(table.id)
         else:
             self._without_picture.discard(table.id)
-            files.append(discord.File(io.BytesIO(image), filename=IMAGE_NAME,
-                                      description=tr(locale, "The rows; the text above says the same")))
+            files.append(
+                discord.File(
+                    io.BytesIO(image),
+                    filename=IMAGE_NAME,
+                    description=tr(locale, "The rows; the text above says the same"),
+                )
+            )
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
         previous = self._live.get(table.id)
         message = await self.channels.retry(
-            self.outbox.send, table, post, content=clip(text) if text else None, words=own, embed=embed,
-            view=table_view(table, locale), files=files,
-            allowed_mentions=table_pings(table, text))
+            self.outbox.send,
+            table,
+            post,
+            content=clip(text) if text else None,
+            words=own,
+            embed=embed,
+            view=table_view(table, locale),
+            files=files,
+            allowed_mentions=table_pings(table, text),
+        )
         if previous is not None:
             self._last_edit.pop(previous, None)  # superseded: never edited again
         if message is not None:
@@ -215,8 +237,13 @@ class LiveMessages:
         if post is not None and post.kind == "started" and table.thread_id is not None:
             players = [seat.user_id for seat in table.humans if seat.user_id is not None]
             if players:
-                lines.append(tr(locale, "🎲 The game begins: {players}",
-                                players=" ".join(f"<@{user_id}>" for user_id in players)))
+                lines.append(
+                    tr(
+                        locale,
+                        "🎲 The game begins: {players}",
+                        players=" ".join(f"<@{user_id}>" for user_id in players),
+                    )
+                )
         nudge = waiting_line(table, lambda seat: seat_name(table, seat, locale), locale)
         if nudge:
             lines.append(nudge)
@@ -232,8 +259,10 @@ class LiveMessages:
         locale = self.channels.locale(table)
         fields: dict[str, Any]
         if table.status is TableStatus.LOBBY:
-            fields = {"embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
-                      "view": lobby_view(table, locale)}
+            fields = {
+                "embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
+                "view": lobby_view(table, locale),
+            }
             self._lobby_drawn[table.id] = lobby_players(table)
         else:
             embed = table_embed(table, locale, self._news.get(table.id))
@@ -252,16 +281,16 @@ class LiveMessages:
 
     # -- a game in a thread ----------------------------------------------------------------
 
-    async def summary(self, table: Table, standings: int | None = None,
-                      priority: Priority = Priority.COSMETIC) -> None:
+    async def summary(self, table: Table, standings: int | None = None, priority: Priority = Priority.COSMETIC) -> None:
         """A game in a thread: the lobby message in the channel says where it is played, who plays,
         whether it waits for its locked thread and, at the end, who won (``standings``: the message
         to jump to)."""
         if table.thread_id is not None:
             locale = self.channels.locale(table)
             with requests_for(priority):
-                await self.edit_message(table, table.thread_id, view=None,
-                                        embed=lobby_embed(table, locale, standings=standings))
+                await self.edit_message(
+                    table, table.thread_id, view=None, embed=lobby_embed(table, locale, standings=standings)
+                )
 
     # -- edits through a click -------------------------------------------------------------
 
@@ -297,9 +326,11 @@ class LiveMessages:
             return
         with requests_for(Priority.COSMETIC):  # the chore's task inherits it
             self.channels.background(
-                self.channels.retry(self.client.http.edit_channel, table.thread_id,
-                                    auto_archive_duration=THREAD_ARCHIVE_AFTER_GAME),
-                f"table {table.id}: its thread's archive timer")
+                self.channels.retry(
+                    self.client.http.edit_channel, table.thread_id, auto_archive_duration=THREAD_ARCHIVE_AFTER_GAME
+                ),
+                f"table {table.id}: its thread's archive timer",
+            )
 
 
 def edit_priority(table: Table) -> Priority:
@@ -344,8 +375,11 @@ def may_be_behind(snapshot: TableSnapshot) -> bool:
     committed just before the stop, unshown, and nothing records which change it shows. That is a
     lobby's players, a Pro draft's picks, and a game back from a locked thread (its deadline). A
     game in play shows its last post's table: who has picked is not shown, so it is up to date."""
-    return (snapshot.status is TableStatus.LOBBY or snapshot.state.get("phase") == Phase.DRAFT.value
-            or bool(snapshot.meta.get("resumed_at")))
+    return (
+        snapshot.status is TableStatus.LOBBY
+        or snapshot.state.get("phase") == Phase.DRAFT.value
+        or bool(snapshot.meta.get("resumed_at"))
+    )
 
 
 def lobby_players(table: Table) -> tuple[object, ...]:

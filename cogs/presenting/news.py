@@ -24,8 +24,15 @@ from .reminders import Reminders
 class News:
     """``show`` draws a post from the table as its commit left it and sends it (an ``outbox.ShowPost``)."""
 
-    def __init__(self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery,
-                 live: LiveMessages, reminders: Reminders, pictures: Pictures) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        channels: TableChannels,
+        outbox: OutboxDelivery,
+        live: LiveMessages,
+        reminders: Reminders,
+        pictures: Pictures,
+    ) -> None:
         self.client = client
         self.channels = channels
         self.outbox = outbox
@@ -47,8 +54,9 @@ class News:
             if live != table.thread_id:  # a closed lobby is its own summary
                 await self.live.summary(table)
             text = "\n".join(notices) or tr(locale, "The table was closed.")
-            await self.channels.retry(self.outbox.send, table, post, content=text,
-                                      allowed_mentions=table_pings(table, text))
+            await self.channels.retry(
+                self.outbox.send, table, post, content=text, allowed_mentions=table_pings(table, text)
+            )
             self.live.retire_thread(table)
             return None
         if post.kind == "reminder":
@@ -73,11 +81,13 @@ class News:
         # Older news behind a newer post: its words only; the newest post carries the table. Whoever
         # owes the move it opened is still told, if the game still waits on that move.
         calls = bool(post.remind) and self.reminders.waits_on(table.id, post)
-        text = "\n".join(t for t in (text, *notices, self.reminders.mention_line(table, post, locale)
-                                     if calls else "") if t)
+        text = "\n".join(
+            t for t in (text, *notices, self.reminders.mention_line(table, post, locale) if calls else "") if t
+        )
         if text:
-            await self.channels.retry(self.outbox.send, table, post, content=clip(text),
-                                      allowed_mentions=table_pings(table, text))
+            await self.channels.retry(
+                self.outbox.send, table, post, content=clip(text), allowed_mentions=table_pings(table, text)
+            )
         if calls:
             await self.reminders.message_players(table, post, locale)
 
@@ -90,11 +100,24 @@ class News:
             text = "\n".join(t for t in (text, final_standings(table, GameEnded(outcome), locale)) if t)
         text = "\n".join(t for t in (text, *notices) if t)
         chart = await self.pictures.chart(table, locale)
-        files = [] if chart is None else [discord.File(io.BytesIO(chart), filename=CHART_NAME, description=tr(
-            locale, "Bullheads after each round"))]
+        files = (
+            []
+            if chart is None
+            else [
+                discord.File(
+                    io.BytesIO(chart), filename=CHART_NAME, description=tr(locale, "Bullheads after each round")
+                )
+            ]
+        )
         text = clip(text or tr(locale, "The game is over."))
-        standings = await self.channels.retry(self.outbox.send, table, post, content=text,
-                                              view=rematch_view(table.id, locale), files=files,
-                                              allowed_mentions=table_pings(table, text))
+        standings = await self.channels.retry(
+            self.outbox.send,
+            table,
+            post,
+            content=text,
+            view=rematch_view(table.id, locale),
+            files=files,
+            allowed_mentions=table_pings(table, text),
+        )
         await self.live.summary(table, standings.id if standings is not None else None)
         self.live.retire_thread(table)

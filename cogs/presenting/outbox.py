@@ -51,8 +51,9 @@ class OutboxDelivery:
     ``send`` sends one message of a post, at most once.
     """
 
-    def __init__(self, client: discord.Client, service: TableService, channels: TableChannels,
-                 holds_back: HoldsBack) -> None:
+    def __init__(
+        self, client: discord.Client, service: TableService, channels: TableChannels, holds_back: HoldsBack
+    ) -> None:
         self.client = client
         self.service = service
         self.channels = channels
@@ -145,17 +146,31 @@ class OutboxDelivery:
         if self._unmarked.get(table_id) == (upto, message_id):
             del self._unmarked[table_id]
 
-    async def send(self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "",
-                   **fields: Any) -> discord.Message | None:
+    async def send(
+        self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "", **fields: Any
+    ) -> discord.Message | None:
         """Send a message to the table's channel; for ``post``, once: with its nonce, and after a long
         outage only if the channel does not show it yet (``words``: what the post says; the content
         by default). ``nonce_tag`` marks a second message of the same post (its nonce differs by it)."""
         words = fields.get("content") if words is None else words
-        return await self.send_to(self.channels.channel(table), table, post, nonce_tag,
-                                  (lambda content: says(content, words)) if words else None, **fields)
+        return await self.send_to(
+            self.channels.channel(table),
+            table,
+            post,
+            nonce_tag,
+            (lambda content: says(content, words)) if words else None,
+            **fields,
+        )
 
-    async def send_to(self, where: discord.abc.Messageable, table: Table, post: Post | None, nonce_tag: str,
-                      matches: Callable[[str], bool] | None, **fields: Any) -> discord.Message | None:
+    async def send_to(
+        self,
+        where: discord.abc.Messageable,
+        table: Table,
+        post: Post | None,
+        nonce_tag: str,
+        matches: Callable[[str], bool] | None,
+        **fields: Any,
+    ) -> discord.Message | None:
         """Send a message of ``post`` to ``where`` (its table's channel, or a player's direct
         messages), once: with its nonce, and after a long outage only if none of our messages there
         since the post's first try ``matches`` (None: nothing to look for)."""
@@ -170,8 +185,9 @@ class OutboxDelivery:
             file.reset()  # a retried upload sends the picture from its start again
         return await where.send(**fields)
 
-    async def _sent_before(self, table: Table, where: discord.abc.Messageable, since: float,
-                           matches: Callable[[str], bool]) -> discord.Message | None:
+    async def _sent_before(
+        self, table: Table, where: discord.abc.Messageable, since: float, matches: Callable[[str], bool]
+    ) -> discord.Message | None:
         """Our message that ``matches`` among those in ``where`` since ``since``: an earlier try that
         Discord took, too long ago for the nonce to tell; or None."""
         me = self.client.user

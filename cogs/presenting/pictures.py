@@ -34,10 +34,15 @@ class Pictures:
             raise ValueError(f"table {table.id} has no game to draw")
         view = table.game.view(None)
         markers = [[IMAGE_MARKERS[m] for m in row] for row in view.row_markers]
-        render = functools.partial(render_table, [list(r.cards) for r in view.rows], highlight=placed,
-                                   markers=markers, capacities=view.row_capacities,
-                                   totals=[r.bullheads for r in view.rows],
-                                   words={word: tr(locale, word) for word in WORDS})
+        render = functools.partial(
+            render_table,
+            [list(r.cards) for r in view.rows],
+            highlight=placed,
+            markers=markers,
+            capacities=view.row_capacities,
+            totals=[r.bullheads for r in view.rows],
+            words={word: tr(locale, word) for word in WORDS},
+        )
         return await self.pool.run(render)
 
     async def chart(self, table: Table, locale) -> bytes | None:
@@ -46,8 +51,9 @@ class Pictures:
         if not history:
             return None
         points = [[round_points[seat] for round_points in history] for seat in range(len(table.seats))]
-        render = functools.partial(render_score_chart, [s.name for s in table.seats], points,
-                                   {word: tr(locale, word) for word in CHART_WORDS})
+        render = functools.partial(
+            render_score_chart, [s.name for s in table.seats], points, {word: tr(locale, word) for word in CHART_WORDS}
+        )
         try:
             return await self.pool.run(render)
         except Exception:

@@ -31,8 +31,9 @@ class Reminders:
     """``mention_line`` for a post that opens a decision; ``message_players`` after it is shown;
     ``remind`` for a reminder post of its own (75 % of a move's time gone)."""
 
-    def __init__(self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery,
-                 waits_on: WaitsOn) -> None:
+    def __init__(
+        self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery, waits_on: WaitsOn
+    ) -> None:
         self.client = client
         self.channels = channels
         self.outbox = outbox
@@ -48,20 +49,25 @@ class Reminders:
             return  # the game moved on (or ended) before it could be shown: nobody owes that move now
         line = self.mention_line(table, post, locale)
         if line:
-            await self.channels.retry(self.outbox.send, table, post, content=line,
-                                      allowed_mentions=table_pings(table, line))
+            await self.channels.retry(
+                self.outbox.send, table, post, content=line, allowed_mentions=table_pings(table, line)
+            )
         await self.message_players(table, post, locale)
 
     async def message_players(self, table: Table, post: Post, locale) -> None:
         """After ``post`` is shown (never before it: a reveal does not wait for them), the direct
         messages to its players who asked for them; whoever cannot be messaged (closed direct
         messages) is mentioned in the game's channel instead, once (its own nonce)."""
-        closed = [user_id for index, user_id in enumerate(post.remind)
-                  if wants_dm(table, user_id) and not await self._direct_message(table, post, index, locale)]
+        closed = [
+            user_id
+            for index, user_id in enumerate(post.remind)
+            if wants_dm(table, user_id) and not await self._direct_message(table, post, index, locale)
+        ]
         if closed:
             line = call_line(table, closed, locale)
-            await self.channels.retry(self.outbox.send, table, post, content=line, nonce_tag="m",
-                                      allowed_mentions=table_pings(table, line))
+            await self.channels.retry(
+                self.outbox.send, table, post, content=line, nonce_tag="m", allowed_mentions=table_pings(table, line)
+            )
 
     async def _direct_message(self, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
@@ -70,16 +76,27 @@ class Reminders:
         where = f"https://discord.com/channels/{table.guild_id}/{table.home_id}"  # its newest message is the table
 
         def text(when: str) -> str:
-            return tr(locale, "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
-                      table=table.id, when=when, link=where)
+            return tr(
+                locale,
+                "⏰ Your move in your 6 nimmt! game (table #{table}) — time runs out {when}: {link}",
+                table=table.id,
+                when=when,
+                link=where,
+            )
 
         # The deadline may have moved since an earlier try (a post seen late gives its time back).
         same = re.compile(re.escape(text(WHEN)).replace(re.escape(WHEN), r"<t:\d+:R>"))
         try:
             channel = await self.channels.retry(self.client.create_dm, discord.Object(post.remind[index]))
-            await self.channels.retry(self.outbox.send_to, channel, table, post, f"d{index}",
-                                      lambda content: same.fullmatch(content) is not None,
-                                      content=text(deadline_mark(table)))
+            await self.channels.retry(
+                self.outbox.send_to,
+                channel,
+                table,
+                post,
+                f"d{index}",
+                lambda content: same.fullmatch(content) is not None,
+                content=text(deadline_mark(table)),
+            )
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DMS:
                 raise  # refused for another reason: the post says so, as for any refusal
@@ -89,12 +106,16 @@ class Reminders:
 
 
 def call_line(table: Table, user_ids: list[int], locale) -> str:
-    """"⏰ <players>: your move — time runs out <when>." for ``user_ids``; empty for nobody."""
+    """ "⏰ <players>: your move — time runs out <when>." for ``user_ids``; empty for nobody."""
     if not user_ids:
         return ""
     # Translators: {players} is one or more mentions ("@Anna" or "@Anna @Ben"): word it for one and for several.
-    return tr(locale, "⏰ {players}: your move — time runs out {when}.",
-              players=" ".join(f"<@{user_id}>" for user_id in user_ids), when=deadline_mark(table))
+    return tr(
+        locale,
+        "⏰ {players}: your move — time runs out {when}.",
+        players=" ".join(f"<@{user_id}>" for user_id in user_ids),
+        when=deadline_mark(table),
+    )
 
 
 def deadline_mark(table: Table) -> str:

@@ -25,8 +25,16 @@ Colour = tuple[int, int, int]
 
 #: One colour per seat (the variants seat at most ten), apart from the felt and from each other.
 LINE_COLOURS: tuple[Colour, ...] = (
-    (255, 99, 71), (100, 181, 246), (255, 213, 79), (129, 212, 132), (206, 120, 220),
-    (255, 255, 255), (255, 160, 40), (77, 208, 225), (240, 98, 146), (174, 213, 129),
+    (255, 99, 71),
+    (100, 181, 246),
+    (255, 213, 79),
+    (129, 212, 132),
+    (206, 120, 220),
+    (255, 255, 255),
+    (255, 160, 40),
+    (77, 208, 225),
+    (240, 98, 146),
+    (174, 213, 129),
 )
 _GRID: Colour = (52, 102, 76)
 _AXIS: Colour = (160, 196, 172)
@@ -66,8 +74,9 @@ def _drawable(name: str, seat: int) -> str:
     return kept if len(kept) <= 18 else kept[:16] + "..."
 
 
-def render_score_chart(names: Sequence[str], round_points: Sequence[Sequence[int]],
-                       words: Mapping[str, str] | None = None) -> bytes:
+def render_score_chart(
+    names: Sequence[str], round_points: Sequence[Sequence[int]], words: Mapping[str, str] | None = None
+) -> bytes:
     """PNG bytes: for seat ``p`` (named ``names[p]``), a line through its running total after each round.
 
     ``round_points[p][r]`` is what seat ``p`` took in round ``r + 1`` (as a
@@ -115,8 +124,9 @@ def render_score_chart(names: Sequence[str], round_points: Sequence[Sequence[int
     label_every = max(1, -(-rounds // 10))
     for r in range(1, rounds + 1):
         if r % label_every == 0 or r == rounds:
-            draw.text((x_at(r), _TOP + _H + 8), word("Round {round}").format(round=r), font=small,
-                      fill=_AXIS, anchor="mt")
+            draw.text(
+                (x_at(r), _TOP + _H + 8), word("Round {round}").format(round=r), font=small, fill=_AXIS, anchor="mt"
+            )
     for p, line in enumerate(totals):
         colour = LINE_COLOURS[p]
         vertices = [(x_at(r), y_at(v)) for r, v in enumerate(line)]
@@ -127,8 +137,9 @@ def render_score_chart(names: Sequence[str], round_points: Sequence[Sequence[int
     for p, name in enumerate(names):
         y = _TOP + p * 26
         draw.rectangle([legend_x, y + 3, legend_x + 14, y + 17], fill=LINE_COLOURS[p])
-        draw.text((legend_x + 22, y + 10), f"{_drawable(name, p)}: {totals[p][-1]}", font=small, fill=_TEXT,
-                  anchor="lm")
+        draw.text(
+            (legend_x + 22, y + 10), f"{_drawable(name, p)}: {totals[p][-1]}", font=small, fill=_TEXT, anchor="lm"
+        )
     buffer = io.BytesIO()
     img.save(buffer, "PNG", optimize=False, compress_level=6)
     return buffer.getvalue()

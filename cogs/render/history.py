@@ -25,6 +25,5 @@ def game_files(log: GameLog, chart_words: Mapping[str, str]) -> tuple[GameExport
     """The game's export, and its score chart (None for a game without a finished round)."""
     export = export_game(log, narrate=narrate_for_log)
     points = round_points_of(log)
-    chart = (render_score_chart([s.display_name for s in log.seats], points, chart_words)
-             if points is not None else None)
+    chart = render_score_chart([s.display_name for s in log.seats], points, chart_words) if points is not None else None
     return export, chart

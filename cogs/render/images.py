@@ -67,15 +67,18 @@ _BADGES: dict[str, tuple[str, Colour, Colour]] = {
     "fifth": (N_("5th row"), (32, 128, 150), _LIGHT_INK),
 }
 #: Every English word drawn on the image: ``render_table(words=…)`` maps them to another language.
-WORDS = (N_("Row {row}"),
-         # Translators: drawn on the slot where a card takes the row: "takes" over "the row".
-         N_("takes"), N_("the row"),
-         # Translators: drawn under a row's bullhead total (a number), "bullhead" for 1. Where your
-         # language's noun takes more forms than these two, use a label that reads right under any number.
-         N_("bullheads"),
-         # Translators: drawn under a row's bullhead total of 1.
-         N_("bullhead"),
-         *(text for text, _, _ in _BADGES.values()))
+WORDS = (
+    N_("Row {row}"),
+    # Translators: drawn on the slot where a card takes the row: "takes" over "the row".
+    N_("takes"),
+    N_("the row"),
+    # Translators: drawn under a row's bullhead total (a number), "bullhead" for 1. Where your
+    # language's noun takes more forms than these two, use a label that reads right under any number.
+    N_("bullheads"),
+    # Translators: drawn under a row's bullhead total of 1.
+    N_("bullhead"),
+    *(text for text, _, _ in _BADGES.values()),
+)
 _OTHER_BADGE: tuple[Colour, Colour] = ((90, 96, 110), _LIGHT_INK)
 
 
@@ -176,8 +179,13 @@ def _bull_mask(size: int) -> Image.Image:
     for side in (-1, 1):
         cx = 0.5 + side * 0.18
         d.polygon(
-            [p(cx, 0.40), p(0.5 + side * 0.44, 0.30), p(0.5 + side * 0.49, 0.02),
-             p(0.5 + side * 0.36, 0.24), p(cx - side * 0.04, 0.26)],
+            [
+                p(cx, 0.40),
+                p(0.5 + side * 0.44, 0.30),
+                p(0.5 + side * 0.49, 0.02),
+                p(0.5 + side * 0.36, 0.24),
+                p(cx - side * 0.04, 0.26),
+            ],
             fill=255,
         )
     # ears
@@ -351,7 +359,7 @@ def render_table(
     label_font = _font(20 * s)
     total_font = _font(30 * s)
     small_font = _font(12 * s)
-    total_x = (width - _MARGIN * s - _TOTAL_W * s // 2)
+    total_x = width - _MARGIN * s - _TOTAL_W * s // 2
 
     for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals, strict=True)):
         x0, y0, _, y1 = card_box(i, 0, s)
@@ -372,16 +380,20 @@ def render_table(
                     img.paste(_GLOW, (bx - pad, by_ - pad), glow)
                 img.paste(_card_tile(row[k], s), (bx, by_), card_mask)
             else:
-                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row")),
-                          (bx, by_))
+                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row")), (bx, by_))
         # the row's bullhead total
         cy = (y0 + y1) // 2
         colour = _TEXT if total < 10 else ((255, 206, 84) if total < 20 else (255, 110, 96))
         bull = 22 * s
         img.paste(colour, (total_x - bull // 2, cy - 36 * s), _bull_mask(bull))
         draw.text((total_x, cy + 4 * s), str(total), font=total_font, fill=colour, anchor="mm")
-        draw.text((total_x, cy + 30 * s), word("bullheads") if total != 1 else word("bullhead"),
-                  font=small_font, fill=_MUTED, anchor="mm")
+        draw.text(
+            (total_x, cy + 30 * s),
+            word("bullheads") if total != 1 else word("bullhead"),
+            font=small_font,
+            fill=_MUTED,
+            anchor="mm",
+        )
         # a faint rule between the cards and the total
         rx = total_x - _TOTAL_W * s // 2 + 2 * s
         draw.line((rx, y0 + 10 * s, rx, y1 - 10 * s), fill=_SLOT_LINE, width=max(1, s))
@@ -390,8 +402,17 @@ def render_table(
 
 
 #: Colours of large flat areas, kept exact through palette reduction.
-_EXACT: tuple[Colour, ...] = (FELT, *CARD_COLOURS.values(), _DARK_INK, _LIGHT_INK, _GLOW, _TAKE_LINE,
-                              _SLOT_LINE, _TEXT, _TAKE_FILL)
+_EXACT: tuple[Colour, ...] = (
+    FELT,
+    *CARD_COLOURS.values(),
+    _DARK_INK,
+    _LIGHT_INK,
+    _GLOW,
+    _TAKE_LINE,
+    _SLOT_LINE,
+    _TEXT,
+    _TAKE_FILL,
+)
 
 
 def _encode(img: Image.Image) -> bytes:
@@ -404,7 +425,7 @@ def _encode(img: Image.Image) -> bytes:
     """
     q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     pal = q.getpalette() or []
-    entries = [tuple(pal[j:j + 3]) for j in range(0, len(pal), 3)]
+    entries = [tuple(pal[j : j + 3]) for j in range(0, len(pal), 3)]
     present = set(entries)
     missing = [c for c in _EXACT if c not in present]
     for c in missing:  # rare: the octree usually keeps the big flat colours exact
@@ -415,7 +436,7 @@ def _encode(img: Image.Image) -> bytes:
 
         j = min(range(len(entries)), key=dist)
         if dist(j) <= 3 * 12**2:
-            pal[3 * j:3 * j + 3] = c
+            pal[3 * j : 3 * j + 3] = c
             entries[j] = c
     if missing:
         q.putpalette(pal)

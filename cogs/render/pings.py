@@ -25,8 +25,12 @@ USER_MENTION = re.compile(r"<@!?(\d+)>")
 def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
     """Allowed mentions that ping exactly ``user_ids`` (where the content mentions them): no role,
     no @everyone or @here, not a replied-to author."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(user_id) for user_id in sorted(set(user_ids))])
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user_id) for user_id in sorted(set(user_ids))],
+    )
 
 
 def table_pings(table: Table, content: str | None) -> discord.AllowedMentions:

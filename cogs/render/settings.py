@@ -58,14 +58,18 @@ def _value(locale, name: str, value: object, discord_language: LocaleLike = None
         return tr(locale, AI_LEVELS[str(value)])
     if name == "language":
         if value is None:
-            return tr(locale, "the server's Discord language ({language})",
-                      language=language_name(language_of(discord_language)))
+            return tr(
+                locale,
+                "the server's Discord language ({language})",
+                language=language_name(language_of(discord_language)),
+            )
         return language_name(str(value))
     return tr(locale, "allowed") if value else tr(locale, "not allowed")
 
 
-def settings_overview(locale, settings: ServerDefaults, bot_defaults: ServerDefaults,
-                      discord_language: LocaleLike = None) -> str:
+def settings_overview(
+    locale, settings: ServerDefaults, bot_defaults: ServerDefaults, discord_language: LocaleLike = None
+) -> str:
     """Every setting on a line, those that differ from the bot's defaults marked, with the key
     (``discord_language``: the server's Discord language, which public messages follow unless it chose one)."""
     lines = []

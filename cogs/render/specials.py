@@ -29,8 +29,13 @@ from engine.anniversary import (
 BULL = "🐮"
 
 EMOJI = {
-    Special.FIFTH_ROW: "➕", Special.SEVEN_NIMMT: "7️⃣", Special.INSERT: "📥", Special.REPLACE: "🔁",
-    Special.SHIFT: "↔️", Special.STOP: "⛔", Special.NEGATIVE_POSITIVE: "➖",
+    Special.FIFTH_ROW: "➕",
+    Special.SEVEN_NIMMT: "7️⃣",
+    Special.INSERT: "📥",
+    Special.REPLACE: "🔁",
+    Special.SHIFT: "↔️",
+    Special.STOP: "⛔",
+    Special.NEGATIVE_POSITIVE: "➖",
 }
 
 #: The names printed on the cards (each catalog's header says where its names come from).
@@ -69,8 +74,11 @@ REMINDERS = {
 }
 
 #: Row markers as the engine's view names them → how the table shows them.
-MARKER_LABELS = {"stop": NAMES[Special.STOP], "seven_nimmt": NAMES[Special.SEVEN_NIMMT],
-                 "fifth_row": NAMES[Special.FIFTH_ROW]}
+MARKER_LABELS = {
+    "stop": NAMES[Special.STOP],
+    "seven_nimmt": NAMES[Special.SEVEN_NIMMT],
+    "fifth_row": NAMES[Special.FIFTH_ROW],
+}
 #: … and as ``cogs.images`` draws them.
 IMAGE_MARKERS = {"stop": "stop", "seven_nimmt": "seven", "fifth_row": "fifth"}
 
@@ -102,8 +110,11 @@ def specials_text(specials, locale) -> str:
 def new_round_text(view, locale) -> str:
     """Round 2's first hand says that new special cards came (which ones only the hand shows)."""
     if view.round > 1 and view.turn == 1:
-        return "\n" + tr(locale, "🎴 **Round {round}**: new number cards, and you drew new special cards "
-                               "to go with the ones you kept.", round=view.round)
+        return "\n" + tr(
+            locale,
+            "🎴 **Round {round}**: new number cards, and you drew new special cards to go with the ones you kept.",
+            round=view.round,
+        )
     return ""
 
 
@@ -111,12 +122,23 @@ def preview_text(preview, locale) -> str:
     """``Without a special card your 23 goes to row 4 and you take it: 9🐮.``"""
     card = preview.card
     if preview.row is None:
-        return tr(locale, "Without a special card your **{card}** is lower than every open row: you choose a row "
-                          "to take (the cheapest costs {points}{bull}).", card=card, points=preview.bullheads,
-                  bull=BULL)
+        return tr(
+            locale,
+            "Without a special card your **{card}** is lower than every open row: you choose a row "
+            "to take (the cheapest costs {points}{bull}).",
+            card=card,
+            points=preview.bullheads,
+            bull=BULL,
+        )
     if preview.takes:
-        return tr(locale, "Without a special card your **{card}** goes to row {row} and you take it: "
-                          "**{points}**{bull}.", card=card, row=preview.row + 1, points=preview.bullheads, bull=BULL)
+        return tr(
+            locale,
+            "Without a special card your **{card}** goes to row {row} and you take it: **{points}**{bull}.",
+            card=card,
+            row=preview.row + 1,
+            points=preview.bullheads,
+            bull=BULL,
+        )
     return tr(locale, "Without a special card your **{card}** goes to row {row}.", card=card, row=preview.row + 1)
 
 
@@ -124,14 +146,17 @@ def prompt_text(prompt, deadline: float | None, locale) -> str:
     """The decider's ephemeral prompt: what happens without a special card, then the choice."""
     when = ""
     if deadline:
-        when = " " + tr(locale, "Time runs out {when}: then no special card is played.",
-                        when=f"<t:{int(deadline)}:R>")
+        when = " " + tr(locale, "Time runs out {when}: then no special card is played.", when=f"<t:{int(deadline)}:R>")
     if prompt.phase is Phase.SWAP:
-        return (tr(locale, "**You took a row**: you may swap one special card for the top card of the special "
-                           "deck.") + f"{when}\n\n{specials_text(prompt.view.specials, locale)}")
-    return (f"{preview_text(prompt.preview, locale)}\n"
-            + tr(locale, "Play a special card on it, or press **No special card**.")
-            + f"{when}\n\n{specials_text(prompt.view.specials, locale)}")
+        return (
+            tr(locale, "**You took a row**: you may swap one special card for the top card of the special deck.")
+            + f"{when}\n\n{specials_text(prompt.view.specials, locale)}"
+        )
+    return (
+        f"{preview_text(prompt.preview, locale)}\n"
+        + tr(locale, "Play a special card on it, or press **No special card**.")
+        + f"{when}\n\n{specials_text(prompt.view.specials, locale)}"
+    )
 
 
 def _place(row: tuple[int, ...], position: int, locale) -> str:
@@ -159,8 +184,12 @@ def play_label(play, rows, card: int, locale) -> str:
     if kind is Special.INSERT:
         # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
         # follows (a label over 80 characters in all is cut).
-        return tr(locale, "Insert into row {row} {place}", row=play.row + 1,
-                  place=_place(rows[play.row], play.position, locale))
+        return tr(
+            locale,
+            "Insert into row {row} {place}",
+            row=play.row + 1,
+            place=_place(rows[play.row], play.position, locale),
+        )
     if kind is Special.REPLACE:
         # Translators: the first part of a button label or select option (at most 46 characters); what it leads to
         # follows (a label over 80 characters in all is cut).
@@ -183,13 +212,13 @@ def consequence_text(outcome, locale) -> str:
     if outcome.row_choice:
         # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
         # to.
-        return tr(locale, "you choose a row to take — {bull} {points} at best", points=outcome.bullheads,
-                  bull=BULL)
+        return tr(locale, "you choose a row to take — {bull} {points} at best", points=outcome.bullheads, bull=BULL)
     if outcome.taken_row is not None:
         # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
         # to.
-        return tr(locale, "take row {row} — {bull} {points}", row=outcome.taken_row + 1, points=outcome.bullheads,
-                  bull=BULL)
+        return tr(
+            locale, "take row {row} — {bull} {points}", row=outcome.taken_row + 1, points=outcome.bullheads, bull=BULL
+        )
     if outcome.placed is not None:
         card, row = outcome.placed
         # Translators: the second part of a button label or select option (at most 40 characters): what a choice leads
@@ -214,8 +243,7 @@ def kind_prompt_text(kind: Special, locale, shifted: int | None = None) -> str:
         return tr(locale, "**{name}**: where does the **{card}** go?", name=label(kind, locale), card=shifted)
     if kind is Special.SHIFT:
         return tr(locale, "**{name}**: which card do you move first?", name=label(kind, locale))
-    return tr(locale, "**{name}**: {reminder}. Choose:", name=label(kind, locale),
-              reminder=tr(locale, REMINDERS[kind]))
+    return tr(locale, "**{name}**: {reminder}. Choose:", name=label(kind, locale), reminder=tr(locale, REMINDERS[kind]))
 
 
 # -- narration of the reveal (public) ---------------------------------------------------
@@ -230,14 +258,28 @@ def _effect(event, locale) -> str | None:
     if isinstance(event, FifthRowOpened):
         return tr(locale, ": {card} starts row {row}", card=event.card, row=event.row + 1)
     if isinstance(event, CardInserted):
-        return tr(locale, ": {card} goes into row {row} at place {place}", card=event.card, row=event.row + 1,
-                  place=event.position + 1)
+        return tr(
+            locale,
+            ": {card} goes into row {row} at place {place}",
+            card=event.card,
+            row=event.row + 1,
+            place=event.position + 1,
+        )
     if isinstance(event, CardReplaced):
-        return tr(locale, ": {card} goes back to the hand, {replacement} is placed instead", card=event.card,
-                  replacement=event.replacement)
+        return tr(
+            locale,
+            ": {card} goes back to the hand, {replacement} is placed instead",
+            card=event.card,
+            replacement=event.replacement,
+        )
     if isinstance(event, CardShifted):
-        return tr(locale, ": {card} moves from row {source} to row {target}", card=event.card,
-                  source=event.from_row + 1, target=event.to_row + 1)
+        return tr(
+            locale,
+            ": {card} moves from row {source} to row {target}",
+            card=event.card,
+            source=event.from_row + 1,
+            target=event.to_row + 1,
+        )
     return None
 
 
@@ -251,8 +293,7 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
     """
     event = events[i]
     if isinstance(event, SpecialPlayed):
-        text = tr(locale, "✨ {name} plays **{card}**", name=name(event.player),
-                  card=label(event.special, locale))
+        text = tr(locale, "✨ {name} plays **{card}**", name=name(event.player), card=label(event.special, locale))
         used = 1
         effect = _effect(events[i + 1], locale) if i + 1 < len(events) else None
         if effect is None:
@@ -267,34 +308,56 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
         return text + ".", used
     if isinstance(event, BullheadsCancelled):
         cancelled = ", ".join(str(c) for c in event.cancelled_cards) or tr(locale, "nothing")
-        return tr(locale, "➖ {name}'s {card} cancels {cancelled} from their pile (−{points}{bull}, and the "
-                          "{card} itself is set aside).", name=name(event.player), card=event.card,
-                  cancelled=cancelled, points=event.points, bull=BULL), 1
+        return tr(
+            locale,
+            "➖ {name}'s {card} cancels {cancelled} from their pile (−{points}{bull}, and the "
+            "{card} itself is set aside).",
+            name=name(event.player),
+            card=event.card,
+            cancelled=cancelled,
+            points=event.points,
+            bull=BULL,
+        ), 1
     if isinstance(event, FifthRowClosed):
-        return tr(locale, "🧹 {name} also takes the {card} and row {row} is gone: four rows again, the "
-                          "5th Row card is discarded.", name=name(event.player), card=event.card,
-                  row=event.row + 1), 1
+        return tr(
+            locale,
+            "🧹 {name} also takes the {card} and row {row} is gone: four rows again, the 5th Row card is discarded.",
+            name=name(event.player),
+            card=event.card,
+            row=event.row + 1,
+        ), 1
     if isinstance(event, StopsRemoved):
         rows = ", ".join(str(r + 1) for r in event.rows)
-        return "  " + trn(locale, "The Stop on row {rows} is discarded.", "The Stops on rows {rows} are discarded.",
-                          len(event.rows), rows=rows), 1
+        return "  " + trn(
+            locale,
+            "The Stop on row {rows} is discarded.",
+            "The Stops on rows {rows} are discarded.",
+            len(event.rows),
+            rows=rows,
+        ), 1
     if isinstance(event, SevenNimmtRemoved):
         return "  " + tr(locale, "The 7 nimmt! on row {row} is discarded.", row=event.row + 1), 1
     if isinstance(event, SpecialSwapped):
         # Translators: {card} is a special card's name (Stop, Shift, ...): no article that needs its gender;
         # e.g. "a special card (**{card}**)". The deck is the special cards' deck.
-        return tr(locale, "🔄 {name} swaps a **{card}** for the top card of the deck.", name=name(event.player),
-                  card=label(event.special, locale)), 1
+        return tr(
+            locale,
+            "🔄 {name} swaps a **{card}** for the top card of the deck.",
+            name=name(event.player),
+            card=label(event.special, locale),
+        ), 1
     if isinstance(event, SpecialsDealt):
         count = max(event.counts) if event.counts else 0
-        return trn(locale, "🎴 Everyone draws {count} special card (press **Play a card** to see yours).",
-                   "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).", count,
-                   count=count), 1
+        return trn(
+            locale,
+            "🎴 Everyone draws {count} special card (press **Play a card** to see yours).",
+            "🎴 Everyone draws {count} special cards (press **Play a card** to see yours).",
+            count,
+            count=count,
+        ), 1
     if isinstance(event, SpecialDeckReshuffled):
-        return tr(locale, "🔀 The special discard pile is shuffled into a new deck ({size} cards).",
-                  size=event.size), 1
-    if isinstance(event, (StopPlaced, SevenNimmtPlaced, FifthRowOpened, CardInserted, CardReplaced,
-                          CardShifted)):
+        return tr(locale, "🔀 The special discard pile is shuffled into a new deck ({size} cards).", size=event.size), 1
+    if isinstance(event, (StopPlaced, SevenNimmtPlaced, FifthRowOpened, CardInserted, CardReplaced, CardShifted)):
         return None, 1  # told with its SpecialPlayed
     return None, 0
 
@@ -308,7 +371,12 @@ def waiting_line(table, mention, locale) -> str | None:
         return None
     who = mention(view.decider)
     if view.phase is Phase.SWAP:
-        return tr(locale, "🔄 {name}: you took a row — press **Decide** to swap a special card or keep yours.",
-                  name=who)
-    return tr(locale, "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
-              name=who, card=view.special_card)
+        return tr(
+            locale, "🔄 {name}: you took a row — press **Decide** to swap a special card or keep yours.", name=who
+        )
+    return tr(
+        locale,
+        "✨ {name}: your **{card}** is next — press **Decide** to play a special card or not.",
+        name=who,
+        card=view.special_card,
+    )

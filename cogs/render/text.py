@@ -66,8 +66,11 @@ def limits_text(table: Table, locale) -> str:
     o = table.options
     goal = []
     if o.target is not None:
-        goal.append(trn(locale, "first to {target} point ends it", "first to {target} points ends it", o.target,
-                        target=o.target))
+        goal.append(
+            trn(
+                locale, "first to {target} point ends it", "first to {target} points ends it", o.target, target=o.target
+            )
+        )
     if o.rounds is not None:
         goal.append(trn(locale, "{rounds} round", "{rounds} rounds", o.rounds, rounds=o.rounds))
     if len(goal) == 2:
@@ -75,14 +78,26 @@ def limits_text(table: Table, locale) -> str:
         goal = [tr(locale, "{first} or {second}", first=goal[0], second=goal[1])]
     if o.turn_based:
         # Translators: {low}–{high} is a range such as 2–10; {goal} what ends the game.
-        text = tr(locale, "{variant} · {low}–{high} players · {goal} · turn-based: {hours} h for each move",
-                  variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
-                  goal="".join(goal), hours=o.seconds_for("turn") // 3600)
+        text = tr(
+            locale,
+            "{variant} · {low}–{high} players · {goal} · turn-based: {hours} h for each move",
+            variant=tr(locale, VARIANT_NAMES[o.variant]),
+            low=o.min_players,
+            high=o.max_players,
+            goal="".join(goal),
+            hours=o.seconds_for("turn") // 3600,
+        )
     else:
         # Translators: {low}–{high} is a range such as 2–10; {goal} what ends the game.
-        text = tr(locale, "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
-                  variant=tr(locale, VARIANT_NAMES[o.variant]), low=o.min_players, high=o.max_players,
-                  goal="".join(goal), seconds=o.turn_seconds)
+        text = tr(
+            locale,
+            "{variant} · {low}–{high} players · {goal} · {seconds}s per turn",
+            variant=tr(locale, VARIANT_NAMES[o.variant]),
+            low=o.min_players,
+            high=o.max_players,
+            goal="".join(goal),
+            seconds=o.turn_seconds,
+        )
         if o.variant is Variant.ANNIVERSARY:
             text += tr(locale, ", {seconds}s for a special card", seconds=o.special_seconds)
     if o.helpers:
@@ -112,32 +127,56 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: Sequ
     title = LOBBY_TITLES[table.status]
     if table.status is TableStatus.CANCELLED and table.game is None:
         title = N_("6 nimmt! — lobby closed")
-    embed = discord.Embed(title=tr(locale, title), colour=GREEN if table.status is TableStatus.LOBBY else GREY,
-                          description=limits_text(table, locale))
-    embed.add_field(name=tr(locale, "Players ({count}/{most})", count=len(table.seats),
-                            most=table.options.max_players), value=seats or "—", inline=False)
+    embed = discord.Embed(
+        title=tr(locale, title),
+        colour=GREEN if table.status is TableStatus.LOBBY else GREY,
+        description=limits_text(table, locale),
+    )
+    embed.add_field(
+        name=tr(locale, "Players ({count}/{most})", count=len(table.seats), most=table.options.max_players),
+        value=seats or "—",
+        inline=False,
+    )
     thread = f"https://discord.com/channels/{table.guild_id}/{table.thread_id}" if table.thread_id else None
     if table.status is TableStatus.LOBBY and table.deadline:
-        embed.add_field(name=tr(locale, "Closes"), inline=False,
-                        value=tr(locale, "{when} unless the host starts", when=f"<t:{int(table.deadline)}:R>"))
+        embed.add_field(
+            name=tr(locale, "Closes"),
+            inline=False,
+            value=tr(locale, "{when} unless the host starts", when=f"<t:{int(table.deadline)}:R>"),
+        )
         if thread:
-            embed.add_field(name=tr(locale, "Where"), inline=False,
-                            value=tr(locale, "The game will be played in its thread: {thread}",
-                                     thread=f"<#{table.thread_id}>"))
+            embed.add_field(
+                name=tr(locale, "Where"),
+                inline=False,
+                value=tr(locale, "The game will be played in its thread: {thread}", thread=f"<#{table.thread_id}>"),
+            )
         if server:
             embed.add_field(name=tr(locale, "Server settings"), value="\n".join(server)[:1024], inline=False)
     elif table.status is TableStatus.PLAYING and thread:
-        embed.add_field(name=tr(locale, "Where"), inline=False,
-                        value=tr(locale, "Playing in {thread} — [open the game]({link})",
-                                 thread=f"<#{table.thread_id}>", link=thread))
+        embed.add_field(
+            name=tr(locale, "Where"),
+            inline=False,
+            value=tr(
+                locale, "Playing in {thread} — [open the game]({link})", thread=f"<#{table.thread_id}>", link=thread
+            ),
+        )
     elif table.status is TableStatus.PLAYING:
         embed.set_footer(text=tr(locale, "The game has started: the table is in the newest message below."))
     if table.paused is not None and table.is_open:
-        embed.add_field(name=tr(locale, "⏸️ Paused"), inline=False, value=tr(
-            locale, "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is "
-                    "taken. It goes on when the thread is unlocked; still locked after a day, the game is abandoned."))
-    elif (table.status is TableStatus.FINISHED and table.game is not None
-          and (outcome := table.game.view(None).outcome) is not None):
+        embed.add_field(
+            name=tr(locale, "⏸️ Paused"),
+            inline=False,
+            value=tr(
+                locale,
+                "A moderator locked this game's thread, so the game is paused: no timer runs and no seat is "
+                "taken. It goes on when the thread is unlocked; still locked after a day, the game is abandoned.",
+            ),
+        )
+    elif (
+        table.status is TableStatus.FINISHED
+        and table.game is not None
+        and (outcome := table.game.view(None).outcome) is not None
+    ):
         winners = ", ".join(plain_name(table, w) for w in outcome.winners)
         value = tr(locale, "🏆 {winners}", winners=winners)
         if thread and standings:
@@ -189,15 +228,24 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
         if view.phase is Phase.DRAFT:
             held = " · " + (" ".join(str(c) for c in view.drafted[i]) or "—")
         players.append(f"{status} {seat_name(table, i, locale)} — **{view.scores[i]}**{BULL}{held}")
-    embed.add_field(name=tr(locale, "Players (points)") if view.phase is not Phase.DRAFT
-                    else tr(locale, "Players (points) · drafted cards"), value="\n".join(players)[:1024], inline=False)
+    embed.add_field(
+        name=tr(locale, "Players (points)")
+        if view.phase is not Phase.DRAFT
+        else tr(locale, "Players (points) · drafted cards"),
+        value="\n".join(players)[:1024],
+        inline=False,
+    )
     if view.phase is Phase.DRAFT and view.draft_log:
         embed.add_field(name=tr(locale, "Draft so far"), value=draft_log_text(table, view), inline=False)
     if view.special_cards:
         discard = ", ".join(label(s, locale) for s in view.special_discard) or tr(locale, "empty")
-        embed.add_field(name=tr(locale, "Special cards"), inline=False,
-                        value=tr(locale, "Deck: {deck} · discard pile: {discard}", deck=view.special_deck_size,
-                                 discard=discard)[:1024])
+        embed.add_field(
+            name=tr(locale, "Special cards"),
+            inline=False,
+            value=tr(locale, "Deck: {deck} · discard pile: {discard}", deck=view.special_deck_size, discard=discard)[
+                :1024
+            ],
+        )
     embed.add_field(name=tr(locale, "Now"), value=phase_text(table, locale), inline=False)
     if notices:
         embed.add_field(name=tr(locale, "News"), value="\n".join(notices)[:1024], inline=False)
@@ -209,9 +257,16 @@ def draft_pool_text(view, locale) -> str:
     """The face-up cards still to draft, bullheads marked where they cost more than one."""
     cards = " ".join(f"{c}" + (f"({BULLHEADS[c]})" if BULLHEADS[c] > 1 else "") for c in sorted(view.draft_pool))
     count = len(view.draft_pool)
-    return trn(locale, "**Still to draft** ({count} card, the last four start the rows):",
-               "**Still to draft** ({count} cards, the last four start the rows):", count,
-               count=count) + f"\n```\n{cards}\n```"
+    return (
+        trn(
+            locale,
+            "**Still to draft** ({count} card, the last four start the rows):",
+            "**Still to draft** ({count} cards, the last four start the rows):",
+            count,
+            count=count,
+        )
+        + f"\n```\n{cards}\n```"
+    )
 
 
 def draft_log_text(table: Table, view) -> str:
@@ -238,18 +293,34 @@ def _phase_only(table: Table, locale) -> str:
         return tr(locale, "Everyone picks a card face down: press **Play a card**")
     # each phase but the picks waits for one player, whom the view names
     if phase is Phase.CHOOSE_ROW and view.chooser is not None:
-        return tr(locale, "{name}'s **{card}** fits no row: they choose a row to take",
-                  name=seat_name(table, view.chooser, locale), card=view.chooser_card)
+        return tr(
+            locale,
+            "{name}'s **{card}** fits no row: they choose a row to take",
+            name=seat_name(table, view.chooser, locale),
+            card=view.chooser_card,
+        )
     if phase is Phase.DRAFT and view.drafter is not None:
-        return trn(locale, "Draft: {name} takes a face-up card ({left} left)",
-                   "Draft: {name} takes a face-up card ({left} left)", len(view.draft_pool),
-                   name=seat_name(table, view.drafter, locale), left=len(view.draft_pool))
+        return trn(
+            locale,
+            "Draft: {name} takes a face-up card ({left} left)",
+            "Draft: {name} takes a face-up card ({left} left)",
+            len(view.draft_pool),
+            name=seat_name(table, view.drafter, locale),
+            left=len(view.draft_pool),
+        )
     if phase is Phase.SPECIAL and view.decider is not None:
-        return tr(locale, "{name} may play a special card on their **{card}**: they press **Decide**",
-                  name=seat_name(table, view.decider, locale), card=view.special_card)
+        return tr(
+            locale,
+            "{name} may play a special card on their **{card}**: they press **Decide**",
+            name=seat_name(table, view.decider, locale),
+            card=view.special_card,
+        )
     if phase is Phase.SWAP and view.decider is not None:
-        return tr(locale, "{name} took a row and may swap a special card: they press **Decide**",
-                  name=seat_name(table, view.decider, locale))
+        return tr(
+            locale,
+            "{name} took a row and may swap a special card: they press **Decide**",
+            name=seat_name(table, view.decider, locale),
+        )
     return tr(locale, "Waiting")
 
 
@@ -272,19 +343,35 @@ def reveal_text(table: Table, events: list, locale) -> str:
         elif isinstance(event, RowTaken):
             # A 7 nimmt! row is taken by its seventh card: "full row" fits every variant.
             why = tr(locale, "full row") if event.reason is TakeReason.FULL_ROW else tr(locale, "low card")
-            lines.append(tr(locale, "🐂 {name} takes row {row} ({why}): {cards} — **{points}**{bull}",
-                            name=plain_name(table, event.player), row=event.row + 1, why=why,
-                            cards=" ".join(str(c) for c in event.cards), points=event.bullheads, bull=BULL))
+            lines.append(
+                tr(
+                    locale,
+                    "🐂 {name} takes row {row} ({why}): {cards} — **{points}**{bull}",
+                    name=plain_name(table, event.player),
+                    row=event.row + 1,
+                    why=why,
+                    cards=" ".join(str(c) for c in event.cards),
+                    points=event.bullheads,
+                    bull=BULL,
+                )
+            )
         elif isinstance(event, CardDrafted):  # only a draft's last card: the draft message showed the others
-            lines.append(tr(locale, "📝 {name} drafts **{card}**.", name=plain_name(table, event.player),
-                            card=event.card))
+            lines.append(
+                tr(locale, "📝 {name} drafts **{card}**.", name=plain_name(table, event.player), card=event.card)
+            )
         elif isinstance(event, DraftEnded):
             lines.append(tr(locale, "📝 The draft is over: the four cards left start the rows."))
         elif isinstance(event, CardPlaced):
             lines.append("  " + tr(locale, "{card} → row {row}", card=event.card, row=event.row + 1))
         elif isinstance(event, RowChoiceRequired):
-            lines.append(tr(locale, "⚠️ {name}'s **{card}** is lower than every row: they choose a row to take.",
-                            name=seat_name(table, event.player, locale), card=event.card))
+            lines.append(
+                tr(
+                    locale,
+                    "⚠️ {name}'s **{card}** is lower than every row: they choose a row to take.",
+                    name=seat_name(table, event.player, locale),
+                    card=event.card,
+                )
+            )
         elif isinstance(event, RoundEnded):
             lines.append(round_summary(table, event, locale))
         elif isinstance(event, GameEnded):
@@ -306,9 +393,16 @@ def final_standings(table: Table, event: GameEnded, locale) -> str:
     names = [seat_name(table, p, locale) for p in outcome.winners]
     points = f"{outcome.scores[outcome.winners[0]]}{BULL}"
     # Translators: {winners} is one or more players (a list in your language's way), {points} e.g. "12🐮".
-    lines = [trn(locale, "🏆 **Game over!** {winners} wins with {points}.",
-                 "🏆 **Game over!** {winners} win with {points}.", len(names),
-                 winners=join(locale, names), points=points)]
+    lines = [
+        trn(
+            locale,
+            "🏆 **Game over!** {winners} wins with {points}.",
+            "🏆 **Game over!** {winners} win with {points}.",
+            len(names),
+            winners=join(locale, names),
+            points=points,
+        )
+    ]
     rank = 0
     for i, p in enumerate(order):
         if i == 0 or outcome.scores[p] != outcome.scores[order[i - 1]]:
@@ -321,7 +415,7 @@ def clip(text: str, limit: int = 2000) -> str:
     """Discord refuses longer content: keep the end, which holds the latest news."""
     if len(text) <= limit:
         return text
-    return "…\n" + text[-(limit - 2):]
+    return "…\n" + text[-(limit - 2) :]
 
 
 #: Shown with ``tr`` in the reader's language.

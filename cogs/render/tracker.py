@@ -21,8 +21,7 @@ def card_ranges(cards) -> str:
         j = i
         while j + 1 < len(cards) and cards[j + 1] == cards[j] + 1:
             j += 1
-        parts.append(str(cards[i]) if j == i else f"{cards[i]}–{cards[j]}" if j > i + 1
-                     else f"{cards[i]}, {cards[j]}")
+        parts.append(str(cards[i]) if j == i else f"{cards[i]}–{cards[j]}" if j > i + 1 else f"{cards[i]}, {cards[j]}")
         i = j + 1
     return ", ".join(parts) or "—"
 
@@ -38,9 +37,18 @@ def tracker_text(table, view, locale) -> str:
         lines.append(tr(locale, "Revealed, still to place: {cards}", cards=card_ranges(seen.revealed)))
     if seen.others_hands is not None:  # Pro: the draft was public
         lines.append(tr(locale, "Still in the other hands (drafted in front of everyone):"))
-        lines += [f"  {plain_name(table, seat)}: {card_ranges(cards)}"
-                  for seat, cards in enumerate(seen.others_hands) if seat != view.player]
+        lines += [
+            f"  {plain_name(table, seat)}: {card_ranges(cards)}"
+            for seat, cards in enumerate(seen.others_hands)
+            if seat != view.player
+        ]
     else:
-        lines.append(tr(locale, "Not seen yet ({count}, in other hands or out of this round): {cards}",
-                        count=len(seen.unseen), cards=card_ranges(seen.unseen)))
+        lines.append(
+            tr(
+                locale,
+                "Not seen yet ({count}, in other hands or out of this round): {cards}",
+                count=len(seen.unseen),
+                cards=card_ranges(seen.unseen),
+            )
+        )
     return "\n".join(lines)[:2000]

@@ -13,9 +13,31 @@ from .lobby import LobbyButton, RematchButton, lobby_view, post_lobby, rematch_v
 from .specials import SPECIAL_ITEMS
 from .table import RowButton, table_view
 
-TABLE_ITEMS = (LobbyButton, HandButton, PickButton, RowButton, DraftSelect, RematchButton, ReclaimButton,
-               TrackerButton, HintButton, RemindButton)
+TABLE_ITEMS = (
+    LobbyButton,
+    HandButton,
+    PickButton,
+    RowButton,
+    DraftSelect,
+    RematchButton,
+    ReclaimButton,
+    TrackerButton,
+    HintButton,
+    RemindButton,
+)
 ITEMS = TABLE_ITEMS + SPECIAL_ITEMS
 
-__all__ = ["ITEMS", "PREFIX", "SPECIAL_ITEMS", "TABLE_ITEMS", "TableItem", "item_view", "lobby_view", "post_lobby",
-           "refuse", "rematch_view", "send_hand", "table_view"]
+__all__ = [
+    "ITEMS",
+    "PREFIX",
+    "SPECIAL_ITEMS",
+    "TABLE_ITEMS",
+    "TableItem",
+    "item_view",
+    "lobby_view",
+    "post_lobby",
+    "refuse",
+    "rematch_view",
+    "send_hand",
+    "table_view",
+]

@@ -66,8 +66,12 @@ class TableItem:
         except Exception as exc:
             # The class and table only: an ephemeral item's custom id may name a card of a hand.
             if isinstance(exc, StoreUnavailable):
-                log.warning("%s on table %s: the database is not reachable (%s)", type(self).__name__,
-                            getattr(self, "table_id", "?"), exc)
+                log.warning(
+                    "%s on table %s: the database is not reachable (%s)",
+                    type(self).__name__,
+                    getattr(self, "table_id", "?"),
+                    exc,
+                )
             else:
                 log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, failure_message(user_locale(interaction), exc, move=self.moves))
@@ -77,19 +81,28 @@ class TableItem:
 
 
 def moved_on(interaction: discord.Interaction, table: Table | None) -> str | None:
-    """"The table has moved on: <link>" when the click was on a message that no longer shows
+    """ "The table has moved on: <link>" when the click was on a message that no longer shows
     ``table`` (a newer one superseded it and is never edited back), else None."""
     clicked = interaction.message
-    if table is None or not table.is_open or table.message_id is None or clicked is None \
-            or clicked.id == table.message_id:
+    if (
+        table is None
+        or not table.is_open
+        or table.message_id is None
+        or clicked is None
+        or clicked.id == table.message_id
+    ):
         return None
     where = table.channel_id if table.status is TableStatus.LOBBY else table.home_id
-    return tr(user_locale(interaction), "The table has moved on: {link}",
-              link=f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}")
+    return tr(
+        user_locale(interaction),
+        "The table has moved on: {link}",
+        link=f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}",
+    )
 
 
-async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction,
-                 table_id: int | None = None) -> None:
+async def refuse(
+    interaction: discord.Interaction, exc: TableError | IllegalAction, table_id: int | None = None
+) -> None:
     """Tell the user why not; a player an AI took over from may take the seat back from here; a
     button of an earlier turn points at the table's newest message."""
     locale = user_locale(interaction)
@@ -110,12 +123,18 @@ async def refuse(interaction: discord.Interaction, exc: TableError | IllegalActi
 
 
 class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:rc:(?P<table>\d{1,18})"):
-    """"Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
+    """ "Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
-        super().__init__(discord.ui.Button(label=tr(locale, "Take my seat back"), emoji="🪑",
-                                           style=discord.ButtonStyle.success, custom_id=f"6n:rc:{table_id}"))
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
+                label=tr(locale, "Take my seat back"),
+                emoji="🪑",
+                style=discord.ButtonStyle.success,
+                custom_id=f"6n:rc:{table_id}",
+            )
+        )
         self.table_id = table_id
 
     @classmethod
@@ -124,8 +143,10 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
 
     async def act(self, interaction, service, reply):
         await service.reclaim_seat(self.table_id, interaction.user.id)
-        await reply.edit(view=None, content=tr(
-            user_locale(interaction), "You have your seat back: you play again from the next turn on."))
+        await reply.edit(
+            view=None,
+            content=tr(user_locale(interaction), "You have your seat back: you play again from the next turn on."),
+        )
 
 
 class PagedSelect:

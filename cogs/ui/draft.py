@@ -10,18 +10,28 @@ from cogs.render.text import card_label
 from .base import PagedSelect, TableItem, item_view
 
 
-class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
-                  template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
+class DraftSelect(
+    TableItem,
+    PagedSelect,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)",
+):
     """Pro draft: the face-up cards (public) in selects of at most 25 options."""
 
     def __init__(self, table_id: int, step: int, page: int, cards: list[int] | None = None, locale=None) -> None:
         cards = cards or []
         options = [discord.SelectOption(label=card_label(c), value=str(c)) for c in cards] or [
-            discord.SelectOption(label="—", value="0")]
+            discord.SelectOption(label="—", value="0")
+        ]
         low, high = (cards[0], cards[-1]) if cards else (0, 0)
         # Translators: a select menu's placeholder (at most 150 characters).
-        super().__init__(discord.ui.Select(placeholder=tr(locale, "Draft a card ({low}–{high})", low=low, high=high),
-                                           options=options, custom_id=f"6n:d:{table_id}:{step}:{page}"))
+        super().__init__(
+            discord.ui.Select(
+                placeholder=tr(locale, "Draft a card ({low}–{high})", low=low, high=high),
+                options=options,
+                custom_id=f"6n:d:{table_id}:{step}:{page}",
+            )
+        )
         self.table_id, self.step = table_id, step
 
     async def act(self, interaction, service, reply):
@@ -29,8 +39,7 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
         await service.draft(self.table_id, interaction.user.id, card, self.step)
         message = interaction.message
         if message is not None and message.flags.ephemeral:  # from the drafter's own hand
-            await reply.edit(view=None, content=tr(
-                user_locale(interaction), "You drafted **{card}**.", card=card))
+            await reply.edit(view=None, content=tr(user_locale(interaction), "You drafted **{card}**.", card=card))
             return
         await reply.acknowledge()
 
@@ -38,5 +47,5 @@ class DraftSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sele
 def draft_selects(table, pool: list[int], locale) -> discord.ui.View:
     view = item_view()
     for page in range(0, min(len(pool), 100), 25):
-        view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page:page + 25], locale))
+        view.add_item(DraftSelect(table.id, table.step, page // 25, pool[page : page + 25], locale))
     return view

@@ -29,12 +29,14 @@ LOBBY_LABELS = {
 }
 
 
-class LobbyButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})"):
+class LobbyButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})",
+):
     def __init__(self, action: str, table_id: int, locale=None) -> None:
         label, style = LOBBY_LABELS[action]
-        super().__init__(discord.ui.Button(label=tr(locale, label), style=style,
-                                           custom_id=f"6n:l:{action}:{table_id}"))
+        super().__init__(discord.ui.Button(label=tr(locale, label), style=style, custom_id=f"6n:l:{action}:{table_id}"))
         self.action = action
         self.table_id = table_id
 
@@ -74,9 +76,15 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
     answer = Answer.PUBLIC  # the new lobby is the answer
 
     def __init__(self, table_id: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
-        super().__init__(discord.ui.Button(label=tr(locale, "Rematch"), emoji="🔁", style=discord.ButtonStyle.success,
-                                           custom_id=f"6n:m:{table_id}"))
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
+                label=tr(locale, "Rematch"),
+                emoji="🔁",
+                style=discord.ButtonStyle.success,
+                custom_id=f"6n:m:{table_id}",
+            )
+        )
         self.table_id = table_id
 
     @classmethod
@@ -87,12 +95,19 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         book = bot_of(interaction).server_settings
         # a rematch button is pressed in a server; elsewhere the bot's own defaults hold
         threads = (book.cached(interaction.guild_id) if interaction.guild_id is not None else book.bot_defaults).threads
-        table = await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name,
-                                      threads=threads)
+        table = await service.rematch(
+            self.table_id, interaction.user.id, interaction.user.display_name, threads=threads
+        )
         message_id = await post_lobby(reply, service, table)
         if table.threaded and message_id is not None:
-            why = await start_thread(interaction.client, service, table, message_id,
-                                     interaction.user.display_name, public_locale(interaction))
+            why = await start_thread(
+                interaction.client,
+                service,
+                table,
+                message_id,
+                interaction.user.display_name,
+                public_locale(interaction),
+            )
             if why:
                 await interaction.followup.send(why, ephemeral=True)
 
@@ -125,8 +140,13 @@ async def post_lobby(reply: Reply, service: TableService, table: Table) -> int |
     if interaction.channel_id != table.channel_id:
         channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         message_id = (await channel.send(embed=embed, view=view)).id
-        await reply.send(tr(user_locale(interaction), "The new table is open: {link}",
-                            link=f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"))
+        await reply.send(
+            tr(
+                user_locale(interaction),
+                "The new table is open: {link}",
+                link=f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}",
+            )
+        )
     else:
         message_id = await reply.send(ephemeral=False, embed=embed, view=view)
         message_id = message_id or (await interaction.original_response()).id
@@ -134,8 +154,9 @@ async def post_lobby(reply: Reply, service: TableService, table: Table) -> int |
         # The game began (or the lobby closed) before Discord told us this message's id,
         # so nothing else knows to take its buttons away.
         channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.get_partial_message(message_id).edit(embed=lobby_embed(table.last_commit().table, locale),
-                                                           view=None)
+        await channel.get_partial_message(message_id).edit(
+            embed=lobby_embed(table.last_commit().table, locale), view=None
+        )
         return None
     return message_id
 

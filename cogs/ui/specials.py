@@ -45,18 +45,23 @@ SELECT_SIZE = 25
 MAX_CHOICES = 4 * SELECT_SIZE  # four selects; the fifth row keeps Back and the decline
 
 PREFERENCES = {
+    "always": (
+        # Translators: a button label (at most 80 characters).
+        N_("Always ask me"),
+        N_("I will ask you whenever a special card could change the table, and after you take a row."),
+    ),
+    "saving": (
+        # Translators: a button label (at most 80 characters).
+        N_("Ask when it saves me bullheads"),
+        N_("I will ask you only when a special card would save you bullheads on the card being placed."),
+    ),
+    "big": (
+        # Translators: a button label (at most 80 characters).
+        N_("Ask only for big savings (over 10🐮)"),
+        N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed."),
+    ),
     # Translators: a button label (at most 80 characters).
-    "always": (N_("Always ask me"),
-               N_("I will ask you whenever a special card could change the table, and after you take a row.")),
-    # Translators: a button label (at most 80 characters).
-    "saving": (N_("Ask when it saves me bullheads"),
-               N_("I will ask you only when a special card would save you bullheads on the card being placed.")),
-    # Translators: a button label (at most 80 characters).
-    "big": (N_("Ask only for big savings (over 10🐮)"),
-            N_("I will ask you only when a special card would save you more than 10🐮 on the card being placed.")),
-    # Translators: a button label (at most 80 characters).
-    "never": (N_("Never ask me"),
-              N_("I will not ask you: your special cards stay in your hand.")),
+    "never": (N_("Never ask me"), N_("I will not ask you: your special cards stay in your hand.")),
 }
 
 _CODE = r"[pmw]:[a-z_]{1,20}(?::(?:\d{1,3}|-)){0,5}"
@@ -67,23 +72,44 @@ def _part(value: int | None) -> str:
 
 
 def play_code(play) -> str:
-    return ":".join(["p", Special(play.special).value, _part(play.row), _part(play.card),
-                     _part(play.target_row), _part(play.position)])
+    return ":".join(
+        [
+            "p",
+            Special(play.special).value,
+            _part(play.row),
+            _part(play.card),
+            _part(play.target_row),
+            _part(play.position),
+        ]
+    )
 
 
 def _number(part: str) -> int | None:
     return None if part == "-" else int(part)
 
 
-class ChoiceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                   template=rf"6n:sx:(?P<table>\d{{1,18}}):(?P<step>\d{{1,9}}):(?P<code>{_CODE})"):
+class ChoiceButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"6n:sx:(?P<table>\d{{1,18}}):(?P<step>\d{{1,9}}):(?P<code>{_CODE})",
+):
     """One choice of the ephemeral special-card prompt (a play, or a step towards one)."""
 
-    def __init__(self, table_id: int, step: int, code: str, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
-                 row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=style, emoji=emoji, row=row,
-                                           custom_id=f"6n:sx:{table_id}:{step}:{code}"))
+    def __init__(
+        self,
+        table_id: int,
+        step: int,
+        code: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=style, emoji=emoji, row=row, custom_id=f"6n:sx:{table_id}:{step}:{code}"
+            )
+        )
         self.table_id, self.step, self.code = table_id, step, code
 
     @classmethod
@@ -94,17 +120,35 @@ class ChoiceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await act_on_choice(reply, service, self.table_id, self.step, self.code)
 
 
-class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Select],
-                   template=r"6n:sc:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)"):
+class ChoiceSelect(
+    TableItem,
+    PagedSelect,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"6n:sc:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)",
+):
     """Many choices (a Shift's cards, a low card's Negative = Positive) in one select."""
 
-    def __init__(self, table_id: int, step: int, page: int, choices: list[tuple[str, str]] | None = None,
-                 row: int | None = None, locale=None) -> None:
+    def __init__(
+        self,
+        table_id: int,
+        step: int,
+        page: int,
+        choices: list[tuple[str, str]] | None = None,
+        row: int | None = None,
+        locale=None,
+    ) -> None:
         options = [discord.SelectOption(label=text[:100], value=code) for text, code in choices or []] or [
-            discord.SelectOption(label="—", value="m:menu")]
-        # Translators: a select menu's placeholder (at most 150 characters).
-        super().__init__(discord.ui.Select(placeholder=tr(locale, "Choose…"), options=options, row=row,
-                                           custom_id=f"6n:sc:{table_id}:{step}:{page}"))
+            discord.SelectOption(label="—", value="m:menu")
+        ]
+        super().__init__(
+            discord.ui.Select(
+                # Translators: a select menu's placeholder (at most 150 characters).
+                placeholder=tr(locale, "Choose…"),
+                options=options,
+                row=row,
+                custom_id=f"6n:sc:{table_id}:{step}:{page}",
+            )
+        )
         self.table_id, self.step = table_id, step
 
     async def act(self, interaction, service, reply):
@@ -115,16 +159,23 @@ class ChoiceSelect(TableItem, PagedSelect, discord.ui.DynamicItem[discord.ui.Sel
         await act_on_choice(reply, service, self.table_id, self.step, code)
 
 
-class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"6n:s:(?P<table>\d{1,18}):(?P<step>\d{1,9})"):
+class DecideButton(
+    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:s:(?P<table>\d{1,18}):(?P<step>\d{1,9})"
+):
     """Public: opens the decider's ephemeral prompt (the bot cannot push one on its own)."""
 
     answer = Answer.EPHEMERAL
 
     def __init__(self, table_id: int, step: int, locale=None) -> None:
-        # Translators: a button label (at most 80 characters).
-        super().__init__(discord.ui.Button(label=tr(locale, "Decide"), emoji="✨", style=discord.ButtonStyle.primary,
-                                           custom_id=f"6n:s:{table_id}:{step}"))
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button label (at most 80 characters).
+                label=tr(locale, "Decide"),
+                emoji="✨",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"6n:s:{table_id}:{step}",
+            )
+        )
         self.table_id, self.step = table_id, step
 
     @classmethod
@@ -137,18 +188,31 @@ class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await reply.send(prompt_text(prompt, prompt.table.deadline, locale), view=prompt_view(prompt, locale))
 
 
-class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"6n:sd:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<phase>special|swap)"):
-    def __init__(self, table_id: int, step: int, phase: Phase, row: int | None = None, locale=None,
-                 outcome=None) -> None:
+class DeclineButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6n:sd:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<phase>special|swap)",
+):
+    def __init__(
+        self, table_id: int, step: int, phase: Phase, row: int | None = None, locale=None, outcome=None
+    ) -> None:
         phase = Phase(phase)  # its value is the custom_id's last part
         # Translators: the first part of a button label (at most 46 characters); what follows says what it leads to.
-        text = (tr(locale, "No special card") if phase is Phase.SPECIAL
-                # Translators: the first part of a button label (at most 46 characters), as above.
-                else tr(locale, "Keep my cards"))
+        text = (
+            tr(locale, "No special card")
+            if phase is Phase.SPECIAL
+            # Translators: the first part of a button label (at most 46 characters), as above.
+            else tr(locale, "Keep my cards")
+        )
         text = option_label(text, outcome, locale)
-        super().__init__(discord.ui.Button(label=text[:80], style=discord.ButtonStyle.success, row=row,
-                                           custom_id=f"6n:sd:{table_id}:{step}:{phase}"))
+        super().__init__(
+            discord.ui.Button(
+                label=text[:80],
+                style=discord.ButtonStyle.success,
+                row=row,
+                custom_id=f"6n:sd:{table_id}:{step}:{phase}",
+            )
+        )
         self.table_id, self.step, self.phase = table_id, step, phase
 
     @classmethod
@@ -166,17 +230,26 @@ class DeclineButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
         await reply.edit(content=done, view=None)
 
 
-class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"6n:sw:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<special>[a-z_]{1,20})"):
-    def __init__(self, table_id: int, step: int, special: str, row: int | None = None, locale=None,
-                 count: int = 1) -> None:
+class SwapButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6n:sw:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<special>[a-z_]{1,20})",
+):
+    def __init__(
+        self, table_id: int, step: int, special: str, row: int | None = None, locale=None, count: int = 1
+    ) -> None:
         shown = Special(special) if special in Special._value2member_map_ else None
         times = f" ×{count}" if count > 1 else ""
-        super().__init__(discord.ui.Button(
-            # Translators: a button label (at most 70 characters): {card} is a special card's name.
-            label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special) + times,
-            emoji=EMOJI.get(shown) if shown is not None else None, row=row,
-            style=discord.ButtonStyle.secondary, custom_id=f"6n:sw:{table_id}:{step}:{special}"))
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button label (at most 70 characters): {card} is a special card's name.
+                label=tr(locale, "Swap {card}", card=label(shown, locale) if shown else special) + times,
+                emoji=EMOJI.get(shown) if shown is not None else None,
+                row=row,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"6n:sw:{table_id}:{step}:{special}",
+            )
+        )
         self.table_id, self.step, self.special = table_id, step, special
 
     @classmethod
@@ -186,22 +259,37 @@ class SwapButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
     async def act(self, interaction, service, reply):
         await service.swap(self.table_id, interaction.user.id, self.step, self.special)
         locale = user_locale(interaction)
-        await reply.edit(view=None, content=tr(
-            locale, "You swapped a **{card}** for the top card of the special deck: press **Play a card** to see "
-                    "your special cards.", card=label(self.special, locale)))
+        await reply.edit(
+            view=None,
+            content=tr(
+                locale,
+                "You swapped a **{card}** for the top card of the special deck: press **Play a card** to see "
+                "your special cards.",
+                card=label(self.special, locale),
+            ),
+        )
 
 
-class PreferenceButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                       template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|taking|never)"):
+class PreferenceButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|taking|never)",
+):
     """When this player wants to be asked about special cards (shown on their own hand and prompt)."""
 
     answer = Answer.EPHEMERAL
 
-    def __init__(self, table_id: int, preference: str, current: bool = False, row: int | None = None,
-                 locale=None) -> None:
-        super().__init__(discord.ui.Button(
-            label=tr(locale, PREFERENCES[preference][0]), row=row, custom_id=f"6n:pf:{table_id}:{preference}",
-            style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary))
+    def __init__(
+        self, table_id: int, preference: str, current: bool = False, row: int | None = None, locale=None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, PREFERENCES[preference][0]),
+                row=row,
+                custom_id=f"6n:pf:{table_id}:{preference}",
+                style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
+            )
+        )
         self.table_id, self.preference = table_id, preference
 
     @classmethod
@@ -226,16 +314,32 @@ async def act_on_choice(reply: Reply, service: TableService, table_id: int, step
     locale = user_locale(interaction)
     if kind == "w":
         await service.decline_special(table_id, interaction.user.id, step, then_swap=parts[0])
-        await reply.edit(view=None, content=tr(
-            locale, "You play no special card and swap a **{card}** for the top card of the special deck. "
-                    "See the channel for what happens.", card=label(parts[0], locale)))
+        await reply.edit(
+            view=None,
+            content=tr(
+                locale,
+                "You play no special card and swap a **{card}** for the top card of the special deck. "
+                "See the channel for what happens.",
+                card=label(parts[0], locale),
+            ),
+        )
         return
     if kind == "p":
         special, row, card, target, position = (parts + ["-"] * 5)[:5]
-        await service.play_special(table_id, interaction.user.id, step, special, row=_number(row),
-                                   card=_number(card), target_row=_number(target), position=_number(position))
-        await reply.edit(view=None, content=tr(
-            locale, "You played **{card}**. See the channel for what happens.", card=label(special, locale)))
+        await service.play_special(
+            table_id,
+            interaction.user.id,
+            step,
+            special,
+            row=_number(row),
+            card=_number(card),
+            target_row=_number(target),
+            position=_number(position),
+        )
+        await reply.edit(
+            view=None,
+            content=tr(locale, "You played **{card}**. See the channel for what happens.", card=label(special, locale)),
+        )
         return
     prompt = service.special_prompt(table_id, interaction.user.id, step)
     what = parts[0] if parts else "menu"
@@ -270,8 +374,9 @@ def choice_label(prompt: SpecialPrompt, play, locale) -> str:
     return option_label(play_label(play, _rows(prompt), prompt.preview.card, locale), outcome, locale)
 
 
-def kind_choices(prompt: SpecialPrompt, special: Special, locale,
-                 shifted: tuple[int | None, int | None] | None = None) -> list[tuple[str, str]]:
+def kind_choices(
+    prompt: SpecialPrompt, special: Special, locale, shifted: tuple[int | None, int | None] | None = None
+) -> list[tuple[str, str]]:
     """(label, code) for each legal way to play ``special``.
 
     Every choice is one click away (Shift's card and target together) unless there are
@@ -299,8 +404,11 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
     held = counted(prompt.view.specials)
     if prompt.phase is Phase.SWAP:
         for i, play in enumerate(prompt.plays):
-            view.add_item(SwapButton(table_id, step, play.special.value, row=i // 5, locale=locale,
-                                     count=held.get(play.special, 1)))
+            view.add_item(
+                SwapButton(
+                    table_id, step, play.special.value, row=i // 5, locale=locale, count=held.get(play.special, 1)
+                )
+            )
         view.add_item(DeclineButton(table_id, step, Phase.SWAP, row=2, locale=locale))
     else:
         by_kind: dict[Special, list] = {}
@@ -312,8 +420,9 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
             else:
                 times = f" ×{held[special]}" if held.get(special, 1) > 1 else ""
                 code, text = f"m:{special.value}", f"{label(special, locale)}{times}…"
-            view.add_item(ChoiceButton(table_id, step, code, text, discord.ButtonStyle.primary,
-                                       EMOJI[special], row=i // 5))
+            view.add_item(
+                ChoiceButton(table_id, step, code, text, discord.ButtonStyle.primary, EMOJI[special], row=i // 5)
+            )
         decline = prompt.outlook.decline if prompt.outlook is not None else None
         view.add_item(DeclineButton(table_id, step, Phase.SPECIAL, row=2, locale=locale, outcome=decline))
         if decline is not None and decline.swap_offered and not decline.row_choice:
@@ -322,8 +431,16 @@ def prompt_view(prompt: SpecialPrompt, locale) -> discord.ui.View:
                 # Translators: the first part of a button label (at most 60 characters); {card} is a special card's
                 # name.
                 text = tr(locale, "No special card, then swap {card}", card=label(special, locale))
-                view.add_item(ChoiceButton(table_id, step, f"w:{special.value}", option_label(text, decline, locale),
-                                           discord.ButtonStyle.success, row=2))
+                view.add_item(
+                    ChoiceButton(
+                        table_id,
+                        step,
+                        f"w:{special.value}",
+                        option_label(text, decline, locale),
+                        discord.ButtonStyle.success,
+                        row=2,
+                    )
+                )
     _add_preferences(view, table_id, prompt.table.seats[prompt.seat].prompts, 3, locale)
     return view
 
@@ -337,8 +454,16 @@ def choices_view(prompt: SpecialPrompt, choices: list[tuple[str, str]], locale) 
             view.add_item(ChoiceButton(table_id, step, code, text, row=i // 5))
     else:
         for page in range(0, min(len(choices), MAX_CHOICES), SELECT_SIZE):
-            view.add_item(ChoiceSelect(table_id, step, page // SELECT_SIZE, choices[page:page + SELECT_SIZE],
-                                       row=page // SELECT_SIZE, locale=locale))
+            view.add_item(
+                ChoiceSelect(
+                    table_id,
+                    step,
+                    page // SELECT_SIZE,
+                    choices[page : page + SELECT_SIZE],
+                    row=page // SELECT_SIZE,
+                    locale=locale,
+                )
+            )
     # Translators: a button label (at most 80 characters).
     view.add_item(ChoiceButton(table_id, step, "m:menu", tr(locale, "Back"), row=4))
     decline = prompt.outlook.decline if prompt.outlook is not None else None

@@ -13,15 +13,22 @@ from .hand import HandButton
 from .specials import DecideButton
 
 
-class RowButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
-                template=r"6n:r:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<row>\d)"):
+class RowButton(
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"6n:r:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<row>\d)",
+):
     """Public row choice for a low card; only the chooser may press it."""
 
     def __init__(self, table_id: int, step: int, row: int, cost: int = 0, locale=None) -> None:
         # Translators: a button label (at most 70 characters), also a line's start and a word on the table picture.
-        super().__init__(discord.ui.Button(label=tr(locale, "Row {row}", row=row + 1) + f" · {cost}🐮",
-                                           style=discord.ButtonStyle.secondary,
-                                           custom_id=f"6n:r:{table_id}:{step}:{row}"))
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, "Row {row}", row=row + 1) + f" · {cost}🐮",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"6n:r:{table_id}:{step}:{row}",
+            )
+        )
         self.table_id, self.step, self.row = table_id, step, row
 
     @classmethod

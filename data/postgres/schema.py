@@ -156,16 +156,31 @@ MIGRATIONS: tuple[Migration, ...] = (_V1_CORE, _V2_UNSHOWN, _V3_OUTBOX, _V4_SERV
 LATEST_VERSION = MIGRATIONS[-1].version
 
 #: Every table, parents before children: the order migrate-db copies them in.
-TABLES = ("players", "guilds", "server_settings", "games", "seats", "checkpoints", "outbox", "actions", "round_scores",
-          "results", "seat_stats", "seat_row_takes", "ratings")
+TABLES = (
+    "players",
+    "guilds",
+    "server_settings",
+    "games",
+    "seats",
+    "checkpoints",
+    "outbox",
+    "actions",
+    "round_scores",
+    "results",
+    "seat_stats",
+    "seat_row_takes",
+    "ratings",
+)
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:
     """The stored version; 0 for a database without the table (a new one). Writes nothing."""
     # pg_tables through the statement's snapshot, not to_regclass: after waiting for the
     # migration lock, the relation cache may not know yet the table another process made.
-    if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
-                               "WHERE schemaname = current_schema() AND tablename = 'schema_version')"):
+    if not await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+        "WHERE schemaname = current_schema() AND tablename = 'schema_version')"
+    ):
         return 0
     return int(await conn.fetchval("SELECT version FROM schema_version"))
 

@@ -49,8 +49,9 @@ def unavailable(exc: BaseException) -> StoreUnavailable:
 class PostgresStore(StoreBase):
     """Persistence for tables, logs, results and rankings in one PostgreSQL database."""
 
-    def __init__(self, url: str, pool: asyncpg.Pool, clock: Callable[[], float] = time.time,
-                 timeout: float = TIMEOUT) -> None:
+    def __init__(
+        self, url: str, pool: asyncpg.Pool, clock: Callable[[], float] = time.time, timeout: float = TIMEOUT
+    ) -> None:
         self.url = url
         self._pool = pool
         self._clock = clock
@@ -64,8 +65,15 @@ class PostgresStore(StoreBase):
         super().__init__()
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = 10, clock: Callable[[], float] = time.time,
-                   connect_timeout: float = 10.0, timeout: float = TIMEOUT) -> PostgresStore:
+    async def open(
+        cls,
+        url: str,
+        *,
+        pool_size: int = 10,
+        clock: Callable[[], float] = time.time,
+        connect_timeout: float = 10.0,
+        timeout: float = TIMEOUT,
+    ) -> PostgresStore:
         """Connect, migrate (once, however many processes start at once) and return the store.
 
         Raises SchemaTooNew for a database of newer code (left unchanged),
@@ -136,8 +144,7 @@ class PostgresStore(StoreBase):
             except Exception:  # reset failed: the pool dropped the connection, the outcome stands
                 log.debug("connection dropped on release", exc_info=True)
 
-    async def _run(self, body: Callable[[Numbered], Awaitable[T]], *, readonly: bool = False,
-                   retry: bool = False) -> T:
+    async def _run(self, body: Callable[[Numbered], Awaitable[T]], *, readonly: bool = False, retry: bool = False) -> T:
         """``body`` in one transaction; retried after a lost connection if ``retry`` (it must be
         idempotent), else a lost connection is StoreUnavailable at once."""
         async with self._call():

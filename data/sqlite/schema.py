@@ -183,9 +183,7 @@ def refuse_newer(path: str, latest: int = LATEST_VERSION) -> None:
         raise SchemaTooNew(version, latest)
 
 
-async def apply_migrations(
-    conn: aiosqlite.Connection, migrations: Sequence[Migration] = MIGRATIONS
-) -> int:
+async def apply_migrations(conn: aiosqlite.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
     """Bring the database up to the last of ``migrations``; return the new version.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so that the

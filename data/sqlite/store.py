@@ -38,6 +38,7 @@ from .writes import drive
 
 T = TypeVar("T")
 
+
 def _decode_text(raw: bytes) -> str:
     """Never let one invalid UTF-8 value abort a whole restore query."""
     return raw.decode("utf-8", errors="replace")

@@ -66,9 +66,12 @@ def _bulk(conn: sqlite3.Connection, op: Bulk) -> None:
     for part in op.parts:
         row = "(" + ",".join("?" * len(part.columns)) + ")"
         for start in range(0, len(part.rows), ROWS_PER_STATEMENT):
-            chunk = part.rows[start:start + ROWS_PER_STATEMENT]
-            conn.execute(f"WITH v({', '.join(part.columns)}) AS (VALUES {','.join([row] * len(chunk))}) "
-                         + part.sql.format(v="v"), [value for values in chunk for value in values])
+            chunk = part.rows[start : start + ROWS_PER_STATEMENT]
+            conn.execute(
+                f"WITH v({', '.join(part.columns)}) AS (VALUES {','.join([row] * len(chunk))}) "
+                + part.sql.format(v="v"),
+                [value for values in chunk for value in values],
+            )
 
 
 def _games(conn: sqlite3.Connection, game_ids: Sequence[int]) -> list[tuple[int, str, int | None]]:

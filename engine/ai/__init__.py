@@ -34,7 +34,11 @@ from . import anniversary, heuristics, search
 from .info import InfoSet, information_set
 
 __all__ = [
-    "Level", "choose_action", "information_set", "InfoSet", "DEFAULT_BUDGET_MS",
+    "Level",
+    "choose_action",
+    "information_set",
+    "InfoSet",
+    "DEFAULT_BUDGET_MS",
 ]
 
 
@@ -49,6 +53,7 @@ class Level(str, enum.Enum):
 #: room for the worker's round trip and a busy machine within 50 ms a decision (p95; at 40 ms
 #: the p95 beside two busy processes on two shared cores was 58 ms).
 DEFAULT_BUDGET_MS = 32.0
+
 
 def choose_action(
     game: Game,

@@ -35,14 +35,24 @@ from .kernel import MAX_ROW_POINTS, CostTable
 
 BH = BULLHEADS
 FIFTH_ROW, SEVEN_NIMMT, INSERT, REPLACE, SHIFT, STOP, NEGATIVE_POSITIVE = (
-    Special.FIFTH_ROW, Special.SEVEN_NIMMT, Special.INSERT, Special.REPLACE, Special.SHIFT,
-    Special.STOP, Special.NEGATIVE_POSITIVE,
+    Special.FIFTH_ROW,
+    Special.SEVEN_NIMMT,
+    Special.INSERT,
+    Special.REPLACE,
+    Special.SHIFT,
+    Special.STOP,
+    Special.NEGATIVE_POSITIVE,
 )
 
 #: How useful a special card is to hold, relative to the others (an average draw ≈ 1).
 WORTH = {
-    Special.NEGATIVE_POSITIVE: 1.3, Special.SEVEN_NIMMT: 1.1, Special.REPLACE: 1.1,
-    Special.INSERT: 1.0, Special.SHIFT: 1.0, Special.STOP: 1.0, Special.FIFTH_ROW: 0.6,
+    Special.NEGATIVE_POSITIVE: 1.3,
+    Special.SEVEN_NIMMT: 1.1,
+    Special.REPLACE: 1.1,
+    Special.INSERT: 1.0,
+    Special.SHIFT: 1.0,
+    Special.STOP: 1.0,
+    Special.FIFTH_ROW: 0.6,
 }
 AVERAGE_WORTH = sum(WORTH.values()) / len(WORTH)
 HAND = 12  # number cards per round
@@ -60,8 +70,12 @@ class Table:
     __slots__ = ("rows", "pts", "caps", "stops", "held", "hands", "pen")
 
     def __init__(
-        self, rows: Iterable[Sequence[int]], caps: Iterable[int], stops: Iterable[bool],
-        held: Iterable[Iterable[Special]], hands: list[list[int]],
+        self,
+        rows: Iterable[Sequence[int]],
+        caps: Iterable[int],
+        stops: Iterable[bool],
+        held: Iterable[Iterable[Special]],
+        hands: list[list[int]],
     ) -> None:
         self.rows = [list(r) for r in rows]
         self.pts = [sum(BH[c] for c in r) for r in self.rows]
@@ -236,9 +250,9 @@ class Table:
         tbl = [float(min(pts[j] for _, j in order))] * (e + 1)
         ext = tbl.extend
         for nxt, j in order[1:]:
-            ext(ctab[max(0, caps[i] - len(rows[i]))][min(pts[i], MAX_ROW_POINTS)][1: nxt - e + 1])
+            ext(ctab[max(0, caps[i] - len(rows[i]))][min(pts[i], MAX_ROW_POINTS)][1 : nxt - e + 1])
             e, i = nxt, j
-        ext(ctab[max(0, caps[i] - len(rows[i]))][min(pts[i], MAX_ROW_POINTS)][1: 105 - e])
+        ext(ctab[max(0, caps[i] - len(rows[i]))][min(pts[i], MAX_ROW_POINTS)][1 : 105 - e])
         return tbl
 
     def play_turn(self, order: Iterable[tuple[int, int]], scale: float) -> None:

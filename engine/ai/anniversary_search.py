@@ -92,8 +92,8 @@ def sampler(game: AnniversaryGame, me: int, rng: random.Random) -> Callable[[], 
         held: list[list[Special]] = [[] for _ in range(n)]
         k = s = 0
         for p in opp:
-            hands[p] = sorted(cards[k: k + sizes[p]])
-            held[p] = kinds[s: s + counts[p]]
+            hands[p] = sorted(cards[k : k + sizes[p]])
+            held[p] = kinds[s : s + counts[p]]
             k += sizes[p]
             s += counts[p]
         top: Special | None
@@ -210,13 +210,21 @@ def hard_pick(game: AnniversaryGame, me: int, prior: list[int], rng: random.Rand
     scorer = Scorer(game, me)
     cands = prior[: max(1, search.TOPK)]
     return search.paired_search(
-        cands, lambda c, deal, noise: scorer.pick(game, c, deal, noise), budget,
-        sampler(game, me, rng), _floats(game), rng,
+        cands,
+        lambda c, deal, noise: scorer.pick(game, c, deal, noise),
+        budget,
+        sampler(game, me, rng),
+        _floats(game),
+        rng,
     )
 
 
 def hard_choice(
-    game: AnniversaryGame, me: int, ranked: list[Action], rng: random.Random, budget: search.Budget,
+    game: AnniversaryGame,
+    me: int,
+    ranked: list[Action],
+    rng: random.Random,
+    budget: search.Budget,
 ) -> Action:
     """The best of ``ranked`` (actions, medium's choice first) at a pause of the resolution:
     a low card's row, a special-card play or its decline, a swap or its decline."""
@@ -230,8 +238,12 @@ def hard_choice(
         else:
             options.append(Option(game, action, me))
     best = search.paired_search(
-        list(range(len(options))), lambda i, deal, noise: scorer.option(options[i], deal, noise),
-        budget, sampler(game, me, rng), _floats(game), rng,
+        list(range(len(options))),
+        lambda i, deal, noise: scorer.option(options[i], deal, noise),
+        budget,
+        sampler(game, me, rng),
+        _floats(game),
+        rng,
     )
     return ranked[best]
 
@@ -243,18 +255,23 @@ def estimates(game: AnniversaryGame, me: int, rng: random.Random, budget: search
     draw, floats = sampler(game, me, rng), _floats(game)
     if game.phase is Phase.PICK:
         cards = sorted(game.hands[me])
-        return search.paired_estimates(cards, lambda c, deal, noise: scorer.pick(game, c, deal, noise),
-                                       budget, draw, floats, rng)
+        return search.paired_estimates(
+            cards, lambda c, deal, noise: scorer.pick(game, c, deal, noise), budget, draw, floats, rng
+        )
     options = {r: Option(game, ChooseRow(me, r), me) for r in game.open_rows()}
-    return search.paired_estimates(list(options), lambda r, deal, noise: scorer.option(options[r], deal, noise),
-                                   budget, draw, floats, rng)
+    return search.paired_estimates(
+        list(options), lambda r, deal, noise: scorer.option(options[r], deal, noise), budget, draw, floats, rng
+    )
 
 
 def open_table(game: AnniversaryGame) -> tuple[list[list[int]], list[int], list[int]]:
     """The open (unblocked) rows, their bullheads and capacities: the table a card may go to."""
     open_rows = game.open_rows()
-    return ([game.rows[r] for r in open_rows], [game.row_bullheads(r) for r in open_rows],
-            [game.capacity(r) for r in open_rows])
+    return (
+        [game.rows[r] for r in open_rows],
+        [game.row_bullheads(r) for r in open_rows],
+        [game.capacity(r) for r in open_rows],
+    )
 
 
 def prior_picks(game: AnniversaryGame, me: int) -> list[int]:
@@ -264,4 +281,3 @@ def prior_picks(game: AnniversaryGame, me: int) -> list[int]:
     info.rows, info.row_points = rows, pts
     keys = heuristics.pick_keys(info, rows, pts, caps)
     return sorted(info.hand, key=lambda c: (keys[c], c))
-

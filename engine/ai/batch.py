@@ -61,8 +61,12 @@ def _tables(opponents: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     (``heuristics.standard_pick``): the gap on a row with room, else ``TAKES`` plus the take."""
     ctab = kernel.cost_table(opponents)
     danger = [x for need in ctab for per in need for x in per] + list(range(POINTS))
-    std = [float(gap) if need > 0 else float(TAKES + p)
-           for need in range(ROW_LIMIT + 1) for p in range(POINTS) for gap in range(GAPS)]
+    std = [
+        float(gap) if need > 0 else float(TAKES + p)
+        for need in range(ROW_LIMIT + 1)
+        for p in range(POINTS)
+        for gap in range(GAPS)
+    ]
     std += [float(TAKES + p) for p in range(POINTS)]
     flat = np.array(danger + std, dtype=np.float64)
     return flat, np.array(BULLHEADS, dtype=np.int64)
@@ -75,8 +79,12 @@ def _gather(a: NDArray[np.int64], idx: NDArray[np.int64]) -> NDArray[np.int64]:
 
 
 def _place(
-    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], pen: NDArray[np.int64],
-    cards: NDArray[np.int64], bh: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    lens: NDArray[np.int64],
+    pts: NDArray[np.int64],
+    pen: NDArray[np.int64],
+    cards: NDArray[np.int64],
+    bh: NDArray[np.int64],
 ) -> None:
     """Place each batch row's revealed ``cards`` (B, n: seat order) lowest first (Rules 1–4)."""
     b, rows_n = ends.shape
@@ -104,8 +112,12 @@ def _place(
 
 
 def _danger(
-    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], hands: NDArray[np.int64],
-    flat: NDArray[np.float64], styles: NDArray[np.int64] | None = None,
+    ends: NDArray[np.int64],
+    lens: NDArray[np.int64],
+    pts: NDArray[np.int64],
+    hands: NDArray[np.int64],
+    flat: NDArray[np.float64],
+    styles: NDArray[np.int64] | None = None,
 ) -> NDArray[np.float64]:
     """Every card's danger-table value (B, n, k) on the batch's rows (a seat whose ``styles``
     entry is ``SPAN``: its standard heuristic key instead).
@@ -135,8 +147,11 @@ def _danger(
 
 
 def _choose(
-    keys: NDArray[np.float64], hands: NDArray[np.int64], eps: NDArray[np.float64] | None,
-    u_random: NDArray[np.float64], u_index: NDArray[np.float64],
+    keys: NDArray[np.float64],
+    hands: NDArray[np.int64],
+    eps: NDArray[np.float64] | None,
+    u_random: NDArray[np.float64],
+    u_index: NDArray[np.float64],
 ) -> NDArray[np.int64]:
     """The column of each seat's card: the lowest key (first on a tie), or with chance ``eps`` a
     uniformly random one. ``eps`` (n,) or (B, n), ``u_*`` (B, n)."""
@@ -157,9 +172,16 @@ def _drop(hands: NDArray[np.int64], col: NDArray[np.int64]) -> NDArray[np.int64]
 
 
 def play_out(
-    ends: NDArray[np.int64], lens: NDArray[np.int64], pts: NDArray[np.int64], pen: NDArray[np.int64],
-    hands: NDArray[np.int64], eps: NDArray[np.float64] | None, gen: np.random.Generator, opponents: int,
-    repeat: int = 1, styles: NDArray[np.int64] | None = None,
+    ends: NDArray[np.int64],
+    lens: NDArray[np.int64],
+    pts: NDArray[np.int64],
+    pen: NDArray[np.int64],
+    hands: NDArray[np.int64],
+    eps: NDArray[np.float64] | None,
+    gen: np.random.Generator,
+    opponents: int,
+    repeat: int = 1,
+    styles: NDArray[np.int64] | None = None,
 ) -> NDArray[np.int64]:
     """Finish every batch row's round: each seat plays the danger table, a random card with
     chance ``eps[seat]`` (``eps`` (n,) or None); low cards take the cheapest row. ``ends``/``lens``/``pts``
@@ -198,8 +220,9 @@ class MediumKeys:
         self.low = model.low
         size = model.size - hand_size
         m = model.m
-        self.tail = np.array([[_tail(m, need, k, size) for k in range(n + 1)]
-                              for need in range(ROW_LIMIT + 1)], dtype=np.float64)
+        self.tail = np.array(
+            [[_tail(m, need, k, size) for k in range(n + 1)] for need in range(ROW_LIMIT + 1)], dtype=np.float64
+        )
 
     def keys(self, hands: NDArray[np.int64]) -> NDArray[np.float64]:
         """Keys (D, s, k) for sorted ``hands`` (D, s, k)."""
@@ -225,8 +248,17 @@ class PickBatch:
     ``cands`` against all of them with the same random numbers, and returns the scores as a
     list per candidate (paired across candidates, determinization by determinization)."""
 
-    def __init__(self, info: InfoSet, model: MediumModel, seat_eps: list[float], eps_first: float, w: float,
-                 seed: int, std_share: float = 0.0, std_eps: tuple[float, float] = (0.0, 0.0)) -> None:
+    def __init__(
+        self,
+        info: InfoSet,
+        model: MediumModel,
+        seat_eps: list[float],
+        eps_first: float,
+        w: float,
+        seed: int,
+        std_share: float = 0.0,
+        std_eps: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
         n, me = info.players, info.player
         self.n, self.me, self.w = n, me, w
         self.opponents = max(1, n - 1)
@@ -255,8 +287,12 @@ class PickBatch:
     def fits(info: InfoSet) -> bool:
         """Whether the batch covers this pick: the classic game, every hand the same size."""
         sizes = set(info.hand_sizes)
-        return (AVAILABLE and info.variant is Variant.CLASSIC and len(sizes) == 1
-                and len(info.unseen) >= sum(info.hand_sizes) - len(info.hand))
+        return (
+            AVAILABLE
+            and info.variant is Variant.CLASSIC
+            and len(sizes) == 1
+            and len(info.unseen) >= sum(info.hand_sizes) - len(info.hand)
+        )
 
     def run(self, cands: list[int], d: int) -> list[list[float]]:
         gen = self.gen
@@ -270,8 +306,14 @@ class PickBatch:
         # the opponents' first cards: medium's (or the standard heuristic's), or a random one
         if std.any():
             tile = (d, 1)
-            std_keys = _danger(np.tile(self.ends0, tile), np.tile(self.lens0, tile), np.tile(self.pts0, tile), dealt,
-                               _tables(self.opponents)[0], np.full(opp, SPAN))
+            std_keys = _danger(
+                np.tile(self.ends0, tile),
+                np.tile(self.lens0, tile),
+                np.tile(self.pts0, tile),
+                dealt,
+                _tables(self.opponents)[0],
+                np.full(opp, SPAN),
+            )
             keys = std_keys if std.all() else np.where(std[:, None, None], std_keys, self.medium.keys(dealt))
         else:
             keys = self.medium.keys(dealt)
@@ -288,8 +330,8 @@ class PickBatch:
         cards[:, oi] = np.tile(first, (c, 1))
         for i, card in enumerate(cands):
             mine = [x for x in self.hand if x != card]
-            hands[i * d: (i + 1) * d, me, :] = mine
-            cards[i * d: (i + 1) * d, me] = card
+            hands[i * d : (i + 1) * d, me, :] = mine
+            cards[i * d : (i + 1) * d, me] = card
         ends = np.tile(self.ends0, (b, 1))
         lens = np.tile(self.lens0, (b, 1))
         pts = np.tile(self.pts0, (b, 1))

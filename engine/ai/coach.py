@@ -37,8 +37,9 @@ class Hint:
     simulations: int  # simulated rounds behind the estimates
 
 
-def hint(game: Game, player: int, rng: random.Random, budget_ms: float | None = None,
-         budget_sims: int | None = None) -> Hint:
+def hint(
+    game: Game, player: int, rng: random.Random, budget_ms: float | None = None, budget_sims: int | None = None
+) -> Hint:
     """The coach's hint for ``player`` now (see module doc); raises ``NoHint`` if there is none."""
     phase = game.phase.value
     if phase not in ("pick", "choose_row") or player not in game.waiting_for:

@@ -50,7 +50,11 @@ def _at_least(odds: list[float], need: int) -> float:
 
 
 def card_danger(
-    info: InfoSet, rows: list[list[int]], pts: list[int], card: int, caps: list[int] | None = None,
+    info: InfoSet,
+    rows: list[list[int]],
+    pts: list[int],
+    card: int,
+    caps: list[int] | None = None,
 ) -> float:
     """Expected bullheads from playing ``card`` now on ``rows`` (a one-turn estimate);
     ``caps`` gives each row's capacity (Anniversary: six under a 7 nimmt!), else five."""
@@ -66,7 +70,10 @@ def card_danger(
 
 
 def medium_pick(
-    info: InfoSet, rng: random.Random, rows: list[list[int]] | None = None, pts: list[int] | None = None,
+    info: InfoSet,
+    rng: random.Random,
+    rows: list[list[int]] | None = None,
+    pts: list[int] | None = None,
     caps: list[int] | None = None,
 ) -> int:
     """The card with the fewest expected bullheads now (the smaller gap on a near tie);
@@ -76,7 +83,10 @@ def medium_pick(
 
 
 def pick_keys(
-    info: InfoSet, rows: list[list[int]] | None = None, pts: list[int] | None = None, caps: list[int] | None = None,
+    info: InfoSet,
+    rows: list[list[int]] | None = None,
+    pts: list[int] | None = None,
+    caps: list[int] | None = None,
 ) -> dict[int, float]:
     """Medium's key for every card in hand (lower is better; the search uses it as a prior)."""
     if rows is None:

@@ -61,8 +61,12 @@ def cheapest_row(pts: list[int]) -> int:
 
 
 def resolve(
-    rows: list[list[int]], pts: list[int], order: Iterable[tuple[int, int]], pen: list[int],
-    choose: RowChooser | None = None, piles: list[list[int]] | None = None,
+    rows: list[list[int]],
+    pts: list[int],
+    order: Iterable[tuple[int, int]],
+    pen: list[int],
+    choose: RowChooser | None = None,
+    piles: list[list[int]] | None = None,
 ) -> None:
     """Place the revealed ``order`` ((card, seat) pairs, lowest first) into ``rows``.
 
@@ -151,9 +155,9 @@ def danger_table(rows: list[list[int]], pts: list[int], ctab: CostTable, low_ext
     ext = tbl.extend
     e, length, p = order[0]
     for nxt, ln, pp in order[1:]:
-        ext(ctab[ROW_LIMIT - length][p][1: nxt - e + 1])
+        ext(ctab[ROW_LIMIT - length][p][1 : nxt - e + 1])
         e, length, p = nxt, ln, pp
-    ext(ctab[ROW_LIMIT - length][p][1: 105 - e])
+    ext(ctab[ROW_LIMIT - length][p][1 : 105 - e])
     return tbl
 
 
@@ -176,8 +180,13 @@ class Floats:
 
 
 def play_out(
-    rows: list[list[int]], pts: list[int], hands: list[list[int]], pen: list[int], ctab: CostTable,
-    rng: RandomSource | None = None, eps: float | Sequence[float] = 0.0,
+    rows: list[list[int]],
+    pts: list[int],
+    hands: list[list[int]],
+    pen: list[int],
+    ctab: CostTable,
+    rng: RandomSource | None = None,
+    eps: float | Sequence[float] = 0.0,
 ) -> None:
     """Play the rest of the round: every seat plays by the danger table
     (a random card with chance ``eps``, a number or one per seat), low cards take
@@ -196,9 +205,9 @@ def play_out(
         tbl: list[float] = [min(pts)] * (e + 1)
         ext = tbl.extend
         for nxt, j in srt[1:]:
-            ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: nxt - e + 1])
+            ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1 : nxt - e + 1])
             e, i = nxt, j
-        ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1: 105 - e])
+        ext(ctab[ROW_LIMIT - len(rows[i])][pts[i]][1 : 105 - e])
         key = tbl.__getitem__
         order = []
         if rnd is not None:

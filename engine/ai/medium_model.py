@@ -44,7 +44,12 @@ class MediumModel:
     __slots__ = ("size", "m", "low", "end", "base", "need", "pts", "cost")
 
     def __init__(
-        self, rows: list[list[int]], pts: list[int], universe: Sequence[int], opponents: int, deck_size: int = 104,
+        self,
+        rows: list[list[int]],
+        pts: list[int],
+        universe: Sequence[int],
+        opponents: int,
+        deck_size: int = 104,
     ) -> None:
         self.size = len(universe)
         self.m = opponents

@@ -154,7 +154,7 @@ def _sampler(info: InfoSet, rng: random.Random) -> Callable[[], Hands]:
                 out.append([])
             else:
                 s = sizes[p]
-                h = cards[k: k + s]
+                h = cards[k : k + s]
                 h.sort()
                 out.append(h)
                 k += s
@@ -164,7 +164,11 @@ def _sampler(info: InfoSet, rng: random.Random) -> Callable[[], Hands]:
 
 
 def _search(
-    info: InfoSet, rng: random.Random, candidates: list[int], simulate: Simulate[int, Hands], budget: Budget,
+    info: InfoSet,
+    rng: random.Random,
+    candidates: list[int],
+    simulate: Simulate[int, Hands],
+    budget: Budget,
 ) -> int:
     """Paired Monte Carlo over ``candidates`` on the opponents' hands ``info`` allows."""
     floats = 2 * info.players * (len(info.hand) + 1)  # enough for every simulated turn
@@ -172,7 +176,11 @@ def _search(
 
 
 def paired_search(
-    candidates: list[C], simulate: Simulate[C, D], budget: Budget, draw: Callable[[], D], floats: int,
+    candidates: list[C],
+    simulate: Simulate[C, D],
+    budget: Budget,
+    draw: Callable[[], D],
+    floats: int,
     rng: random.Random,
 ) -> C:
     """Paired Monte Carlo over ``candidates``, the first of them the prior's choice:
@@ -202,7 +210,7 @@ def _decide(candidates: list[C], alive: list[C], scores: dict[C, list[float]], r
     """The best surviving candidate by its mean score, or the prior's choice (``candidates[0]``)
     unless the best beats it by ``DEFER`` standard errors."""
     # ties go to the earliest candidate (a stable, deterministic order)
-    best = min(alive, key=lambda c: (sum(scores[c][: rounds]) / max(1, rounds), candidates.index(c)))
+    best = min(alive, key=lambda c: (sum(scores[c][:rounds]) / max(1, rounds), candidates.index(c)))
     prior = candidates[0]
     if best != prior and prior in alive and rounds > 1:
         # leave the prior's choice only on evidence: the search's noise costs more than it finds
@@ -388,8 +396,9 @@ def hard_row(info: InfoSet, rng: random.Random, budget: Budget) -> int:
 
 def last_row_costs(info: InfoSet, w: float) -> list[float]:
     """Each row's score when the low card is the player's last of the round (exact)."""
-    return [_score(pen, info.player, w) for _, _, pen in
-            (heuristics._after_row(info, r) for r in range(len(info.rows)))]
+    return [
+        _score(pen, info.player, w) for _, _, pen in (heuristics._after_row(info, r) for r in range(len(info.rows)))
+    ]
 
 
 def row_simulation(info: InfoSet, w: float) -> tuple[Simulate[int, Hands], list[int]]:
@@ -414,7 +423,11 @@ def row_simulation(info: InfoSet, w: float) -> tuple[Simulate[int, Hands], list[
 
 
 def estimates(
-    info: InfoSet, rng: random.Random, candidates: list[int], simulate: Simulate[int, Hands], budget: Budget,
+    info: InfoSet,
+    rng: random.Random,
+    candidates: list[int],
+    simulate: Simulate[int, Hands],
+    budget: Budget,
 ) -> dict[int, float]:
     """Every candidate's mean score on the same determinizations of ``info`` (paired; none is dropped)."""
     floats = 2 * info.players * (len(info.hand) + 1)
@@ -422,7 +435,11 @@ def estimates(
 
 
 def paired_estimates(
-    candidates: list[C], simulate: Simulate[C, D], budget: Budget, draw: Callable[[], D], floats: int,
+    candidates: list[C],
+    simulate: Simulate[C, D],
+    budget: Budget,
+    draw: Callable[[], D],
+    floats: int,
     rng: random.Random,
 ) -> dict[C, float]:
     """Every candidate's mean score on the same determinizations ``draw()`` (as ``paired_search``)."""

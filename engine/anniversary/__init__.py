@@ -38,16 +38,45 @@ from .table import PlacementPreview, best_cancellation
 from .view import AnniversaryView, observe_anniversary
 
 __all__ = [
-    "AnniversaryGame", "AnniversaryView", "Special", "SPECIAL_DECK", "LABELS", "best_cancellation",
-    "PlacementPreview", "OptionOutcome", "SpecialOutlook", "special_outlook",
-    "PlaySpecial", "DeclineSpecial", "Swap", "DeclineSwap", "BullheadsCancelled", "CardInserted",
-    "CardReplaced", "CardShifted", "FifthRowClosed", "FifthRowOpened", "SevenNimmtPlaced",
-    "SevenNimmtRemoved", "SpecialChoiceRequired", "SpecialDeckReshuffled", "SpecialDeclined",
-    "SpecialPlayed", "SpecialsDealt", "SpecialSwapped", "StopPlaced", "StopsRemoved",
-    "SwapDeclined", "SwapOffered",
+    "AnniversaryGame",
+    "AnniversaryView",
+    "Special",
+    "SPECIAL_DECK",
+    "LABELS",
+    "best_cancellation",
+    "PlacementPreview",
+    "OptionOutcome",
+    "SpecialOutlook",
+    "special_outlook",
+    "PlaySpecial",
+    "DeclineSpecial",
+    "Swap",
+    "DeclineSwap",
+    "BullheadsCancelled",
+    "CardInserted",
+    "CardReplaced",
+    "CardShifted",
+    "FifthRowClosed",
+    "FifthRowOpened",
+    "SevenNimmtPlaced",
+    "SevenNimmtRemoved",
+    "SpecialChoiceRequired",
+    "SpecialDeckReshuffled",
+    "SpecialDeclined",
+    "SpecialPlayed",
+    "SpecialsDealt",
+    "SpecialSwapped",
+    "StopPlaced",
+    "StopsRemoved",
+    "SwapDeclined",
+    "SwapOffered",
 ]
 
-register(Variant.ANNIVERSARY, Parts(
-    state=AnniversaryGame, view=observe_anniversary,
-    serializer=Serializer(dump=anniversary_to_dict, load=load_anniversary),
-))
+register(
+    Variant.ANNIVERSARY,
+    Parts(
+        state=AnniversaryGame,
+        view=observe_anniversary,
+        serializer=Serializer(dump=anniversary_to_dict, load=load_anniversary),
+    ),
+)

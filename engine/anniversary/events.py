@@ -149,7 +149,22 @@ class SpecialDeckReshuffled(NamedTuple):
 
 
 register_events(
-    SpecialsDealt, SpecialChoiceRequired, SpecialDeclined, SpecialPlayed, FifthRowOpened, FifthRowClosed,
-    SevenNimmtPlaced, SevenNimmtRemoved, CardInserted, CardReplaced, CardShifted, StopPlaced, StopsRemoved,
-    BullheadsCancelled, SwapOffered, SpecialSwapped, SwapDeclined, SpecialDeckReshuffled,
+    SpecialsDealt,
+    SpecialChoiceRequired,
+    SpecialDeclined,
+    SpecialPlayed,
+    FifthRowOpened,
+    FifthRowClosed,
+    SevenNimmtPlaced,
+    SevenNimmtRemoved,
+    CardInserted,
+    CardReplaced,
+    CardShifted,
+    StopPlaced,
+    StopsRemoved,
+    BullheadsCancelled,
+    SwapOffered,
+    SpecialSwapped,
+    SwapDeclined,
+    SpecialDeckReshuffled,
 )

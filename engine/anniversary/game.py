@@ -199,9 +199,11 @@ class AnniversaryGame(AnniversaryPlacement):
         """Play a special card on your number card about to be placed (see ``legal.py``)."""
         self._check_decider(action.player, Phase.SPECIAL, "play a special card")
         card = self.pending[-1][0]
-        if not isinstance(action.special, Special) or action not in special_plays(
-            self, action.player, card, action.special
-        ) or action.special not in self.specials[action.player]:
+        if (
+            not isinstance(action.special, Special)
+            or action not in special_plays(self, action.player, card, action.special)
+            or action.special not in self.specials[action.player]
+        ):
             raise refuse(self, action, card)
         player = action.player
         self.specials[player].remove(action.special)

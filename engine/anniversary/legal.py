@@ -63,7 +63,10 @@ def special_plays(game: AnniversaryTable, player: int, card: int, kind: Special)
         roomy = [r for r in open_rows if len(rows[r]) < game.capacity(r)]
         return [
             PlaySpecial(player, kind, row=src, card=c, target_row=dst)
-            for src in open_rows for c in rows[src] for dst in roomy if dst != src
+            for src in open_rows
+            for c in rows[src]
+            for dst in roomy
+            if dst != src
         ]
     if kind is Special.STOP:
         if sum(stops) >= MAX_STOPS:
@@ -136,11 +139,8 @@ def refuse(game: AnniversaryTable, action: PlaySpecial, card: int) -> IllegalAct
         return IllegalSpecial("Stop goes on the end of a row")
     if kind is Special.NEGATIVE_POSITIVE:
         if not game.takes_row(card):
-            return IllegalSpecial(
-                f"Negative = Positive is only for taking a row, and your {card} takes none"
-            )
+            return IllegalSpecial(f"Negative = Positive is only for taking a row, and your {card} takes none")
         if normal is not None and row != normal:
             return IllegalSpecial(f"your {card} takes row {normal + 1}, not another row")
         return IllegalSpecial("name a number card of the row you take")
     return IllegalSpecial(f"{name} cannot be played like that")
-

@@ -98,8 +98,11 @@ def _table_state(game: AnniversaryGame, round_: int) -> TableState:
     if game.round != round_ or game.is_over:
         return (game.round, tuple(game.scores))
     return (
-        tuple(map(tuple, game.rows)), tuple(game.sevens), tuple(game.stops),
-        tuple(tuple(sorted(p)) for p in game.piles), tuple(game.scores),
+        tuple(map(tuple, game.rows)),
+        tuple(game.sevens),
+        tuple(game.stops),
+        tuple(tuple(sorted(p)) for p in game.piles),
+        tuple(game.scores),
     )
 
 
@@ -107,7 +110,10 @@ _PLACING = (CardPlaced, CardInserted, FifthRowOpened)
 
 
 def _play_out(
-    game: AnniversaryGame, action: PlaySpecial | DeclineSpecial, player: int, base: TableState | None = None,
+    game: AnniversaryGame,
+    action: PlaySpecial | DeclineSpecial,
+    player: int,
+    base: TableState | None = None,
 ) -> tuple[OptionOutcome, TableState]:
     """``action`` played out on a copy (see the module's docstring); its outcome and table state."""
     copy = game.copy()
@@ -118,8 +124,15 @@ def _play_out(
     placed = next(((e.card, e.row) for e in events if isinstance(e, _PLACING) and e.player == player), None)
     swap = any(isinstance(e, SwapOffered) and e.player == player for e in events)
     state = _table_state(copy, game.round)
-    outcome = OptionOutcome(action, copy.scores[player] - game.scores[player], taken, row_choice,
-                            base is not None and state != base, placed, swap)
+    outcome = OptionOutcome(
+        action,
+        copy.scores[player] - game.scores[player],
+        taken,
+        row_choice,
+        base is not None and state != base,
+        placed,
+        swap,
+    )
     return outcome, state
 
 

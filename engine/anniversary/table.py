@@ -163,8 +163,14 @@ class AnniversaryTable(Game):
     # -- taking a row -------------------------------------------------------------
 
     def _take_row(
-        self, events: list[Event], player: int, row: int, taken: list[int], first: int,
-        reason: TakeReason, named: int | None = None,
+        self,
+        events: list[Event],
+        player: int,
+        row: int,
+        taken: list[int],
+        first: int,
+        reason: TakeReason,
+        named: int | None = None,
     ) -> bool:
         """``player`` takes ``taken`` from ``row``; ``first`` starts the row again.
 

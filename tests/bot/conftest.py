@@ -35,6 +35,7 @@ async def store(tmp_path):
 async def play_out(service, table, users) -> None:
     """``users`` play their first card each turn, and row 1 when a low card is theirs, until the end."""
     from engine import Phase
+
     game = table.game
     seats = {table.seat_of(user): user for user in users}
     for _ in range(500):

@@ -78,8 +78,9 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
     """
     service = TableService(store, clock=clock)  # the real AI
     await service.start()
-    table = await service.open_lobby(1, 10, 100, "alice",
-                                     TableOptions(rounds=1, target=None, ai_seats=2, ai_level="hard"))
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=2, ai_level="hard")
+    )
     gaps = LoopGaps()
     try:
         await service.begin(table.id, 100)
@@ -104,8 +105,9 @@ async def test_hard_seats_think_off_the_event_loop(store, clock):
 async def test_heuristic_levels_decide_inline_without_a_worker(store, clock):
     service = TableService(store, clock=clock)
     await service.start()
-    table = await service.open_lobby(1, 10, 100, "alice",
-                                     TableOptions(rounds=1, target=None, ai_seats=3, ai_level="medium"))
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3, ai_level="medium")
+    )
     await service.begin(table.id, 100)
     assert all(table.game.picks[seat] for seat in (1, 2, 3))  # the AI seats picked at once
     assert not service.ai.pool.started  # no worker for heuristic levels
@@ -180,8 +182,13 @@ def test_the_health_line_shows_the_ai_worker_and_its_fallbacks(tmp_path):
     seats = AISeats()
     seats.fallbacks = 2
     status = ai_status(seats)
-    assert status == {"ai_worker": "not started", "ai_worker_restarts": 0, "ai_fallbacks": 2, "ai_crashes": 0,
-                      "ai_decisions": 0}
+    assert status == {
+        "ai_worker": "not started",
+        "ai_worker_restarts": 0,
+        "ai_fallbacks": 2,
+        "ai_crashes": 0,
+        "ai_decisions": 0,
+    }
     beat = tmp_path / "beat"
     write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **status})
     healthy, line = check(beat, now=101.0)

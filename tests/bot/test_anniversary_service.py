@@ -49,8 +49,7 @@ def seat_game(table: Table, rows, alice, bob, alice_specials, bob_specials=()):
     a, b = table.seat_of(100), table.seat_of(200)
     hands, specials = [None, None], [None, None]
     hands[a], hands[b], specials[a], specials[b] = alice, bob, list(alice_specials), list(bob_specials)
-    table.game = AnniversaryGame.from_position(GameConfig(2, "anniversary"), rows=rows, hands=hands,
-                                               specials=specials)
+    table.game = AnniversaryGame.from_position(GameConfig(2, "anniversary"), rows=rows, hands=hands, specials=specials)
 
 
 async def alice_takes_a_row_holding_a_stop(service, table, preference: str) -> None:
@@ -161,8 +160,12 @@ async def test_the_worker_works_out_the_same_outlook_as_the_engine():
     seats = AISeats()
     seats.start()
     try:
-        game = AnniversaryGame.from_position(GameConfig(2, "anniversary"), rows=[[10, 11, 12, 13, 14], [60], [70],
-                                             [80]], hands=[[20, 1], [90, 91]], specials=[[Special.STOP], []])
+        game = AnniversaryGame.from_position(
+            GameConfig(2, "anniversary"),
+            rows=[[10, 11, 12, 13, 14], [60], [70], [80]],
+            hands=[[20, 1], [90, 91]],
+            specials=[[Special.STOP], []],
+        )
         game.pick(0, 20)
         game.pick(1, 90)
         assert game.phase is Phase.SPECIAL

@@ -10,8 +10,9 @@ from bot.tables.table import TableOptions
 async def _table(store, clock, helpers: bool):
     service = TableService(store, clock=clock)  # the real AI, its worker included
     await service.start()
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3,
-                                                                       ai_level="medium", helpers=helpers))
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3, ai_level="medium", helpers=helpers)
+    )
     await service.begin(table.id, 100)
     return service, table
 

@@ -24,8 +24,9 @@ async def playing(store, clock, **options):
     await service.start()
     updates = []
     service.add_listener(updates.append)
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, turn_seconds=60,
-                                                                       **options), threaded=True)
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, turn_seconds=60, **options), threaded=True
+    )
     await service.join(table.id, 200, "bob")
     await service.set_thread(table.id, THREAD)
     await service.begin(table.id, 100)
@@ -66,8 +67,9 @@ async def test_a_locked_game_keeps_its_time_takes_no_move_and_goes_on_when_unloc
 async def test_a_lobby_and_another_thread_are_not_paused(store, clock):
     service = TableService(store, clock=clock, ai=first_legal)
     await service.start()
-    lobby = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1),
-                                     threaded=True)
+    lobby = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1), threaded=True
+    )
     await service.set_thread(lobby.id, THREAD)
     await service.thread_locked(THREAD)
     await service.thread_locked(4242)  # no game there
@@ -132,6 +134,7 @@ async def test_a_post_held_by_the_lock_does_not_stretch_the_turn_by_the_pause(st
     clock.advance(2)
     await service.post_seen_late(table.id, started, clock() - started.at)  # shown 2 s after the unlock
     assert table.deadline == deadline, "the committed deadline stays"
-    assert table.due() == deadline + 2 and service.scheduler.deadline(table.id) == deadline + 2, \
+    assert table.due() == deadline + 2 and service.scheduler.deadline(table.id) == deadline + 2, (
         "the turn waits the 2 s its post took after the unlock, not the five hours of the pause"
+    )
     await service.close()

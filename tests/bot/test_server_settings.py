@@ -60,8 +60,11 @@ async def test_the_store_is_read_once_per_guild():
 
 async def test_loading_every_server_at_start_up_knows_their_language_without_waiting(caplog):
     store = FlakyStore()
-    store.rows = {GUILD: ServerSettings(language="de"), GUILD + 1: ServerSettings(language="de"),
-                  GUILD + 2: ServerSettings(ai_level="hard")}
+    store.rows = {
+        GUILD: ServerSettings(language="de"),
+        GUILD + 1: ServerSettings(language="de"),
+        GUILD + 2: ServerSettings(ai_level="hard"),
+    }
     book = ServerSettingsBook(store, BOT)
     assert book.cached(GUILD).language is None, "not loaded: the server's Discord language"
     await book.load(lambda guild_id: guild_id != GUILD + 1)  # another shard serves GUILD + 1
@@ -133,8 +136,13 @@ async def test_a_failed_save_raises_and_changes_nothing():
 async def test_invalid_values_and_combinations_are_refused_unsaved():
     store = FlakyStore()
     book = ServerSettingsBook(store, BOT)
-    for bad in ({"pace": "2h"}, {"turn_seconds": 5}, {"ai_level": "expert"}, {"colour": "red"},
-                {"language": "Klingon!"}):
+    for bad in (
+        {"pace": "2h"},
+        {"turn_seconds": 5},
+        {"ai_level": "expert"},
+        {"colour": "red"},
+        {"language": "Klingon!"},
+    ):
         with pytest.raises(InvalidSettings) as caught:
             await book.update(GUILD, **bad)
         assert caught.value.problem == "value"
@@ -173,6 +181,7 @@ async def test_the_choices_survive_a_new_book_on_a_real_store(tmp_path):
 async def test_changes_made_at_once_are_all_kept():
     store = FlakyStore()
     book = ServerSettingsBook(store, BOT)
-    await asyncio.gather(book.update(GUILD, pace="1h"), book.update(GUILD, ai_level="hard"),
-                         book.update(GUILD, threads=False))
+    await asyncio.gather(
+        book.update(GUILD, pace="1h"), book.update(GUILD, ai_level="hard"), book.update(GUILD, threads=False)
+    )
     assert store.rows[GUILD] == ServerSettings(threads=False, pace="1h", ai_level="hard")

@@ -1,4 +1,3 @@
-
 import pytest
 
 from bot.tables.service import TableService
@@ -37,8 +36,9 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
     """A post shown late (a slow or failing Discord) gives the players their whole time, without
     a second save of the table: the committed deadline stays, the timer waits the extra time."""
     service = TableService(store, clock=clock, ai=first_legal)
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
-                                                                       turn_seconds=60))
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1, turn_seconds=60)
+    )
     await service.begin(table.id, 100)
     [post] = table.outbox
     committed = clock() + 60
@@ -66,8 +66,9 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
 
 async def test_a_post_shown_in_time_changes_no_timer(store, clock):
     service = TableService(store, clock=clock, ai=first_legal)
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
-                                                                       turn_seconds=60))
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1, turn_seconds=60)
+    )
     await service.begin(table.id, 100)
     [post] = table.outbox
     hand = list(table.game.hands[table.seat_of(100)])

@@ -49,10 +49,10 @@ async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock
 async def test_a_deleted_thread_abandons_its_game_and_nothing_is_left_running(store, clock):
     service = TableService(store, clock=clock, ai=first_legal)
     await service.start()
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=2),
-                                     threaded=True)
-    other = await service.open_lobby(1, 10, 200, "bob", TableOptions(rounds=1, target=None, ai_seats=1),
-                                     threaded=True)
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=2), threaded=True
+    )
+    other = await service.open_lobby(1, 10, 200, "bob", TableOptions(rounds=1, target=None, ai_seats=1), threaded=True)
     await service.set_thread(table.id, 1001)
     await service.set_thread(other.id, 1002)
     await service.begin(table.id, 100)
@@ -129,9 +129,9 @@ async def test_reminders_by_direct_message_are_a_turn_based_players_choice(store
     service = TableService(store, clock=clock, ai=first_legal)
     await service.start()
     live = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1))
-    slow = await service.open_lobby(1, 11, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1,
-                                                                      pace="24h"))
+    slow = await service.open_lobby(1, 11, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1, pace="24h"))
     from bot.tables.errors import LobbyError, NotAtTable
+
     with pytest.raises(LobbyError):
         await service.set_reminders(live.id, 100, True)
     with pytest.raises(NotAtTable):
@@ -145,8 +145,9 @@ async def test_reminders_by_direct_message_are_a_turn_based_players_choice(store
 async def test_a_games_thread_is_known_only_once_it_is_saved(store, clock, monkeypatch):
     service = TableService(store, clock=clock, ai=first_legal)
     await service.start()
-    table = await service.open_lobby(1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1),
-                                     threaded=True)
+    table = await service.open_lobby(
+        1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1), threaded=True
+    )
     saves = store.commit
 
     async def away(*args, **kwargs):

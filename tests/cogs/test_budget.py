@@ -7,6 +7,7 @@ import asyncio
 from types import SimpleNamespace
 
 import aiohttp
+import discord
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
@@ -65,13 +66,30 @@ async def test_no_second_holds_more_starts_than_the_rate():
 async def test_a_short_budget_lets_players_requests_go_first():
     time = FakeTime()
     budget = budget_on(time, 2)
-    order = [Priority.NORMAL, Priority.NORMAL,  # these two use the first second
-             Priority.COSMETIC, Priority.COSMETIC, Priority.NORMAL, Priority.PLAYERS, Priority.COSMETIC,
-             Priority.PLAYERS, Priority.NORMAL]
+    order = [
+        Priority.NORMAL,
+        Priority.NORMAL,  # these two use the first second
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+        Priority.NORMAL,
+        Priority.PLAYERS,
+        Priority.COSMETIC,
+        Priority.PLAYERS,
+        Priority.NORMAL,
+    ]
     grants = await granted_times(budget, time, order)
     served = [order[index] for _, index in grants]
-    assert served == [Priority.NORMAL, Priority.NORMAL, Priority.PLAYERS, Priority.PLAYERS, Priority.NORMAL,
-                      Priority.NORMAL, Priority.COSMETIC, Priority.COSMETIC, Priority.COSMETIC]
+    assert served == [
+        Priority.NORMAL,
+        Priority.NORMAL,
+        Priority.PLAYERS,
+        Priority.PLAYERS,
+        Priority.NORMAL,
+        Priority.NORMAL,
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+        Priority.COSMETIC,
+    ]
     assert most_in_any_second([at for at, _ in grants]) == 2
 
 
@@ -147,9 +165,13 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
         await get("/gateway")
         with requests_for(Priority.PLAYERS):
             await get("/api/v10/channels/3/messages")
-        assert arrived == [("/api/v10/channels/1/messages", 0.0), ("/api/v10/interactions/4/token/callback", 0.0),
-                           ("/api/v10/webhooks/5/token/messages/@original", 0.0), ("/gateway", 0.0),
-                           ("/api/v10/channels/3/messages", 1.0)]
+        assert arrived == [
+            ("/api/v10/channels/1/messages", 0.0),
+            ("/api/v10/interactions/4/token/callback", 0.0),
+            ("/api/v10/webhooks/5/token/messages/@original", 0.0),
+            ("/gateway", 0.0),
+            ("/api/v10/channels/3/messages", 1.0),
+        ]
         assert budget.asked == [Priority.NORMAL, Priority.PLAYERS]
         undo()
         await get("/api/v10/after")
@@ -166,9 +188,9 @@ def test_a_budget_needs_a_rate():
 
 def test_a_client_not_logged_in_has_no_session_to_hold():
     """The catalog builds the command tree without logging in: nothing to install, nothing undone."""
-    http = SimpleNamespace()
+    http = SimpleNamespace(_HTTPClient__session=discord.utils.MISSING)  # discord.py's, before the log-in
     install(http, RequestBudget(1))()
-    assert vars(http) == {}
+    assert vars(http) == {"_HTTPClient__session": discord.utils.MISSING}
 
 
 async def test_a_closed_budget_lets_whatever_waits_go():

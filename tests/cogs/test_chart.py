@@ -31,16 +31,22 @@ def test_the_chart_has_its_size_and_a_line_for_each_player():
         assert rows_with(img, LINE_COLOURS[p]), f"no line for player {p}"
     assert not rows_with(img, LINE_COLOURS[4]), "only the seats' colours are drawn"
     # Bob (62 in all) ends highest, Ada (0) stays on the zero line at the bottom.
-    assert min(rows_with(img, LINE_COLOURS[1])) < min(rows_with(img, LINE_COLOURS[3])) < min(
-        rows_with(img, LINE_COLOURS[2]))
+    assert (
+        min(rows_with(img, LINE_COLOURS[1]))
+        < min(rows_with(img, LINE_COLOURS[3]))
+        < min(rows_with(img, LINE_COLOURS[2]))
+    )
     ada = rows_with(img, LINE_COLOURS[2])
     assert max(ada) - min(ada) <= 10, "a player who took nothing draws a flat line"
 
 
 def test_words_are_translated_and_bad_input_is_refused():
     english = render_score_chart(["a", "b"], [[1], [2]])
-    german = render_score_chart(["a", "b"], [[1], [2]], words={"Bullheads after each round": "Hornochsen je Runde",
-                                                             "Round {round}": "Runde {round}"})
+    german = render_score_chart(
+        ["a", "b"],
+        [[1], [2]],
+        words={"Bullheads after each round": "Hornochsen je Runde", "Round {round}": "Runde {round}"},
+    )
     assert english != german
     with pytest.raises(ValueError):
         render_score_chart(["a", "b"], [[1, 2], [2]])

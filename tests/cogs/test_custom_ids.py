@@ -44,19 +44,31 @@ EXAMPLES: dict[type, list[tuple[object, tuple[str, ...]]]] = {
     RowButton: [(lambda r=r: RowButton(BIG_TABLE, BIG_STEP, r, 27), ("table_id", "step", "row")) for r in range(4)],
     DraftSelect: [(lambda: DraftSelect(BIG_TABLE, BIG_STEP, 3, list(range(80, 105))), ("table_id", "step"))],
     RematchButton: [(lambda: RematchButton(BIG_TABLE), ("table_id",))],
-    ChoiceButton: [(lambda code=code: ChoiceButton(BIG_TABLE, BIG_STEP, code), ("table_id", "step", "code"))
-                   for code in ("m:menu", f"m:{LONGEST_SPECIAL}", "m:shift:3:104", f"w:{LONGEST_SPECIAL}",
-                                f"p:{LONGEST_SPECIAL}:3:104:3:5", "p:stop:-:-:-:-")],
+    ChoiceButton: [
+        (lambda code=code: ChoiceButton(BIG_TABLE, BIG_STEP, code), ("table_id", "step", "code"))
+        for code in (
+            "m:menu",
+            f"m:{LONGEST_SPECIAL}",
+            "m:shift:3:104",
+            f"w:{LONGEST_SPECIAL}",
+            f"p:{LONGEST_SPECIAL}:3:104:3:5",
+            "p:stop:-:-:-:-",
+        )
+    ],
     ChoiceSelect: [(lambda: ChoiceSelect(BIG_TABLE, BIG_STEP, 3, [("x", "m:menu")] * 25), ("table_id", "step"))],
     DecideButton: [(lambda: DecideButton(BIG_TABLE, BIG_STEP), ("table_id", "step"))],
-    DeclineButton: [(lambda p=p: DeclineButton(BIG_TABLE, BIG_STEP, p), ("table_id", "step", "phase"))
-                    for p in ("special", "swap")],
-    SwapButton: [(lambda s=s: SwapButton(BIG_TABLE, BIG_STEP, s.value), ("table_id", "step", "special"))
-                 for s in Special],
+    DeclineButton: [
+        (lambda p=p: DeclineButton(BIG_TABLE, BIG_STEP, p), ("table_id", "step", "phase")) for p in ("special", "swap")
+    ],
+    SwapButton: [
+        (lambda s=s: SwapButton(BIG_TABLE, BIG_STEP, s.value), ("table_id", "step", "special")) for s in Special
+    ],
     PreferenceButton: [(lambda p=p: PreferenceButton(BIG_TABLE, p), ("table_id", "preference")) for p in PREFERENCES],
-    stats.LeaderboardPage: [(lambda s=s, m=m: stats.LeaderboardPage(s, m, 1000, 99999),
-                             ("scope", "metric", "min_games", "page"))
-                            for s in ("server", "all") for m in stats.METRICS],
+    stats.LeaderboardPage: [
+        (lambda s=s, m=m: stats.LeaderboardPage(s, m, 1000, 99999), ("scope", "metric", "min_games", "page"))
+        for s in ("server", "all")
+        for m in stats.METRICS
+    ],
     stats.ForgetButton: [(lambda a=a: stats.ForgetButton(10**20 - 1, a), ("user_id", "answer")) for a in ("yes", "no")],
 }
 
@@ -69,8 +81,9 @@ def test_every_registered_item_has_examples():
 CASES = [(cls, build, fields) for cls, examples in EXAMPLES.items() for build, fields in examples]
 
 
-@pytest.mark.parametrize(("cls", "build", "fields"), CASES,
-                         ids=[f"{cls.__name__}-{i}" for i, (cls, _, _) in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("cls", "build", "fields"), CASES, ids=[f"{cls.__name__}-{i}" for i, (cls, _, _) in enumerate(CASES)]
+)
 async def test_a_custom_id_parses_back_to_the_same_item(cls, build, fields):
     item = build()
     custom_id = item.custom_id

@@ -126,9 +126,15 @@ def test_bullhead_colour_rejects_counts_no_card_has():
 
 def test_the_words_on_the_image_follow_the_given_language():
     english = render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES)
-    assert render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words={word: word for word in WORDS}) == english
+    assert (
+        render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words={word: word for word in WORDS})
+        == english
+    )
     german = {word: tr("de", word) for word in WORDS}
     assert german["takes"] == "nimmt" and german["Row {row}"] == "Reihe {row}"
     assert render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german) != english
     # Only the words differ: same size, same cards.
-    assert _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german)).size == _open(english).size
+    assert (
+        _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german)).size
+        == _open(english).size
+    )

@@ -17,37 +17,43 @@ RLO, PDF, RLI = "\u202e", "\u202c", "\u2067"
 ROLE, USER = 123456789012345678, 223456789012345678
 
 
-@pytest.mark.parametrize("name, shown", [
-    ("alice", "alice"),  # a plain name is left as typed
-    ("Jürgen Groß", "Jürgen Groß"),
-    (f"<@&{ROLE}>", f"\\<@\u200b&{ROLE}>"),
-    (f"<@{USER}>", f"\\<@\u200b{USER}>"),
-    (f"<@!{USER}>", f"\\<@\u200b!{USER}>"),
-    ("@everyone", "@\u200beveryone"),
-    ("@here", "@\u200bhere"),
-    ("**bold** ||spoil||", "\\*\\*bold\\*\\* \\|\\|spoil\\|\\|"),
-    ("`x` > q", "\\`x\\` > q"),
-    ("> quote", "\\> quote"),
-    ("# big", "\\# big"),
-    ("__u__ ~~s~~", "\\_\\_u\\_\\_ \\~\\~s\\~\\~"),
-    ("<#12345678901234567> <t:1:R>", "\\<#12345678901234567> \\<t:1:R>"),
-    ("back\\slash", "back\\\\slash"),
-    ("two\nlines", "two lines"),
-    (f"{RLO}evil twin", f"{FSI}evil twin{PDI}"),
-    ("שלום", f"{FSI}שלום{PDI}"),  # right-to-left letters are isolated, not changed
-])
+@pytest.mark.parametrize(
+    "name, shown",
+    [
+        ("alice", "alice"),  # a plain name is left as typed
+        ("Jürgen Groß", "Jürgen Groß"),
+        (f"<@&{ROLE}>", f"\\<@\u200b&{ROLE}>"),
+        (f"<@{USER}>", f"\\<@\u200b{USER}>"),
+        (f"<@!{USER}>", f"\\<@\u200b!{USER}>"),
+        ("@everyone", "@\u200beveryone"),
+        ("@here", "@\u200bhere"),
+        ("**bold** ||spoil||", "\\*\\*bold\\*\\* \\|\\|spoil\\|\\|"),
+        ("`x` > q", "\\`x\\` > q"),
+        ("> quote", "\\> quote"),
+        ("# big", "\\# big"),
+        ("__u__ ~~s~~", "\\_\\_u\\_\\_ \\~\\~s\\~\\~"),
+        ("<#12345678901234567> <t:1:R>", "\\<#12345678901234567> \\<t:1:R>"),
+        ("back\\slash", "back\\\\slash"),
+        ("two\nlines", "two lines"),
+        (f"{RLO}evil twin", f"{FSI}evil twin{PDI}"),
+        ("שלום", f"{FSI}שלום{PDI}"),  # right-to-left letters are isolated, not changed
+    ],
+)
 def test_a_shown_name_is_escaped_and_isolated(name, shown):
     assert shown_name(name) == shown
 
 
-@pytest.mark.parametrize("text, balanced", [
-    ("plain", "plain"),
-    (f"a{RLO}b", "ab"),  # never closed: dropped
-    (f"a{PDF}b{PDI}c", "abc"),  # nothing to close: dropped
-    (f"{RLO}ab{PDF}c", f"{RLO}ab{PDF}c"),  # a closed pair stays
-    (f"{RLI}a{RLO}b{PDI}c", f"{RLI}ab{PDI}c"),  # a PDI closes its isolate; the override inside it was open
-    (f"{RLO}{RLI}a{PDF}b", "ab"),  # a PDF cannot close an override from outside an isolate
-])
+@pytest.mark.parametrize(
+    "text, balanced",
+    [
+        ("plain", "plain"),
+        (f"a{RLO}b", "ab"),  # never closed: dropped
+        (f"a{PDF}b{PDI}c", "abc"),  # nothing to close: dropped
+        (f"{RLO}ab{PDF}c", f"{RLO}ab{PDF}c"),  # a closed pair stays
+        (f"{RLI}a{RLO}b{PDI}c", f"{RLI}ab{PDI}c"),  # a PDI closes its isolate; the override inside it was open
+        (f"{RLO}{RLI}a{PDF}b", "ab"),  # a PDF cannot close an override from outside an isolate
+    ],
+)
 def test_unbalanced_direction_controls_are_dropped(text, balanced):
     assert balanced_bidi(text) == balanced
 

@@ -144,8 +144,11 @@ def test_the_table_picture_draws_anniversary_markers():
         if any(view.row_markers) or table.game.is_over:
             break
     assert any(view.row_markers), "the game ended before any marker was laid"
-    png = render_table([r.cards for r in view.rows], markers=[[IMAGE_MARKERS[m] for m in row] for row in view.row_markers],
-                       capacities=view.row_capacities)
+    png = render_table(
+        [r.cards for r in view.rows],
+        markers=[[IMAGE_MARKERS[m] for m in row] for row in view.row_markers],
+        capacities=view.row_capacities,
+    )
     assert png.startswith(b"\x89PNG")
 
 
@@ -160,7 +163,13 @@ def test_the_limit_checks_see_a_broken_message():
     assert view_problems(view) == [f"custom id {'x' * 101!r}"]
     labelled = discord.ui.View()
     labelled.add_item(discord.ui.Button(label="L" * 81, custom_id="b"))
-    labelled.add_item(discord.ui.Select(custom_id="s", placeholder="P" * 151,
-                                        options=[discord.SelectOption(label="O" * 101, value="o")]))
-    assert view_problems(labelled) == [f"button label over 80: {'L' * 81!r}", f"placeholder over 150: {'P' * 151!r}",
-                                       f"option over 100: {'O' * 101!r}"]
+    labelled.add_item(
+        discord.ui.Select(
+            custom_id="s", placeholder="P" * 151, options=[discord.SelectOption(label="O" * 101, value="o")]
+        )
+    )
+    assert view_problems(labelled) == [
+        f"button label over 80: {'L' * 81!r}",
+        f"placeholder over 150: {'P' * 151!r}",
+        f"option over 100: {'O' * 101!r}",
+    ]

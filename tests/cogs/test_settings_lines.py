@@ -7,13 +7,17 @@ import discord
 from bot.server_settings import ServerDefaults
 from cogs.render.settings import settings_lines, settings_overview
 
-DIFFERENCES = [("threads", False), ("pace", "24h"), ("turn_seconds", 90), ("ai_level", "hard"),
-               ("turn_based", False)]
+DIFFERENCES = [("threads", False), ("pace", "24h"), ("turn_seconds", 90), ("ai_level", "hard"), ("turn_based", False)]
 
 
 def test_each_differing_setting_is_a_short_line_in_field_order():
     assert settings_lines("en-US", DIFFERENCES) == [
-        "threads off", "pace: turn-based, 24 h a turn", "turn timer 90 s", "AI level hard", "turn-based games off"]
+        "threads off",
+        "pace: turn-based, 24 h a turn",
+        "turn timer 90 s",
+        "AI level hard",
+        "turn-based games off",
+    ]
     assert settings_lines("en-US", []) == []
 
 
@@ -21,7 +25,9 @@ def test_german():
     german = discord.Locale.german
     assert settings_lines(german, [("pace", "live"), ("ai_level", "easy")]) == ["Tempo: live", "KI-Stärke leicht"]
     assert settings_lines(german, [("threads", True), ("turn_based", True)]) == [
-        "Threads an", "rundenbasierte Partien erlaubt"]
+        "Threads an",
+        "rundenbasierte Partien erlaubt",
+    ]
 
 
 def test_the_overview_marks_what_differs():

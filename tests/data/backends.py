@@ -21,8 +21,12 @@ async def all_rows(store: Any) -> dict[str, list[tuple]]:
     if isinstance(store, PostgresStore):
         conn = await asyncpg.connect(store.url)
         try:
-            tables = [r[0] for r in await conn.fetch(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")]
+            tables = [
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+                )
+            ]
             return {t: [tuple(row) for row in await conn.fetch(f'SELECT * FROM "{t}"')] for t in tables}
         finally:
             await conn.close()

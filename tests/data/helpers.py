@@ -29,8 +29,7 @@ class TickingClock:
 
 def seat_infos(specs: Sequence[SeatSpec]) -> list[SeatInfo]:
     return [
-        SeatInfo(seat=i, user_id=uid, ai_level=None if uid else "easy",
-                 display_name=f"user{uid}" if uid else f"bot{i}")
+        SeatInfo(seat=i, user_id=uid, ai_level=None if uid else "easy", display_name=f"user{uid}" if uid else f"bot{i}")
         for i, (uid, _) in enumerate(specs)
     ]
 
@@ -42,21 +41,33 @@ def game_result(game_id: int, specs: Sequence[SeatSpec], rounds: int = 2) -> Gam
     for info, (_, points) in zip(seat_infos(specs), specs, strict=True):
         per_round = [points // rounds] * rounds
         per_round[0] += points - sum(per_round)
-        seats.append(SeatResult(
-            seat=info.seat, user_id=info.user_id, ai_level=info.ai_level,
-            name=info.display_name, points=points, round_points=per_round,
-            rows_taken=points // 10, sixth_card_takes=1, low_card_takes=0,
-            row_takes_by_index={info.seat % 4: points // 10} if points >= 10 else {},
-        ))
+        seats.append(
+            SeatResult(
+                seat=info.seat,
+                user_id=info.user_id,
+                ai_level=info.ai_level,
+                name=info.display_name,
+                points=points,
+                round_points=per_round,
+                rows_taken=points // 10,
+                sixth_card_takes=1,
+                low_card_takes=0,
+                row_takes_by_index={info.seat % 4: points // 10} if points >= 10 else {},
+            )
+        )
     winners = [s.seat for s in seats if s.points == best]
     return GameResult(game_id=game_id, seats=seats, winners=winners)
 
 
-async def start_game(store: SQLiteStore, specs: Sequence[SeatSpec],
-                     guild_id: int = GUILD) -> int:
+async def start_game(store: SQLiteStore, specs: Sequence[SeatSpec], guild_id: int = GUILD) -> int:
     game_id = await store.create_game(
-        guild_id=guild_id, channel_id=CHANNEL, host_id=specs[0][0], variant="classic",
-        options={"rounds": 2}, seed=42, commit=Commit({}, {"lobby": True}, seats=seat_infos(specs)),
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        host_id=specs[0][0],
+        variant="classic",
+        options={"rounds": 2},
+        seed=42,
+        commit=Commit({}, {"lobby": True}, seats=seat_infos(specs)),
     )
     await store.commit(game_id, Commit({"dealt": True}, {}, status="playing"))
     return game_id
@@ -65,5 +76,3 @@ async def start_game(store: SQLiteStore, specs: Sequence[SeatSpec],
 async def finish_game(store: SQLiteStore, game_id: int, result: GameResult) -> int | None:
     """The commit that ends a game with its result."""
     return await store.commit(game_id, Commit({"over": True}, {}, result=result))
-
-

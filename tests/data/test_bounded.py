@@ -48,8 +48,9 @@ async def test_sqlite_locked_by_another_process_is_unavailable_after_the_busy_ti
 
 @pytest.fixture
 async def pg(postgres_cluster):
-    store = await PostgresStore.open(await postgres_cluster.fresh_database(), pool_size=3,
-                                     clock=TickingClock(), timeout=1.0)
+    store = await PostgresStore.open(
+        await postgres_cluster.fresh_database(), pool_size=3, clock=TickingClock(), timeout=1.0
+    )
     yield store
     await store.close()
 
@@ -95,8 +96,12 @@ async def test_postgres_server_frozen_is_unavailable_within_the_timeout(pg):
     game = await start_game(pg, TWO_HUMANS)
     admin = await asyncpg.connect(pg.url)
     try:
-        backends = [r[0] for r in await admin.fetch(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+        backends = [
+            r[0]
+            for r in await admin.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ]
     finally:
         await admin.close()
     if not backends or not all(Path(f"/proc/{pid}").exists() for pid in backends):
@@ -108,8 +113,9 @@ async def test_postgres_server_frozen_is_unavailable_within_the_timeout(pg):
         pytest.skip("not allowed to signal the server's processes")
     with frozen([server, *backends]):  # the server stops answering, new connections included
         started = time.monotonic()
-        results = await asyncio.gather(pg.commit(game, Commit({"n": 1}, {}, [{"card": 1}])),
-                                       pg.load_table(game), return_exceptions=True)
+        results = await asyncio.gather(
+            pg.commit(game, Commit({"n": 1}, {}, [{"card": 1}])), pg.load_table(game), return_exceptions=True
+        )
         elapsed = time.monotonic() - started
     assert all(isinstance(r, StoreUnavailable) for r in results), results
     assert elapsed < 3

@@ -29,8 +29,9 @@ async def test_concurrent_commits_keep_sequences_gap_free(store, monkeypatch, ro
     random.Random(7).shuffle(moves)
 
     async def move(gid: int, n: int) -> tuple[int, int | None]:
-        return gid, await store.commit(gid, Commit({"n": n}, {"deadline": n}, [{"card": n}],
-                                                   posts=[OutboxPost(seq=n + 1, payload={"n": n})]))
+        return gid, await store.commit(
+            gid, Commit({"n": n}, {"deadline": n}, [{"card": n}], posts=[OutboxPost(seq=n + 1, payload={"n": n})])
+        )
 
     outcomes = await asyncio.gather(*(move(g, n) for g, n in moves))
 
@@ -122,8 +123,10 @@ async def test_close_flushes_queued_commits(store):
 async def test_one_commit_logs_several_actions_atomically(store):
     """A player's move and the AI moves it sets off land in one transaction, in order."""
     gid = await start_game(store, TWO_HUMANS)
-    assert await store.commit(gid, Commit({"n": 1}, {}, [{"who": "human"}, {"who": "ai", "i": 1},
-                                                         {"who": "ai", "i": 2}])) == 3
+    assert (
+        await store.commit(gid, Commit({"n": 1}, {}, [{"who": "human"}, {"who": "ai", "i": 1}, {"who": "ai", "i": 2}]))
+        == 3
+    )
     assert await store.commit(gid, Commit({"n": 2}, {}, [{"who": "ai", "i": 3}])) == 4
     with pytest.raises(InvalidPayload):
         await store.commit(gid, Commit({"n": 3}, {}, [{"ok": 1}, {"bad": object()}]))
@@ -135,13 +138,22 @@ async def test_one_commit_logs_several_actions_atomically(store):
 
 async def test_create_game_writes_row_seats_and_first_checkpoint_together(store):
     seats = seat_infos(TWO_HUMANS)
-    gid = await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro",
-                                  options={"target": 66}, seed=7,
-                                  commit=Commit({}, {"lobby": 1}, seats=seats,
-                                                posts=[OutboxPost(seq=1, payload={"kind": "lobby"})]))
+    gid = await store.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        variant="pro",
+        options={"target": 66},
+        seed=7,
+        commit=Commit({}, {"lobby": 1}, seats=seats, posts=[OutboxPost(seq=1, payload={"kind": "lobby"})]),
+    )
     table = await store.load_table(gid)
     assert (table.game.status, table.game.variant, table.game.options, table.game.seed) == (
-        "lobby", "pro", {"target": 66}, 7)
+        "lobby",
+        "pro",
+        {"target": 66},
+        7,
+    )
     assert table.seats == seats and table.checkpoint.meta == {"lobby": 1} and table.checkpoint.last_seq == 0
     assert table.posts == [OutboxPost(seq=1, payload={"kind": "lobby"})]
     players = await raw(store, "SELECT user_id, display_name FROM players ORDER BY user_id")
@@ -149,8 +161,15 @@ async def test_create_game_writes_row_seats_and_first_checkpoint_together(store)
     before = len(await raw(store, "SELECT game_id FROM games"))
     twice = [SeatInfo(seat=0, user_id=5, display_name="a"), SeatInfo(seat=1, user_id=5, display_name="a")]
     with pytest.raises(ConstraintViolation):
-        await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=5, variant="classic",
-                                options={}, seed=1, commit=Commit({}, {}, seats=twice))
+        await store.create_game(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            host_id=5,
+            variant="classic",
+            options={},
+            seed=1,
+            commit=Commit({}, {}, seats=twice),
+        )
     assert len(await raw(store, "SELECT game_id FROM games")) == before, "no game row without its seats"
 
 
@@ -158,8 +177,9 @@ async def test_the_finishing_commit_writes_everything_once(store):
     """The last move, the result and the posts that announce it: one commit, applied once."""
     gid = await start_game(store, TWO_HUMANS)
     result = game_result(gid, TWO_HUMANS)
-    final = Commit({"over": True}, {"m": 1}, [{"card": 9}], posts=[OutboxPost(seq=3, payload={"kind": "end"})],
-                   result=result)
+    final = Commit(
+        {"over": True}, {"m": 1}, [{"card": 9}], posts=[OutboxPost(seq=3, payload={"kind": "end"})], result=result
+    )
     assert await store.commit(gid, final) == 1
     table = await store.load_table(gid)
     assert table.game.status == "finished" and table.game.rounds == 2

@@ -51,8 +51,9 @@ async def test_marks_and_commits_of_one_game_apply_in_call_order(store):
 
 async def test_ended_tables_with_news_to_show_are_found_until_shown(store):
     finished = await start_game(store, TWO_HUMANS)
-    await store.commit(finished, Commit({"s": 1}, {}, posts=[post(1, "standings")],
-                                        result=game_result(finished, TWO_HUMANS)))
+    await store.commit(
+        finished, Commit({"s": 1}, {}, posts=[post(1, "standings")], result=game_result(finished, TWO_HUMANS))
+    )
     shown = await start_game(store, TWO_HUMANS)
     await store.commit(shown, Commit({"s": 2}, {}, posts=[post(1)]))
     await finish_game(store, shown, game_result(shown, TWO_HUMANS))

@@ -62,8 +62,10 @@ async def test_upgrade_from_every_earlier_version_keeps_the_data(postgres_cluste
         try:
             await apply_migrations(conn, MIGRATIONS[:old])
             await conn.execute("INSERT INTO guilds (guild_id, updated_at) VALUES (1, 0)")
-            await conn.execute("INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
-                               "VALUES (1, 2, 'classic', 'lobby', 0, 0)")
+            await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
+                "VALUES (1, 2, 'classic', 'lobby', 0, 0)"
+            )
         finally:
             await conn.close()
         async with await PostgresStore.open(url) as store:
@@ -99,8 +101,8 @@ async def test_a_checkpoint_survives_a_server_side_disconnect(pg, postgres_clust
     admin = await asyncpg.connect(postgres_cluster.admin_url)
     try:  # what a server restart does to every connection of the pool
         killed = await admin.fetchval(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1",
-            pg.url.rsplit("/", 1)[1])
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1", pg.url.rsplit("/", 1)[1]
+        )
     finally:
         await admin.close()
     assert killed >= 1
@@ -144,11 +146,20 @@ async def test_a_retried_finishing_commit_whose_answer_was_lost_is_applied_once(
 
     monkeypatch.setattr(PostgresStore, "_attempt", commit_then_lose_the_answer)
     outcomes = await asyncio.gather(
-        pg.commit(games[0], Commit({"end": 1}, {}, [{"card": 7}], result=game_result(games[0], specs),
-                                   posts=[OutboxPost(seq=1, payload={"k": 1})])),
+        pg.commit(
+            games[0],
+            Commit(
+                {"end": 1},
+                {},
+                [{"card": 7}],
+                result=game_result(games[0], specs),
+                posts=[OutboxPost(seq=1, payload={"k": 1})],
+            ),
+        ),
         pg.commit(games[1], Commit({"end": 2}, {}, [{"card": 8}], status="cancelled")),
         pg.commit(games[1], Commit({}, {}, [{"card": 9}])),
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     assert lost == [True]
     # A second run would find both games ended and refuse their last moves: the retry knew better.
     assert outcomes[:2] == [1, 1] and isinstance(outcomes[2], GameNotActive)
@@ -157,7 +168,9 @@ async def test_a_retried_finishing_commit_whose_answer_was_lost_is_applied_once(
     assert [r[0] for r in ratings] == [1] * 4, "rated once"
     assert await raw(pg, "SELECT count(*) FROM results") == [(2,)]
     assert await raw(pg, "SELECT game_id, status FROM games ORDER BY game_id") == [
-        (games[0], "finished"), (games[1], "cancelled")]
+        (games[0], "finished"),
+        (games[1], "cancelled"),
+    ]
 
 
 async def test_a_database_that_stays_away_is_a_clear_error_and_nothing_changes(pg, monkeypatch):
@@ -181,15 +194,20 @@ async def test_two_games_of_the_same_players_finishing_at_once_both_count_in_the
 
     specs = [(1, 5), (2, 20), (3, 12)]
     games = [await start_game(pg, specs) for _ in range(4)]
-    assert await asyncio.gather(*(pg.commit(g, Commit({}, {}, result=game_result(g, specs))) for g in games)) \
-        == [None] * 4
+    assert (
+        await asyncio.gather(*(pg.commit(g, Commit({}, {}, result=game_result(g, specs))) for g in games)) == [None] * 4
+    )
     ratings = await raw(pg, "SELECT scope_id, user_id, games FROM ratings ORDER BY scope_id, user_id")
     assert [r[2] for r in ratings] == [4] * 6, "every game updated every rating, none was lost to a race"
     assert (await pg.player_stats(1)).rating.games == 4
 
 
-OLD_META = {"host_id": 1, "message_id": 4242, "post_seq": 7,
-            "outbox": [{"seq": 6, "kind": "turn"}, {"seq": 7, "kind": "finished"}]}
+OLD_META = {
+    "host_id": 1,
+    "message_id": 4242,
+    "post_seq": 7,
+    "outbox": [{"seq": 6, "kind": "turn"}, {"seq": 7, "kind": "finished"}],
+}
 
 
 async def version_2_with_outbox_in_meta(url: str) -> None:
@@ -198,10 +216,18 @@ async def version_2_with_outbox_in_meta(url: str) -> None:
         await apply_migrations(conn, MIGRATIONS[:2])
         await conn.execute("INSERT INTO guilds (guild_id, updated_at) VALUES (1, 0)")
         for game_id, status, meta in ((1, "cancelled", json.dumps(OLD_META)), (2, "playing", "{not json")):
-            await conn.execute("INSERT INTO games (game_id, guild_id, channel_id, variant, status, created_at, "
-                               "updated_at) VALUES ($1, 1, 2, 'classic', $2, 0, 0)", game_id, status)
-            await conn.execute("INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
-                               "VALUES ($1, 0, '{}', $2, 5, 1)", game_id, meta)
+            await conn.execute(
+                "INSERT INTO games (game_id, guild_id, channel_id, variant, status, created_at, "
+                "updated_at) VALUES ($1, 1, 2, 'classic', $2, 0, 0)",
+                game_id,
+                status,
+            )
+            await conn.execute(
+                "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
+                "VALUES ($1, 0, '{}', $2, 5, 1)",
+                game_id,
+                meta,
+            )
     finally:
         await conn.close()
 
@@ -213,7 +239,9 @@ async def test_version_2_moves_outbox_and_message_id_out_of_meta(empty_url):
         [damaged] = await store.load_unfinished()
     assert await version_of(empty_url) == LATEST_VERSION
     assert owed.message_id == 4242 and [(p.seq, p.payload["kind"]) for p in owed.posts] == [
-        (6, "turn"), (7, "finished")]
+        (6, "turn"),
+        (7, "finished"),
+    ]
     assert owed.checkpoint.meta == {"host_id": 1, "post_seq": 7}
     assert "is not valid JSON" in damaged.reason
 

@@ -30,7 +30,11 @@ async def season(play_game) -> list[int]:
 async def test_wins_leaderboard_shares_ranks_on_ties(store, season):
     page = await store.leaderboard(GUILD, "wins")
     assert [(e.rank, e.user_id, e.wins) for e in page.entries] == [
-        (1, 1, 2), (1, 2, 2), (3, 3, 1), (4, 4, 0), (4, 5, 0)
+        (1, 1, 2),
+        (1, 2, 2),
+        (3, 3, 1),
+        (4, 4, 0),
+        (4, 5, 0),
     ]
     assert page.total == 5
     everywhere = await store.leaderboard(None, "wins")
@@ -89,9 +93,7 @@ async def test_player_stats(store, season):
 async def test_history_is_newest_first_and_scoped(store, season):
     recent = await store.history(GUILD, limit=2)
     assert [h.game.game_id for h in recent] == [season[4], season[3]]
-    assert [(r.user_id, r.rank, r.won) for r in recent[1].results] == [
-        (3, 1, True), (2, 2, False), (5, 3, False)
-    ]
+    assert [(r.user_id, r.rank, r.won) for r in recent[1].results] == [(3, 1, True), (2, 2, False), (5, 3, False)]
     assert [h.game.game_id for h in await store.history(OTHER_GUILD)] == [season[5]]
     assert len(await store.history(None, limit=100)) == 6
 
@@ -120,7 +122,9 @@ async def test_forget_player_anonymises_past_games(store, season):
     log = await store.game_log(season[0])
     assert [s.display_name for s in log.seats if s.user_id is None] == [DELETED_PLAYER_NAME]
     assert [(r.user_id, r.display_name, r.points, r.rank) for r in log.results] == [
-        (1, "user1", 5, 1), (None, DELETED_PLAYER_NAME, 20, 2), (4, "user4", 30, 3)
+        (1, "user1", 5, 1),
+        (None, DELETED_PLAYER_NAME, 20, 2),
+        (4, "user4", 30, 3),
     ]
     assert (await store.player_stats(1)).games == 3  # others keep their record
     assert await store.forget_player(2) is False
@@ -137,9 +141,11 @@ async def test_forget_player_leaves_neither_id_nor_name_in_any_row(store, play_g
     user, name = 918273645546372819, "Zebediah Quux"
     gid = await play_game([(user, 5), (2, 20), (None, 30)])
     await store.mark_shown(gid, message_id=1)
-    seats = [{"user_id": user, "name": name, "ai_level": None, "stats": {"rows_taken": 1}},
-             {"user_id": 2, "name": "user2", "ai_level": None},
-             {"user_id": None, "name": "bot2", "ai_level": "easy"}]
+    seats = [
+        {"user_id": user, "name": name, "ai_level": None, "stats": {"rows_taken": 1}},
+        {"user_id": 2, "name": "user2", "ai_level": None},
+        {"user_id": None, "name": "bot2", "ai_level": "easy"},
+    ]
     post = OutboxPost(seq=1, payload={"kind": "finished", "seats": seats})
     await store.commit(gid, Commit({"scores": [5, 20, 30]}, {"host_id": user, "seats": seats}, posts=[post]))
     assert f"{user}" in repr(await all_rows(store)) and name in repr(await all_rows(store))
@@ -148,8 +154,12 @@ async def test_forget_player_leaves_neither_id_nor_name_in_any_row(store, play_g
 
     rows = await all_rows(store)
     assert rows["checkpoints"] and rows["outbox"], "the scan reads the checkpoints and the outbox"
-    found = [(table, row) for table, table_rows in rows.items() for row in table_rows
-             if any(f"{user}" in str(value) or name in str(value) for value in row)]
+    found = [
+        (table, row)
+        for table, table_rows in rows.items()
+        for row in table_rows
+        if any(f"{user}" in str(value) or name in str(value) for value in row)
+    ]
     assert found == []
     log = await store.game_log(gid)
     assert [s.display_name for s in log.seats] == [DELETED_PLAYER_NAME, "user2", "bot2"]

@@ -14,7 +14,12 @@ TWO_HUMANS = [(1, 10), (2, 20)]
 
 async def test_restores_lobbies_and_playing_tables_only(store):
     lobby = await store.create_game(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="pro", options={"target": 66}, seed=3,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        variant="pro",
+        options={"target": 66},
+        seed=3,
         commit=Commit({}, {"lobby": True}, seats=[SeatInfo(seat=0, user_id=1, display_name="one")]),
     )
     await store.mark_shown(lobby, message_id=555)
@@ -54,10 +59,13 @@ DAMAGE_ON_SQLITE = [
 ]
 
 
-@pytest.mark.parametrize(("backend", "damage", "reason"), [
-    *[(backend, *case) for case in DAMAGE_ON_BOTH for backend in ("sqlite", "postgres")],
-    *[("sqlite", *case) for case in DAMAGE_ON_SQLITE],
-])
+@pytest.mark.parametrize(
+    ("backend", "damage", "reason"),
+    [
+        *[(backend, *case) for case in DAMAGE_ON_BOTH for backend in ("sqlite", "postgres")],
+        *[("sqlite", *case) for case in DAMAGE_ON_SQLITE],
+    ],
+)
 async def test_corrupt_table_is_reported_without_hiding_others(store, damage: str, reason: str):
     games = [await start_game(store, TWO_HUMANS) for _ in range(3)]
     for gid in games:
@@ -73,9 +81,7 @@ async def test_corrupt_table_is_reported_without_hiding_others(store, damage: st
     assert corrupt.game_id == victim
     assert reason in corrupt.reason
     assert f"game {victim}" in corrupt.reason
-    assert [t.checkpoint.state for t in (tables[0], tables[2])] == [
-        {"ok": games[0]}, {"ok": games[2]}
-    ]
+    assert [t.checkpoint.state for t in (tables[0], tables[2])] == [{"ok": games[0]}, {"ok": games[2]}]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # PostgreSQL stores only valid UTF-8 text

@@ -38,15 +38,11 @@ async def test_results_are_recorded_exactly_once(store):
     assert await game_status(store, gid) == "finished"
 
     log = await store.game_log(gid)
-    assert [(r.seat, r.rank, r.won) for r in log.results] == [
-        (0, 1, True), (2, 1, True), (1, 3, False)
-    ]
+    assert [(r.seat, r.rank, r.won) for r in log.results] == [(0, 1, True), (2, 1, True), (1, 3, False)]
     assert log.game.rounds == 2 and log.game.finished_at is not None
 
 
-async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
-    store, monkeypatch
-):
+async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(store, monkeypatch):
     gid = await start_game(store, SPECS)
     result = game_result(gid, SPECS)
 
@@ -70,8 +66,15 @@ async def test_crash_mid_transaction_leaves_nothing_and_retry_succeeds(
 async def test_results_must_fit_a_playing_game(store):
     with pytest.raises(GameNotFound):
         await finish_game(store, 404, game_result(404, SPECS))
-    lobby = await store.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=1, variant="classic",
-                                    options={}, seed=1, commit=Commit({}, {}, seats=seat_infos(SPECS)))
+    lobby = await store.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        variant="classic",
+        options={},
+        seed=1,
+        commit=Commit({}, {}, seats=seat_infos(SPECS)),
+    )
     with pytest.raises(InvalidTransition):
         await finish_game(store, lobby, game_result(lobby, SPECS))
     gid = await start_game(store, SPECS)

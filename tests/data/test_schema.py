@@ -52,8 +52,12 @@ async def test_upgrade_from_every_earlier_version(db_path, old_version):
     async with await SQLiteStore.open(db_path) as store:
         tables = await store.load_unfinished()
         await store.create_game(  # the upgraded schema is usable
-            guild_id=1, channel_id=3, host_id=7, variant="classic",
-            commit=Commit({}, {}, seats=[SeatInfo(seat=0, user_id=7, display_name="seven")]))
+            guild_id=1,
+            channel_id=3,
+            host_id=7,
+            variant="classic",
+            commit=Commit({}, {}, seats=[SeatInfo(seat=0, user_id=7, display_name="seven")]),
+        )
     assert user_version(db_path) == LATEST_VERSION
     assert len(tables) == (1 if old_version >= 1 else 0)
 
@@ -123,8 +127,12 @@ async def test_user_version_is_transactional(db_path):
     assert user_version(db_path) == 0
 
 
-OLD_META = {"host_id": 1, "message_id": 4242, "post_seq": 7,
-            "outbox": [{"seq": 6, "kind": "turn", "events": []}, {"seq": 7, "kind": "finished"}, "junk"]}
+OLD_META = {
+    "host_id": 1,
+    "message_id": 4242,
+    "post_seq": 7,
+    "outbox": [{"seq": 6, "kind": "turn", "events": []}, {"seq": 7, "kind": "finished"}, "junk"],
+}
 
 
 async def build_v3_with_outbox_in_meta(path) -> None:
@@ -132,13 +140,21 @@ async def build_v3_with_outbox_in_meta(path) -> None:
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         await apply_migrations(conn, MIGRATIONS[:3])
         await conn.execute("INSERT INTO guilds (guild_id, updated_at) VALUES (1, 0)")
-        for game_id, status, meta in ((1, "finished", json.dumps(OLD_META)), (2, "playing", '{"post_seq": 2}'),
-                                      (3, "playing", "{not json")):
-            await conn.execute("INSERT INTO games (game_id, guild_id, channel_id, message_ids, variant, status, "
-                               "created_at, updated_at) VALUES (?, 1, 2, '{}', 'classic', ?, 0, 0)",
-                               (game_id, status))
-            await conn.execute("INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
-                               "VALUES (?, 0, '{}', ?, 5, ?)", (game_id, meta, int(game_id == 1)))
+        for game_id, status, meta in (
+            (1, "finished", json.dumps(OLD_META)),
+            (2, "playing", '{"post_seq": 2}'),
+            (3, "playing", "{not json"),
+        ):
+            await conn.execute(
+                "INSERT INTO games (game_id, guild_id, channel_id, message_ids, variant, status, "
+                "created_at, updated_at) VALUES (?, 1, 2, '{}', 'classic', ?, 0, 0)",
+                (game_id, status),
+            )
+            await conn.execute(
+                "INSERT INTO checkpoints (game_id, last_seq, state, meta, updated_at, unshown) "
+                "VALUES (?, 0, '{}', ?, 5, ?)",
+                (game_id, meta, int(game_id == 1)),
+            )
 
 
 async def test_version_3_moves_outbox_and_message_id_out_of_meta(db_path):
@@ -159,6 +175,7 @@ async def test_version_3_moves_outbox_and_message_id_out_of_meta(db_path):
 
 async def test_a_failing_data_move_leaves_version_3_as_it_was(db_path):
     await build_v3_with_outbox_in_meta(db_path)
+
     async def broken(conn):
         await conn.execute("DELETE FROM checkpoints")
         raise RuntimeError("disk on fire")

@@ -22,8 +22,7 @@ GUILD = 4711
 
 
 async def test_a_round_trip_keeps_every_field(store):
-    chosen = ServerSettings(threads=False, pace="8h", turn_seconds=90, ai_level="hard", turn_based=True,
-                            language="de")
+    chosen = ServerSettings(threads=False, pace="8h", turn_seconds=90, ai_level="hard", turn_based=True, language="de")
     await store.save_server_settings(GUILD, chosen)
     assert await store.server_settings(GUILD) == chosen
     partial = ServerSettings(ai_level="easy")
@@ -40,7 +39,9 @@ async def test_every_servers_settings_are_read_at_once(store, caplog):
     await raw(store, "UPDATE server_settings SET settings = ? WHERE guild_id = ?", '{"pace": "2h"}', GUILD + 2)
     with caplog.at_level(logging.WARNING):
         assert await store.all_server_settings() == {
-            GUILD: ServerSettings(language="de"), GUILD + 1: ServerSettings(ai_level="hard")}
+            GUILD: ServerSettings(language="de"),
+            GUILD + 1: ServerSettings(ai_level="hard"),
+        }
     assert f"guild {GUILD + 2} settings" in caplog.text, "a damaged row is logged and left out"
 
 
@@ -54,8 +55,7 @@ async def test_unset_fields_are_not_stored(store):
     assert text == '{"pace":"1h"}'
 
 
-@pytest.mark.parametrize("text", ['{"pace": "2h"}', "{not json", "[1]", '{"turn_seconds": 5}',
-                                  '{"colour": "red"}'])
+@pytest.mark.parametrize("text", ['{"pace": "2h"}', "{not json", "[1]", '{"turn_seconds": 5}', '{"colour": "red"}'])
 async def test_a_corrupt_row_reads_as_none_and_is_logged(store, text, caplog):
     await store.save_server_settings(GUILD, ServerSettings(pace="1h"))
     await raw(store, "UPDATE server_settings SET settings = ? WHERE guild_id = ?", text, GUILD)
@@ -67,8 +67,15 @@ async def test_a_corrupt_row_reads_as_none_and_is_logged(store, text, caplog):
 
 
 def test_the_model_refuses_what_no_server_may_set():
-    for bad in ({"pace": "2h"}, {"turn_seconds": 14}, {"turn_seconds": 601}, {"ai_level": "expert"},
-                {"colour": "red"}, {"language": "Deutsch"}, {"language": ""}):
+    for bad in (
+        {"pace": "2h"},
+        {"turn_seconds": 14},
+        {"turn_seconds": 601},
+        {"ai_level": "expert"},
+        {"colour": "red"},
+        {"language": "Deutsch"},
+        {"language": ""},
+    ):
         with pytest.raises(ValidationError):
             ServerSettings(**bad)
     with pytest.raises(ValidationError):
@@ -79,8 +86,9 @@ async def test_a_settings_save_touches_nothing_else(store):
     before = await all_rows(store)
     await store.save_server_settings(GUILD, ServerSettings(threads=True))
     after = await all_rows(store)
-    assert {t: r for t, r in after.items() if t not in ("server_settings", "guilds")} == \
-           {t: r for t, r in before.items() if t not in ("server_settings", "guilds")}
+    assert {t: r for t, r in after.items() if t not in ("server_settings", "guilds")} == {
+        t: r for t, r in before.items() if t not in ("server_settings", "guilds")
+    }
     assert [r[0] for r in after["guilds"]] == [GUILD]
 
 
@@ -88,8 +96,11 @@ async def test_sqlite_version_4_upgrades_keeping_its_data(db_path):
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
         await lite_schema.apply_migrations(conn, lite_schema.MIGRATIONS[:4])
         await conn.execute("INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, 'g', 0)", (GUILD,))
-        await conn.execute("INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
-                           "VALUES (?, 2, 'classic', 'lobby', 0, 0)", (GUILD,))
+        await conn.execute(
+            "INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
+            "VALUES (?, 2, 'classic', 'lobby', 0, 0)",
+            (GUILD,),
+        )
     async with await SQLiteStore.open(db_path) as store:
         assert [t.game.guild_id for t in await store.load_unfinished()] == [GUILD]
         assert await store.server_settings(GUILD) is None
@@ -116,8 +127,11 @@ async def test_postgres_version_3_upgrades_keeping_its_data(postgres_cluster):
     try:
         await pg_schema.apply_migrations(conn, pg_schema.MIGRATIONS[:3])
         await conn.execute("INSERT INTO guilds (guild_id, name, updated_at) VALUES ($1, 'g', 0)", GUILD)
-        await conn.execute("INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
-                           "VALUES ($1, 2, 'classic', 'lobby', 0, 0)", GUILD)
+        await conn.execute(
+            "INSERT INTO games (guild_id, channel_id, variant, status, created_at, updated_at) "
+            "VALUES ($1, 2, 'classic', 'lobby', 0, 0)",
+            GUILD,
+        )
     finally:
         await conn.close()
     async with await PostgresStore.open(url) as store:

@@ -194,19 +194,44 @@ def write_probe(path: str) -> None:
         snapshot = f"{path}.{time.monotonic_ns()}.snap"
         tracemalloc.take_snapshot().dump(snapshot)
     with open(path, "a") as out:
-        out.write(json.dumps({"at": time.monotonic(), "tasks": len(tasks), "task_kinds": kinds.most_common(8),
-                              "gc_objects": len(gc.get_objects()), "rss_kb": rss_kb,
-                              "allocated_blocks": sys.getallocatedblocks(), "snapshot": snapshot,
-                              "rss_parts_kb": memory, **_native_memory(),
-                              "object_kinds": collections.Counter(
-                                  type(o).__name__ for o in gc.get_objects()).most_common(8),
-                              "orjson": discord.utils.HAS_ORJSON, "zstd": discord.utils._ZSTD_SOURCE,
-                              "ai": ai}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "at": time.monotonic(),
+                    "tasks": len(tasks),
+                    "task_kinds": kinds.most_common(8),
+                    "gc_objects": len(gc.get_objects()),
+                    "rss_kb": rss_kb,
+                    "allocated_blocks": sys.getallocatedblocks(),
+                    "snapshot": snapshot,
+                    "rss_parts_kb": memory,
+                    **_native_memory(),
+                    "object_kinds": collections.Counter(type(o).__name__ for o in gc.get_objects()).most_common(8),
+                    "orjson": discord.utils.HAS_ORJSON,
+                    "zstd": discord.utils._ZSTD_SOURCE,
+                    "ai": ai,
+                }
+            )
+            + "\n"
+        )
 
 
 class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in (
-        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 def _native_memory() -> dict:
@@ -276,13 +301,22 @@ async def main() -> None:
         install_thread_crash()
     if os.environ.get("SIXNIMMT_TIMING"):
         time_service_start(timing)
-    extra = {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]} \
-        if os.environ.get("SHARD_COUNT") else {}
+    extra = (
+        {"shard_count": os.environ["SHARD_COUNT"], "shard_ids": os.environ["SHARD_IDS"]}
+        if os.environ.get("SHARD_COUNT")
+        else {}
+    )
     if os.environ.get("METRICS_PORT"):  # the operators' endpoint, as the bot reads it from the environment
         extra.update(metrics_port=os.environ["METRICS_PORT"], metrics_host=os.environ.get("METRICS_HOST", "0.0.0.0"))
-    settings = Settings(discord_token=os.environ["DISCORD_TOKEN"], database_url=os.environ.get("DATABASE_URL"),
-                        database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"), log_level="WARNING",
-                        health_file=os.environ.get("HEALTH_FILE") or None, threads=os.environ["THREADS"], **extra)
+    settings = Settings(
+        discord_token=os.environ["DISCORD_TOKEN"],
+        database_url=os.environ.get("DATABASE_URL"),
+        database_path=os.environ.get("DATABASE_PATH", "bot.sqlite3"),
+        log_level="WARNING",
+        health_file=os.environ.get("HEALTH_FILE") or None,
+        threads=os.environ["THREADS"],
+        **extra,
+    )
     store = CrashingStore(await open_store(settings.database))
 
     class Bot(ShardedSixNimmtBot if settings.sharded else SixNimmtBot):
@@ -294,8 +328,9 @@ async def main() -> None:
                 import json
 
                 with open(os.environ["SIXNIMMT_TIMING"], "a") as out:
-                    out.write(json.dumps({**timing, "restored_at": time.time(),
-                                          "restored": len(self.service.tables)}) + "\n")
+                    out.write(
+                        json.dumps({**timing, "restored_at": time.time(), "restored": len(self.service.tables)}) + "\n"
+                    )
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 

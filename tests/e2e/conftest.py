@@ -17,15 +17,15 @@ from tests.standin.fixtures import wants_rate_limits
 class World:
     """One server with a games channel, a host, a friend and an intruder."""
 
-    def __init__(self, standin: DiscordStandin, tmp_path, locale: str = "en-US",
-                 bob_locale: str | None = None) -> None:
+    def __init__(self, standin: DiscordStandin, tmp_path, locale: str = "en-US", bob_locale: str | None = None) -> None:
         """``locale``: the server's and its members' Discord language; bob may speak another."""
         self.standin = standin
         self.tmp_path = tmp_path
         self.guild = standin.add_guild("Bullpen", locale=locale)
         self.channel = standin.add_text_channel(self.guild, "games")
-        self.alice = standin.add_member(self.guild, "alice", locale=locale,
-                                        permissions=discord.Permissions(manage_messages=True))
+        self.alice = standin.add_member(
+            self.guild, "alice", locale=locale, permissions=discord.Permissions(manage_messages=True)
+        )
         self.bob = standin.add_member(self.guild, "bob", locale=bob_locale or locale)
         self.carol = standin.add_member(self.guild, "carol", locale=locale)
         self.clock = FakeClock()
@@ -35,8 +35,9 @@ class World:
         self.threads = False
 
     def settings(self) -> Settings:
-        return Settings(discord_token=self.standin.token, database_path=self.tmp_path / "bot.sqlite3",
-                        threads=self.threads)
+        return Settings(
+            discord_token=self.standin.token, database_path=self.tmp_path / "bot.sqlite3", threads=self.threads
+        )
 
     @contextlib.asynccontextmanager
     async def running_bot(self):

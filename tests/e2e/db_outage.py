@@ -68,8 +68,15 @@ class PostgresDown:
     async def _pg_ctl(self, *args: str) -> None:
         root = os.path.dirname(self.data_dir)
         proc = await asyncio.create_subprocess_exec(  # not subprocess.run: the bot's loop runs on
-            *self.as_user, str(binaries() / "pg_ctl"), "-D", self.data_dir, *args, cwd=root,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            *self.as_user,
+            str(binaries() / "pg_ctl"),
+            "-D",
+            self.data_dir,
+            *args,
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         out, _ = await asyncio.wait_for(proc.communicate(), 90)
         assert proc.returncode == 0, f"pg_ctl {' '.join(args)}: {out.decode()}"
 
@@ -81,8 +88,9 @@ class PostgresDown:
         if self.down:
             # "restart" of a stopped server starts it with the options it last ran with
             # (postmaster.opts: its port, its socket folder, fsync off).
-            await self._pg_ctl("-w", "-t", "60", "-l", os.path.join(os.path.dirname(self.data_dir), "server.log"),
-                               "restart")
+            await self._pg_ctl(
+                "-w", "-t", "60", "-l", os.path.join(os.path.dirname(self.data_dir), "server.log"), "restart"
+            )
             self.down = False
 
 
@@ -113,7 +121,8 @@ class SQLiteLocked:
 
     async def begin(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", LOCKER, str(self.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            sys.executable, "-c", LOCKER, str(self.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
         assert line.strip() == b"locked", line
 
@@ -242,8 +251,9 @@ async def answered(world, interaction: Interaction) -> bool:
     """Wait (a little past Discord's 3 s) for the bot's acknowledgement; the stand-in refuses a
     later one, as Discord does, so an interaction that is not answered by then never is."""
     try:
-        await world.standin.world.wait_until(lambda: interaction.callback_type is not None,
-                                             interaction.ack_deadline + 0.3, "no answer")
+        await world.standin.world.wait_until(
+            lambda: interaction.callback_type is not None, interaction.ack_deadline + 0.3, "no answer"
+        )
         return True
     except StandinTimeout:
         return False
@@ -285,8 +295,9 @@ async def open_hand(world, run: TableRun, user):
 
 
 def standings_shown(world, run: TableRun) -> int:
-    return sum(any("Game over" in (v.content or "") for v in m.versions())
-               for m in world.standin.channel_messages(run.channel))
+    return sum(
+        any("Game over" in (v.content or "") for v in m.versions()) for m in world.standin.channel_messages(run.channel)
+    )
 
 
 def shown_reveals(world, run: TableRun) -> list[frozenset[int]]:

@@ -19,8 +19,10 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def percentiles(values: list[float]) -> str:
-    return (f"p50 {percentile(values, 0.5) * 1000:.1f} ms, p99 {percentile(values, 0.99) * 1000:.1f} ms, "
-            f"max {max(values or [0.0]) * 1000:.1f} ms (n={len(values)})")
+    return (
+        f"p50 {percentile(values, 0.5) * 1000:.1f} ms, p99 {percentile(values, 0.99) * 1000:.1f} ms, "
+        f"max {max(values or [0.0]) * 1000:.1f} ms (n={len(values)})"
+    )
 
 
 class LoopLag:
@@ -45,8 +47,7 @@ class LoopLag:
     def summary(self) -> str:
         if not self.lags:
             return "no ticks"
-        return (f"{percentiles(self.lags)[:-1]} ticks), "
-                f"p99.9 {percentile(self.lags, 0.999) * 1000:.1f} ms")
+        return f"{percentiles(self.lags)[:-1]} ticks), p99.9 {percentile(self.lags, 0.999) * 1000:.1f} ms"
 
 
 class GCPauses:
@@ -78,8 +79,9 @@ class GCPauses:
         gc.collect()
         objects = gc.get_objects()
         counts = collections.Counter(type(o).__qualname__ for o in objects)
-        return (f"{before} tracked objects, {len(objects)} after a full collection; most: "
-                + ", ".join(f"{n} {c}" for n, c in counts.most_common(top)))
+        return f"{before} tracked objects, {len(objects)} after a full collection; most: " + ", ".join(
+            f"{n} {c}" for n, c in counts.most_common(top)
+        )
 
     def summary(self) -> str:
         return "; ".join(f"gen{g}: {percentiles(v)}, total {sum(v):.2f} s" for g, v in self.pauses.items() if v)
@@ -122,5 +124,6 @@ class InteractionTimer:
         return self
 
     def summary(self) -> str:
-        return (f"received -> callback sent: {percentiles(self.handling)}; "
-                f"callback round trip: {percentiles(self.sending)}")
+        return (
+            f"received -> callback sent: {percentiles(self.handling)}; callback round trip: {percentiles(self.sending)}"
+        )

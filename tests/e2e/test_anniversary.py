@@ -33,8 +33,9 @@ async def start_anniversary(world, prompts: str | None = "always", **options):
     return world.bot.service.table_in(world.channel.id)
 
 
-async def seat_position(world, table, alice, bob, rows, alice_hand, bob_hand, alice_specials, bob_specials=(),
-                        **kwargs):
+async def seat_position(
+    world, table, alice, bob, rows, alice_hand, bob_hand, alice_specials, bob_specials=(), **kwargs
+):
     """Replace the dealt game with a chosen position (seat order as the table has it), committed as
     any change is, so that what players are shown is drawn from it."""
     hands, specials = [None, None], [None, None]
@@ -88,8 +89,9 @@ async def test_every_special_card_through_the_real_buttons(world):
         alice, bob = world.alice, world.bob
 
         # Stop (a choice among rows), then the placement the rulebook describes.
-        await seat_position(world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
-                      [Special.STOP])
+        await seat_position(
+            world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91], [Special.STOP]
+        )
         await pick(world, alice, 22)
         await pick(world, bob, 90)
         assert table.game.phase is Phase.SPECIAL
@@ -114,14 +116,17 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "[5th Row]" in world.table_message().embed["description"]
 
         # 7 nimmt! on the full row the card goes to.
-        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
-                      [Special.SEVEN_NIMMT])
+        await seat_position(
+            world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.SEVEN_NIMMT]
+        )
         await pick(world, alice, 20)
         await pick(world, bob, 90)
         await press(world, alice, await open_prompt(world, alice), "7 nimmt! on row 1")
         await world.settle()
-        assert "alice plays **7 nimmt!** on row 1: it now holds six cards, then places 20 in row 1." in \
-            last_public_text(world)
+        assert (
+            "alice plays **7 nimmt!** on row 1: it now holds six cards, then places 20 in row 1."
+            in last_public_text(world)
+        )
         assert "[7 nimmt!]" in world.table_message().embed["description"]
 
         # Insert a low card between two cards instead of taking a row.
@@ -135,14 +140,19 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "alice plays **Insert**: 10 goes into row 1 at place 2." in last_public_text(world)
 
         # Replace: another card of the hand is placed instead.
-        await seat_position(world, table, alice, bob, [[10], [20], [30], [40]], [25, 15, 2], [90, 91, 92], [Special.REPLACE])
+        await seat_position(
+            world, table, alice, bob, [[10], [20], [30], [40]], [25, 15, 2], [90, 91, 92], [Special.REPLACE]
+        )
         await pick(world, alice, 25)
         await pick(world, bob, 90)
-        await press(world, alice, await press(world, alice, await open_prompt(world, alice), "Replace"),
-                    "Place 15 instead")
+        await press(
+            world, alice, await press(world, alice, await open_prompt(world, alice), "Replace"), "Place 15 instead"
+        )
         await world.settle()
-        assert "alice plays **Replace**: 25 goes back to the hand, 15 is placed instead, then places 15 in row 1." \
+        assert (
+            "alice plays **Replace**: 25 goes back to the hand, 15 is placed instead, then places 15 in row 1."
             in last_public_text(world)
+        )
         assert 25 in table.game.hands[table.seat_of(alice.id)]
 
         # Shift: which card and where in one list, so two clicks.
@@ -153,13 +163,23 @@ async def test_every_special_card_through_the_real_buttons(world):
         assert "Move 20 to row 2 → 25 in row 1 — no take" in [b["label"] for b in where.buttons]
         await press(world, alice, where, "Move 20 to row 2")
         await world.settle()
-        assert "alice plays **Shift**: 20 moves from row 1 to row 2, then places 25 in row 1." in \
-            last_public_text(world)
+        assert "alice plays **Shift**: 20 moves from row 1 to row 2, then places 25 in row 1." in last_public_text(
+            world
+        )
 
         # Negative = Positive on a low card: 21 ways (row × card) come as a select.
         rows = [[10, 11, 12, 13, 14], [20, 21, 22, 23, 24], [30, 31, 32, 33, 34], [40, 41, 42, 43, 44, 45]]
-        await seat_position(world, table, alice, bob, rows, [3, 1], [90, 91], [Special.NEGATIVE_POSITIVE],
-                      sevens=[False, False, False, True])
+        await seat_position(
+            world,
+            table,
+            alice,
+            bob,
+            rows,
+            [3, 1],
+            [90, 91],
+            [Special.NEGATIVE_POSITIVE],
+            sevens=[False, False, False, True],
+        )
         await pick(world, alice, 3)
         await pick(world, bob, 90)
         choices = await press(world, alice, await open_prompt(world, alice), "Negative = Positive")
@@ -168,10 +188,14 @@ async def test_every_special_card_through_the_real_buttons(world):
         value = next(o["value"] for o in select["options"] if o["label"].startswith("Take row 1, cancel with 11 →"))
         # Forged values are refused with a clear message and change nothing.
         before = table.game.to_dict()
-        for forged, says in (("p:stop:9:-:-:-", "do not hold a Stop"), ("drop table", "does not exist"),
-                             ("p:negative_positive:0:99:-:-", "name a number card")):
-            refused = await world.standin.click_raw(alice, choices, select["custom_id"], component_type=3,
-                                                    values=[forged])
+        for forged, says in (
+            ("p:stop:9:-:-:-", "do not hold a Stop"),
+            ("drop table", "does not exist"),
+            ("p:negative_positive:0:99:-:-", "name a number card"),
+        ):
+            refused = await world.standin.click_raw(
+                alice, choices, select["custom_id"], component_type=3, values=[forged]
+            )
             assert says in (await refused.reply()).content
         assert table.game.to_dict() == before
         await (await world.standin.select(alice, choices, select["custom_id"], [value])).reply()
@@ -188,8 +212,9 @@ async def test_decline_then_swap_and_an_intruder_is_refused(world):
         table = await start_anniversary(world)
         alice, bob, carol = world.alice, world.bob, world.carol
         # Alice's 20 takes the full row; she declines her Stop, then may swap it.
-        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
-                      [Special.STOP])
+        await seat_position(
+            world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.STOP]
+        )
         await pick(world, alice, 20)
         await pick(world, bob, 90)
         message = world.table_message()
@@ -227,8 +252,9 @@ async def test_declining_and_swapping_are_one_answer(world):
         alice, bob = world.alice, world.bob
         # Alice's 20 takes the full row (11🐮); her Stop there would save 8, so she is asked,
         # and she may decline and swap with one click instead of waiting for a second prompt.
-        await seat_position(world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91],
-                      [Special.STOP])
+        await seat_position(
+            world, table, alice, bob, [[10, 11, 12, 13, 14], [60], [70], [80]], [20, 1], [90, 91], [Special.STOP]
+        )
         await pick(world, alice, 20)
         await pick(world, bob, 90)
         prompt = await open_prompt(world, alice)
@@ -265,8 +291,10 @@ async def test_the_prompt_timer_plays_no_special_card(world):
         assert old.content == decide.content and old.button("Decide")
         moved = await (await world.standin.click(alice, old, old.button("Decide")["custom_id"])).reply()
         assert moved.ephemeral_to.id == alice.id and "earlier turn" in moved.content
-        assert f"The table has moved on: https://discord.com/channels/{world.guild.id}/{world.channel.id}/" \
-               f"{newest.id}" in moved.content
+        assert (
+            f"The table has moved on: https://discord.com/channels/{world.guild.id}/{world.channel.id}/"
+            f"{newest.id}" in moved.content
+        )
         assert table.game.specials[table.seat_of(alice.id)] == [Special.STOP]
         assert table.seats[table.seat_of(alice.id)].missed_turns == 0, "declining is not missing a turn"
         late = await press(world, alice, prompt, "Stop")
@@ -281,16 +309,21 @@ async def test_preference_never_keeps_the_game_going(world):
         answer = await (await world.standin.slash(bob, world.channel, "6nimmt prompts", when="never")).reply()
         assert answer.ephemeral_to.id == bob.id and "will not ask you" in answer.content
         # From the hand: alice only wants to be asked when a special card saves her bullheads.
-        hand = await (await world.standin.click(alice, world.table_message(),
-                                                world.table_message().button("Play a card")["custom_id"])).reply()
+        hand = await (
+            await world.standin.click(
+                alice, world.table_message(), world.table_message().button("Play a card")["custom_id"]
+            )
+        ).reply()
         assert "Your special cards" in hand.content
         await press(world, alice, hand, "Ask when it saves me bullheads")
-        assert [s.prompts for s in table.seats] == (["saving", "never"] if table.seat_of(alice.id) == 0
-                                                    else ["never", "saving"])
+        assert [s.prompts for s in table.seats] == (
+            ["saving", "never"] if table.seat_of(alice.id) == 0 else ["never", "saving"]
+        )
 
         # Bob could Stop a row, alice too, but neither card takes a row: nobody is asked.
-        await seat_position(world, table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [35, 91], [Special.STOP],
-                      [Special.STOP])
+        await seat_position(
+            world, table, alice, bob, [[10, 20], [30], [40], [50]], [25, 1], [35, 91], [Special.STOP], [Special.STOP]
+        )
         await pick(world, alice, 25)
         await pick(world, bob, 35)
         assert table.game.phase is Phase.PICK and table.game.turn == 2
@@ -302,8 +335,9 @@ async def test_preference_never_keeps_the_game_going(world):
 async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
     async with world.running_bot():
         table = await start_anniversary(world)
-        await seat_position(world, table, world.alice, world.bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91],
-                      [Special.STOP])
+        await seat_position(
+            world, table, world.alice, world.bob, [[10, 20], [30], [40], [50]], [25, 1], [90, 91], [Special.STOP]
+        )
         await pick(world, world.alice, 25)
         await pick(world, world.bob, 90)
         message = world.table_message()
@@ -371,15 +405,20 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
             if offered and rng.random() < 0.6:
                 answer = await (await world.standin.click(user, prompt, rng.choice(offered)["custom_id"])).reply()
                 # A menu: take its first choice (a select's first option, or the first button).
-                while answer.selects or any(b["custom_id"].startswith("6n:sx:") and b["label"] != "Back"
-                                            for b in answer.buttons):
+                while answer.selects or any(
+                    b["custom_id"].startswith("6n:sx:") and b["label"] != "Back" for b in answer.buttons
+                ):
                     if answer.selects:
                         select = answer.selects[0]
-                        answer = await (await world.standin.select(
-                            user, answer, select["custom_id"], [select["options"][0]["value"]])).reply()
+                        answer = await (
+                            await world.standin.select(
+                                user, answer, select["custom_id"], [select["options"][0]["value"]]
+                            )
+                        ).reply()
                     else:
-                        first = next(b for b in answer.buttons
-                                     if b["custom_id"].startswith("6n:sx:") and b["label"] != "Back")
+                        first = next(
+                            b for b in answer.buttons if b["custom_id"].startswith("6n:sx:") and b["label"] != "Back"
+                        )
                         answer = await (await world.standin.click(user, answer, first["custom_id"])).reply()
                 plays += "You played" in answer.content or "You swapped" in answer.content
             else:
@@ -400,9 +439,10 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         assert_private_stays_private(world)
 
         # The exported log tells the special cards as the channel did (plain text, no Markdown).
-        export = await (await world.standin.slash(world.bob, world.channel, "6nimmt history", game=str(table.id))).reply()
+        export = await (
+            await world.standin.slash(world.bob, world.channel, "6nimmt history", game=str(table.id))
+        ).reply()
         log_text = next(a.data.decode() for a in export.attachments if a.filename.endswith(".txt"))
-        played = [line.replace("**", "") for line in news.splitlines()
-                  if line.startswith("✨ ") and " plays " in line]
+        played = [line.replace("**", "") for line in news.splitlines() if line.startswith("✨ ") and " plays " in line]
         assert played and all(line in log_text for line in played), (played, log_text)
         world.standin.assert_no_errors()

@@ -20,21 +20,24 @@ from tests.e2e.test_table_play import click_ok, open_table
 
 SEED = 4  # a deal where a player holds two of a kind and big savings come up (see the asserts)
 #: A choice's consequence, as special_text.consequence_text words it.
-CONSEQUENCE = re.compile(r" → (take row \d — 🐮 -?\d+|\d+ in row \d — no take|"
-                         r"you choose a row to take — 🐮 -?\d+ at best|no take)$")
+CONSEQUENCE = re.compile(
+    r" → (take row \d — 🐮 -?\d+|\d+ in row \d — no take|"
+    r"you choose a row to take — 🐮 -?\d+ at best|no take)$"
+)
 CHOICE_PREFIXES = ("6n:sx:", "6n:sd:")
 
 
 def choice_labels(message) -> list[str]:
     """The labels of a prompt's plays and its decline (not Back, the preferences or menus)."""
-    return [b["label"] for b in message.buttons
-            if b["custom_id"].startswith(CHOICE_PREFIXES) and not b["label"].endswith("…")
-            and b["label"] != "Back"] + [o["label"] for s in message.selects for o in s["options"]]
+    return [
+        b["label"]
+        for b in message.buttons
+        if b["custom_id"].startswith(CHOICE_PREFIXES) and not b["label"].endswith("…") and b["label"] != "Back"
+    ] + [o["label"] for s in message.selects for o in s["options"]]
 
 
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
-async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_each_choice_does(
-        world, monkeypatch):
+async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_each_choice_does(world, monkeypatch):
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: SEED))
     async with world.running_bot():
         lobby = await open_table(world, variant="anniversary", ai_players=2)
@@ -74,9 +77,11 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
                 offered = choice_labels(prompt)
                 assert offered and all(CONSEQUENCE.search(label) for label in offered), offered
             # The choice that saves the most: the big saving the default asked for.
-            best = min((b for b in prompt.buttons if b["custom_id"].startswith("6n:sx:")
-                        and CONSEQUENCE.search(b["label"])), default=None,
-                       key=lambda b: int((re.search(r"🐮 (-?\d+)", b["label"]) or [0, 0])[1]))
+            best = min(
+                (b for b in prompt.buttons if b["custom_id"].startswith("6n:sx:") and CONSEQUENCE.search(b["label"])),
+                default=None,
+                key=lambda b: int((re.search(r"🐮 (-?\d+)", b["label"]) or [0, 0])[1]),
+            )
             target = best or prompt.button(custom_id=r"6n:sd:.*")
             answer = await (await world.standin.click(user, prompt, target["custom_id"])).reply()
             assert "See the channel" in answer.content

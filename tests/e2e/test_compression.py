@@ -25,13 +25,19 @@ async def test_bot_plays_over_each_gateway_compression(tmp_path, monkeypatch, wi
         try:
             assert standin.gateway_compression == negotiated
             await standin.wait_for_commands("6nimmt", timeout=20)
-            lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1)).reply(timeout=10)
+            lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1)).reply(
+                timeout=10
+            )
             for user, label in ((bob, "Join"), (alice, "Start")):
                 assert await (await standin.click(user, lobby, lobby.button(label)["custom_id"])).ack(10) == 6
             table = await standin.world.wait_until(
-                lambda: next((m for m in standin.channel_messages(channel)
-                              if any(c.startswith("6n:h:") for c in m.custom_ids)), None),
-                10, "the table message never appeared")
+                lambda: next(
+                    (m for m in standin.channel_messages(channel) if any(c.startswith("6n:h:") for c in m.custom_ids)),
+                    None,
+                ),
+                10,
+                "the table message never appeared",
+            )
             await wait_for_buttons(standin, table, "6n:h:")
             cards, hand = await open_hand(standin, bob, table)
             assert len(cards) == 10 and hand.ephemeral_to.id == bob.id

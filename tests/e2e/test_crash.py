@@ -68,19 +68,32 @@ class BotProcess:
     async def start(self, crash_at: str = "", sync: bool = False, **extra: str) -> None:
         gateway = self.standin.server.gateway
         before = gateway.identify_count
-        env = {**os.environ, **self.standin.env, "DATABASE_PATH": str(self.db),
-               "SIXNIMMT_TEST_SEED": str(self.seed), "SIXNIMMT_CRASH_AT": crash_at, **extra}
+        env = {
+            **os.environ,
+            **self.standin.env,
+            "DATABASE_PATH": str(self.db),
+            "SIXNIMMT_TEST_SEED": str(self.seed),
+            "SIXNIMMT_CRASH_AT": crash_at,
+            **extra,
+        }
         if sync:
             env["SIXNIMMT_SYNC"] = "1"
         with open(self.log, "ab") as log:
             log.write(f"--- process {self.started} crash_at={crash_at!r}\n".encode())
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(ROOT / "tests" / "e2e" / "bot_process.py"), env=env, cwd=ROOT,
-                stdout=log, stderr=log)
+                sys.executable,
+                str(ROOT / "tests" / "e2e" / "bot_process.py"),
+                env=env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=log,
+            )
         self.started += 1
         await self.standin.world.wait_until(
             lambda: self.proc.returncode is not None or (gateway.identify_count > before and self.standin.connected),
-            20, f"bot process did not connect; see {self.log}")
+            20,
+            f"bot process did not connect; see {self.log}",
+        )
         assert self.proc.returncode is None, self.log.read_text()
 
     async def kill(self) -> None:
@@ -93,8 +106,10 @@ class BotProcess:
         assert self.proc.returncode == -signal.SIGKILL, self.log.read_text()
         # Its image worker must not outlive it (it holds memory and the dead bot's pipes).
         await self.standin.world.wait_until(
-            lambda: not processes_with_env(f"DATABASE_PATH={self.db}"), 5,
-            "a process of the killed bot (its image worker?) is still running")
+            lambda: not processes_with_env(f"DATABASE_PATH={self.db}"),
+            5,
+            "a process of the killed bot (its image worker?) is still running",
+        )
         await self.standin.world.wait_until(lambda: not self.standin.connected, 5, "the dead bot still looks connected")
 
 
@@ -104,6 +119,7 @@ def table_ids(message) -> list[str]:
 
 async def wait_for_live(standin, channel, prefix: str, title: str = ""):
     """Wait until the newest public message with buttons starts with ``prefix`` (and its title has ``title``)."""
+
     def live():
         newest = next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
         if newest is not None and table_ids(newest)[0].startswith(prefix) and title in str(newest.embed):
@@ -117,7 +133,9 @@ async def wait_for_buttons(standin, message, prefix: str):
     """Wait until ``message`` (as Discord stores it now) carries a button starting with ``prefix``."""
     return await standin.world.wait_until(
         lambda: message if any(cid.startswith(prefix) for cid in standin.message(message.id).custom_ids) else None,
-        10, f"message {message.id} never showed {prefix} buttons")
+        10,
+        f"message {message.id} never showed {prefix} buttons",
+    )
 
 
 async def open_hand(standin, user, table_message, may_wait=False):
@@ -140,7 +158,7 @@ async def open_hand(standin, user, table_message, may_wait=False):
 
 async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
     seed, low = low_card_seed()
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         alice, bob = standin.add_member(guild, "alice"), standin.add_member(guild, "bob")
@@ -161,8 +179,10 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             return card
 
         def finished():
-            return any(not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids)
-                       for m in standin.channel_messages(channel))
+            return any(
+                not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids)
+                for m in standin.channel_messages(channel)
+            )
 
         async def play_on(dead):
             """Everyone plays whatever the live table asks until ``dead()`` (the process died, or
@@ -178,8 +198,11 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
                             interaction = await standin.click(user, live, ids[0])
                         except InteractionRejected:  # the row was chosen: the buttons are gone
                             break
-                        await standin.world.wait_until(lambda i=interaction: i.callback_type or dead(), 10,
-                                                       "the row choice was neither answered nor fatal")
+                        await standin.world.wait_until(
+                            lambda i=interaction: i.callback_type or dead(),
+                            10,
+                            "the row choice was neither answered nor fatal",
+                        )
                         if dead():
                             break
                 elif ids:
@@ -189,8 +212,11 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
                             break  # the message is about to be replaced: look again
                         card = max(cards)
                         interaction = await standin.click(user, hand, cards[card])
-                        await standin.world.wait_until(lambda i=interaction: i.callback_type or dead(), 10,
-                                                       "the pick was neither answered nor fatal")
+                        await standin.world.wait_until(
+                            lambda i=interaction: i.callback_type or dead(),
+                            10,
+                            "the pick was neither answered nor fatal",
+                        )
                         if dead():
                             break
                         if "face down" in interaction.original.content or "You played" in interaction.original.content:
@@ -201,12 +227,14 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             # 1. A pick is acknowledged, then the bot is killed from outside.
             await bot.start(sync=True)
             await standin.wait_for_commands("6nimmt", "leaderboard", timeout=10)
-            lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1,
-                                               ai_level="easy")).reply(timeout=10)
+            lobby = await (
+                await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1, ai_level="easy")
+            ).reply(timeout=10)
             await (await standin.click(bob, lobby, lobby.button("Join")["custom_id"])).ack()
             await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
             first = await standin.wait_for_message(
-                lambda m: not m.ephemeral and any(c.startswith("6n:h:") for c in m.custom_ids), 10)
+                lambda m: not m.ephemeral and any(c.startswith("6n:h:") for c in m.custom_ids), 10
+            )
             await pick_acked(alice, first, low)
             await bot.kill()
 
@@ -258,7 +286,8 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             await bot.start()
             await play_on(finished)
             await standin.wait_for_message(  # the end of the game, with its Rematch button
-                lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10)
+                lambda m: not m.ephemeral and any(c.startswith("6n:m:") for c in m.custom_ids), 10
+            )
             public = [m.content or "" for m in standin.channel_messages(channel) if not m.ephemeral]
             # Every turn's reveal shown exactly once, across seven processes.
             assert sum("🃏 Revealed" in text for text in public) == 10, public
@@ -277,8 +306,9 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
     assert status == "finished"
     assert db.execute("SELECT count(*) FROM results WHERE game_id = ?", (game_id,)).fetchone()[0] == 3
     seats = {user: seat for seat, user in db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))}
-    actions = [json.loads(a) for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
-                                                    (game_id,))]
+    actions = [
+        json.loads(a) for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+    ]
     picks = [(a["player"], a["card"]) for a in actions if a["kind"] == "pick"]
     for user, card in acknowledged:
         assert (seats[user], card) in picks, f"acknowledged pick {card} of seat {seats[user]} was lost"
@@ -298,7 +328,7 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
     """The bot dies as it asks Discord for a lobby's thread, or once Discord has started it but
     before the bot saved it: the next process starts that thread, or finds it (it shares the
     lobby's id), and the game is played there."""
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         alice = standin.add_member(guild, "alice")
@@ -307,22 +337,28 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
             for point in ("thread", "thread-started"):
                 await bot.start(point, sync=point == "thread", THREADS="true")
                 await standin.wait_for_commands("6nimmt", timeout=10)
-                lobby = await (await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1,
-                                                   ai_level="easy")).reply(timeout=10)
+                lobby = await (
+                    await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1, ai_level="easy")
+                ).reply(timeout=10)
                 await bot.died()
                 await bot.start(THREADS="true")
-                thread = await standin.world.wait_until(lambda lobby=lobby: standin.world.channels.get(lobby.id), 10,
-                                                        f"killed at {point}: the lobby's thread")
+                thread = await standin.world.wait_until(
+                    lambda lobby=lobby: standin.world.channels.get(lobby.id),
+                    10,
+                    f"killed at {point}: the lobby's thread",
+                )
                 # Discord shows the thread under the lobby it was started on (no edit of the lobby says it).
                 assert standin.message(lobby.id).thread is thread
                 await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
                 await wait_for_live(standin, thread, "6n:h:")
-                assert not [m for m in standin.channel_messages(channel) if table_ids(m)], \
+                assert not [m for m in standin.channel_messages(channel) if table_ids(m)], (
                     "the game is played in its thread, not in the channel"
+                )
                 await bot.kill()
         finally:
             if bot.proc is not None and bot.proc.returncode is None:
                 bot.proc.kill()
                 await bot.proc.wait()
-        assert [c.id for c in standin.world.channels.values() if c.is_thread] == \
-            [m.id for m in standin.channel_messages(channel)], "one thread for each lobby"
+        assert [c.id for c in standin.world.channels.values() if c.is_thread] == [
+            m.id for m in standin.channel_messages(channel)
+        ], "one thread for each lobby"

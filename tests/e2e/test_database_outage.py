@@ -79,8 +79,9 @@ async def outage(request, world):
 async def postgres_outage(request, world) -> PostgresDown:
     cluster = request.getfixturevalue("postgres_cluster")
     url = await cluster.fresh_database()
-    world.settings = lambda: Settings(discord_token=world.standin.token, database_url=url,
-                                      health_file=world.tmp_path / "bot.health", threads=False)
+    world.settings = lambda: Settings(
+        discord_token=world.standin.token, database_url=url, health_file=world.tmp_path / "bot.health", threads=False
+    )
     down = await PostgresDown.of(cluster)
     down.url = url
     return down
@@ -129,8 +130,11 @@ class Players:
         if not cards or "You play" in (hand.content or ""):
             return None
         turn = HAND + 1 - len(cards)
-        avoid = set(avoid) | {c.value for c in self.clicks if c.run is run and c.user is user and c.kind == "pick"
-                              and c.turn == turn and c.verdict != "confirmed"}
+        avoid = set(avoid) | {
+            c.value
+            for c in self.clicks
+            if c.run is run and c.user is user and c.kind == "pick" and c.turn == turn and c.verdict != "confirmed"
+        }
         options = [c for c in cards if c not in avoid] or cards
         card = run.choose(options) if run.choose is not None else options[0]
         custom_id = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:") and cid.endswith(f":{card}"))
@@ -172,16 +176,21 @@ def row_ends(world, run: TableRun) -> list[int]:
     """The last card of each row, as the live table message lists them ("Row 1 · 3🐮 │  12  15")."""
     live = live_message(world, run)
     text = ((live.embed or {}).get("description") or "") if live is not None else ""
-    return [int(line.rsplit("│", 1)[1].split()[-1]) for line in text.splitlines()
-            if line.startswith("Row ") and "│" in line and line.rsplit("│", 1)[1].split()]
+    return [
+        int(line.rsplit("│", 1)[1].split()[-1])
+        for line in text.splitlines()
+        if line.startswith("Row ") and "│" in line and line.rsplit("│", 1)[1].split()
+    ]
 
 
 def low_card_or_highest(world, run: TableRun):
     """A choice of card that soon gives a row choice: a card lower than every row if there is
     one, else the highest (the rows grow and the low cards are kept)."""
+
     def choose(cards: list[int]) -> int:
         ends = row_ends(world, run)
         return cards[0] if ends and cards[0] < min(ends) else cards[-1]
+
     return choose
 
 
@@ -270,8 +279,10 @@ async def check_table(world, players: Players, run: TableRun, problems: list[str
     complete = [t for t in turns if len({seat for seat, _ in t}) == len(log.seats)]
     status = getattr(log.game.status, "value", log.game.status)
     if status != "finished" or len(complete) != HAND or not log.results:
-        problems.append(f"{run.name}: the game did not end: status {status}, {len(complete)} of {HAND} turns "
-                        f"logged, {len(log.results)} results")
+        problems.append(
+            f"{run.name}: the game did not end: status {status}, {len(complete)} of {HAND} turns "
+            f"logged, {len(log.results)} results"
+        )
 
     clicks = [c for c in players.clicks if c.run is run]
     for i, click in enumerate(clicks):
@@ -285,14 +296,25 @@ async def check_table(world, players: Players, run: TableRun, problems: list[str
         in_log = click.turn <= len(turns) and (seat, click.value) in turns[click.turn - 1]
         if verdict == "confirmed" and not in_log:
             problems.append(f"{click.describe()} -- but the game log does not have it")
-        elif verdict != "confirmed" and in_log and not any(
-                later.user is click.user and later.kind == "pick" and later.value == click.value
-                and later.turn == click.turn and later.verdict == "confirmed" for later in clicks[i + 1:]):
+        elif (
+            verdict != "confirmed"
+            and in_log
+            and not any(
+                later.user is click.user
+                and later.kind == "pick"
+                and later.value == click.value
+                and later.turn == click.turn
+                and later.verdict == "confirmed"
+                for later in clicks[i + 1 :]
+            )
+        ):
             problems.append(f"{click.describe()} -- but the game log has it, and it was never played again")
     for shown_run, user, turn, card, during in players.face_down:
         if shown_run is run and not (turn <= len(turns) and (seat_of[user.id], card) in turns[turn - 1]):
-            problems.append(f"{run.name}: {user.name}'s hand said 'You play **{card}** face down' (turn {turn}"
-                            f"{', during the outage' if during else ''}), a pick the game log does not have")
+            problems.append(
+                f"{run.name}: {user.name}'s hand said 'You play **{card}** face down' (turn {turn}"
+                f"{', during the outage' if during else ''}), a pick the game log does not have"
+            )
     for user_id, seat in seat_of.items():
         rows = sum(1 for c in clicks if c.kind == "row" and c.user.id == user_id and c.verdict == "confirmed")
         logged = sum(1 for a in log.actions if a.action.get("kind") == "choose_row" and a.action.get("player") == seat)
@@ -306,8 +328,9 @@ async def check_table(world, players: Players, run: TableRun, problems: list[str
             problems.append(f"{run.name}: turn {number}'s reveal {sorted(cards)} was shown {shown[cards]} times")
     for cards, times in shown.items():
         if cards not in wanted:
-            problems.append(f"{run.name}: the channel revealed {sorted(cards)} ({times}x), a turn the game log "
-                            "does not have")
+            problems.append(
+                f"{run.name}: the channel revealed {sorted(cards)} ({times}x), a turn the game log does not have"
+            )
     standings = standings_shown(world, run)
     if standings != 1:
         problems.append(f"{run.name}: the final standings were shown {standings} times")
@@ -326,12 +349,17 @@ def check_discord(world, problems: list[str]) -> None:
     """Every interaction answered (the stand-in refused late answers as errors), nothing refused."""
     unanswered = [i for i in world.standin.interactions if i.callback_type is None]
     if unanswered:
-        problems.append(f"{len(unanswered)} of {len(world.standin.interactions)} interactions were never answered "
-                        f"within 3 s (Discord: 'The application did not respond'): "
-                        + ", ".join(sorted({i.describe.split(':')[0] for i in unanswered})))
+        problems.append(
+            f"{len(unanswered)} of {len(world.standin.interactions)} interactions were never answered "
+            f"within 3 s (Discord: 'The application did not respond'): "
+            + ", ".join(sorted({i.describe.split(":")[0] for i in unanswered}))
+        )
     if world.standin.errors:
-        kinds = Counter(f"{e.status} {e.method} {e.path.split('/')[1] if '/' in e.path else e.path}: "
-                        f"{str(e.body.get('message', e.body))[:70]}" for e in world.standin.errors)
+        kinds = Counter(
+            f"{e.status} {e.method} {e.path.split('/')[1] if '/' in e.path else e.path}: "
+            f"{str(e.body.get('message', e.body))[:70]}"
+            for e in world.standin.errors
+        )
         problems.append("Discord would have refused:\n" + "\n".join(f"  {n} x {k}" for k, n in kinds.items()))
 
 
@@ -339,8 +367,10 @@ def check_logs(logs: LogLines, start: float, end: float, limit: int, problems: l
     lines = logs.between(start, end)
     print(f"{len(lines)} log lines in the {end - start:.0f} s the database was away")
     if len(lines) >= limit:
-        problems.append(f"{len(lines)} log lines in the {end - start:.0f} s the database was away "
-                        f"(at most {limit - 1} expected); the most frequent:\n{summary(lines)}")
+        problems.append(
+            f"{len(lines)} log lines in the {end - start:.0f} s the database was away "
+            f"(at most {limit - 1} expected); the most frequent:\n{summary(lines)}"
+        )
 
 
 # --- the scenario -----------------------------------------------------------------------------
@@ -385,8 +415,9 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
                 await play_turns(world, players, rows, 1)
             row_choice = row_pending(world, rows)
             rows.choose = None
-            assert [c for c in players.clicks if c.verdict != "confirmed" and c.kind == "pick"] == [], \
+            assert [c for c in players.clicks if c.verdict != "confirmed" and c.kind == "pick"] == [], (
                 "with the database up, every pick is confirmed"
+            )
 
             players.outage = outage
             if isinstance(outage, PostgresDown):
@@ -417,8 +448,10 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
 
             data, line = await database_health(bot, "unreachable", 5)
             if data.get("database") != "unreachable" or "unreachable" not in line:
-                problems.append(f"while the database was away the heartbeat said database="
-                                f"{data.get('database', '(missing)')!r}; health line: {line!r}")
+                problems.append(
+                    f"while the database was away the heartbeat said database="
+                    f"{data.get('database', '(missing)')!r}; health line: {line!r}"
+                )
             await asyncio.sleep(max(0.0, started + seconds - time.monotonic()))
             await outage.end()
             ended = time.monotonic()
@@ -436,8 +469,10 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
                 bot.service.scheduler.wake()
                 await asyncio.sleep(0.5)
             if not moved:
-                problems.append("timer table: the deadline that passed during the outage never played "
-                                "carol's turn once the database was back")
+                problems.append(
+                    "timer table: the deadline that passed during the outage never played "
+                    "carol's turn once the database was back"
+                )
             not_ended = await play_to_the_end(world, players, runs, 90)
             for run in not_ended:
                 problems.append(f"{run.name}: could not be played to its end after the outage")
@@ -474,6 +509,7 @@ async def clicks_during_outage(world, players: Players, clicks: TableRun, rows: 
     """At the same moment: the row choice (if one waits), each player's pick at the clicks
     table, and ``more``; then each player told that the pick was not saved, or told nothing,
     tries again with another card."""
+
     async def row_choice():
         live = live_message(world, rows)
         if live is not None and any(cid.startswith("6n:r:") for cid in live.custom_ids):
@@ -507,7 +543,8 @@ class results_locked:
             while time.monotonic() < deadline:
                 waiting = await self.conn.fetchval(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                    "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+                    "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                )
                 if waiting:
                     return
                 await asyncio.sleep(0.05)
@@ -531,14 +568,20 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
     standin = world.standin
     players = Players(world)
     dave, erin = standin.add_member(world.guild, "dave"), standin.add_member(world.guild, "erin")
-    runs = [TableRun("clicks table", world.channel, [world.alice, world.bob]),
-            TableRun("row table", standin.add_text_channel(world.guild, "row-table"), [erin]),
-            TableRun("timer table", standin.add_text_channel(world.guild, "timer-table"), [world.carol]),
-            TableRun("last-turn table", standin.add_text_channel(world.guild, "last-turn"), [dave])]
+    runs = [
+        TableRun("clicks table", world.channel, [world.alice, world.bob]),
+        TableRun("row table", standin.add_text_channel(world.guild, "row-table"), [erin]),
+        TableRun("timer table", standin.add_text_channel(world.guild, "timer-table"), [world.carol]),
+        TableRun("last-turn table", standin.add_text_channel(world.guild, "last-turn"), [dave]),
+    ]
     problems: list[str] = []
     async with world.running_bot():
-        for run, level, deadline in zip(runs, ("easy", "easy", "medium", "easy"),
-                                        (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE), strict=True):
+        for run, level, deadline in zip(
+            runs,
+            ("easy", "easy", "medium", "easy"),
+            (TABLE_DEADLINE, TABLE_DEADLINE, TIMER_TABLE_DEADLINE, TABLE_DEADLINE),
+            strict=True,
+        ):
             await open_run(world, run, ai_players=1, ai_level=level, timer=deadline)
         runs[1].choose = low_card_or_highest(world, runs[1])
         not_ended = await play_to_the_end(world, players, runs, 120)
@@ -578,8 +621,9 @@ async def test_a_save_that_waits_then_fails_while_the_table_message_is_being_upd
             await open_run(world, run, ai_players=1, ai_level="easy", timer=TABLE_DEADLINE)
             assert await settle(world)
             await play_until(world, players, run, lambda cards: len(cards) == HAND - 1)  # turn 1
-            edits = world.standin.fail_next("PATCH", "/channels/{channel}/messages/{message}",
-                                            channel=run.channel.id, status=500, times=2)
+            edits = world.standin.fail_next(
+                "PATCH", "/channels/{channel}/messages/{message}", channel=run.channel.id, status=500, times=2
+            )
             first = await players.pick(run, world.alice)  # saved; the table message's edit is retried
             assert first is not None and first.verdict == "confirmed", first and first.describe()
             try:  # a presenter that does not edit the table message after a pick leaves nothing to race

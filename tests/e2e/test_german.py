@@ -23,11 +23,13 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
         english_channel = standin.add_text_channel(english_guild, "games")
         anna = standin.add_member(german_guild, "anna", locale="en-US")  # an English speaker on a German server
         jonas = standin.add_member(english_guild, "jonas", locale="de")  # a German speaker on an English server
-        owner = standin.add_member(english_guild, "owner", locale="de",
-                                   permissions=discord.Permissions(administrator=True))
+        owner = standin.add_member(
+            english_guild, "owner", locale="de", permissions=discord.Permissions(administrator=True)
+        )
         admin = standin.add_member(english_guild, "admin", permissions=discord.Permissions(administrator=True))
-        settings = Settings(discord_token=standin.token, database_path=tmp_path / "bot.sqlite3",
-                            owner_ids=[owner.id], threads=False)
+        settings = Settings(
+            discord_token=standin.token, database_path=tmp_path / "bot.sqlite3", owner_ids=[owner.id], threads=False
+        )
         async with standin.running(SixNimmtBot(settings)) as bot:
             await bot.tree.sync()
             commands = await standin.wait_for_commands("6nimmt", "leaderboard", "6nimmt-admin")
@@ -46,8 +48,9 @@ async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_p
             forget = await (await standin.slash(jonas, english_channel, "6nimmt forget-me")).reply()
             assert forget.ephemeral and forget.content.startswith("Damit werden deine 6-nimmt!-Statistik")
             assert forget.button("Meine Daten löschen") and forget.button("Meine Daten behalten")
-            kept = await (await standin.click(jonas, forget, forget.button("Meine Daten behalten")["custom_id"])
-                          ).reply()
+            kept = await (
+                await standin.click(jonas, forget, forget.button("Meine Daten behalten")["custom_id"])
+            ).reply()
             assert standin.message(kept.id).content == "Es wurde nichts gelöscht."
             forget = await (await standin.slash(anna, german_channel, "6nimmt forget-me")).reply()
             assert forget.content.startswith("This deletes your 6 nimmt! stats")
@@ -85,22 +88,31 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
         alice, bob, carol = world.alice, world.bob, world.carol
         async with world.running_bot():
             # A set-up that does not fit is refused in the host's German.
-            refused = await (await standin.slash(alice, world.channel, "6nimmt start", variant="pro",
-                                                 ai_players=9)).reply()
+            refused = await (
+                await standin.slash(alice, world.channel, "6nimmt start", variant="pro", ai_players=9)
+            ).reply()
             assert refused.ephemeral_to.id == alice.id and refused.content == (
                 "Dieser Tisch lässt sich so nicht eröffnen — diese Variante hat höchstens 6 Plätze, "
-                "also höchstens 5 KI-Spieler neben dir.")
+                "also höchstens 5 KI-Spieler neben dir."
+            )
             refused = await (await standin.slash(alice, world.channel, "6nimmt history", game="abc")).reply()
-            assert refused.content == "`abc` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, " \
-                                      "z. B. `partie:12`."
+            assert (
+                refused.content == "`abc` ist keine Partienummer: verwende die Nummer aus `/6nimmt verlauf`, "
+                "z. B. `partie:12`."
+            )
             # The lobby, in the server's German.
             lobby = await (await standin.slash(alice, world.channel, "6nimmt start", variant="anniversary")).reply()
             assert not lobby.ephemeral and lobby.embed["title"] == "6 nimmt! — Tisch offen"
             assert "Jubiläum 25 Jahre (Sonderkarten)" in lobby.embed["description"]
             assert "s pro Zug" in lobby.embed["description"]
             assert lobby.embed["fields"][0]["name"] == "Spieler (1/8)"
-            assert {b["label"] for b in lobby.buttons} == {"Beitreten", "Verlassen", "KI hinzufügen", "Beginnen",
-                                                          "Abbrechen"}
+            assert {b["label"] for b in lobby.buttons} == {
+                "Beitreten",
+                "Verlassen",
+                "KI hinzufügen",
+                "Beginnen",
+                "Abbrechen",
+            }
             await click_ok(world, bob, lobby, lobby.button("Beitreten")["custom_id"])
             # Refusals speak the language of whoever clicked.
             refused = await (await standin.click(carol, lobby, lobby.button("Beginnen")["custom_id"])).reply()
@@ -119,8 +131,9 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert "drücke **Karte spielen**" in str(message.embed)
 
             # A Stop for alice before anyone plays (as in tests/e2e/test_anniversary.py).
-            await seat_position(world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91],
-                          [Special.STOP])
+            await seat_position(
+                world, table, alice, bob, [[5, 9, 12, 16, 20], [7, 18], [40], [60]], [22, 1], [90, 91], [Special.STOP]
+            )
             play = world.table_message().button("Karte spielen")["custom_id"]
             hand = await (await standin.click(alice, world.table_message(), play)).reply()
             assert hand.ephemeral_to.id == alice.id
@@ -139,18 +152,24 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             assert english_hand.button("Always ask me") and english_hand.button("Never ask me")
             await click_ok(world, bob, english_hand, english_hand.button("90 · 3🐮")["custom_id"])
             assert standin.message(english_hand.id).content == (
-                "You played **90**. Everyone has picked: see the reveal in the channel.")
+                "You played **90**. Everyone has picked: see the reveal in the channel."
+            )
             await world.settle()
 
             # The reveal and the nudge, in German.
             assert table.game.phase is Phase.SPECIAL
             reveal = world.public()[-1]
             assert reveal.content.startswith("🃏 Aufgedeckt: **22** alice, **90** bob")
-            assert f"✨ <@{alice.id}>: deine **22** wird als Nächstes angelegt — drücke **Entscheiden**" in reveal.content
+            assert (
+                f"✨ <@{alice.id}>: deine **22** wird als Nächstes angelegt — drücke **Entscheiden**" in reveal.content
+            )
             decide = reveal.button("Entscheiden")["custom_id"]
             # An intruder's click and the wrong player's click are refused, each in their language.
             refused = await (await standin.click(carol, reveal, decide)).reply()
-            assert refused.content.startswith("Du sitzt nicht an diesem Tisch.") and "`/6nimmt eröffnen`" in refused.content
+            assert (
+                refused.content.startswith("Du sitzt nicht an diesem Tisch.")
+                and "`/6nimmt eröffnen`" in refused.content
+            )
             refused = await (await standin.click(bob, reveal, decide)).reply()
             assert refused.content == "This decision is not yours: the game is waiting for **alice**."
 
@@ -158,7 +177,8 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             prompt = await (await standin.click(alice, reveal, decide)).reply()
             assert prompt.ephemeral_to.id == alice.id
             assert prompt.content.startswith(
-                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮.")
+                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮."
+            )
             assert "drücke **Keine Sonderkarte**" in prompt.content
             assert prompt.button("Keine Sonderkarte → Reihe 1 nehmen — 🐮 8")
             choices = await (await standin.click(alice, prompt, prompt.button("Stopp…")["custom_id"])).reply()
@@ -185,8 +205,9 @@ async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path)
     async with DiscordStandin(rate_limits=True) as standin:  # a whole game: held to Discord's rate limits
         world = World(standin, tmp_path, locale="de")
         async with world.running_bot():
-            lobby = await (await standin.slash(world.alice, world.channel, "6nimmt start", rounds=1,
-                                               ai_players=1)).reply()
+            lobby = await (
+                await standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
+            ).reply()
             assert "1 Runde" in lobby.embed["description"] and "🤖 Ada · mittel" in str(lobby.embed)
             interaction = await standin.click(world.alice, lobby, lobby.button("Beginnen")["custom_id"])
             await interaction.ack()
@@ -200,8 +221,9 @@ async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path)
                     assert table.button(custom_id=rows[0])["label"].startswith("Reihe ")
                     await (await standin.click(world.alice, table, rows[0])).ack()
                     continue
-                hand = await (await standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
-                              ).reply()
+                hand = await (
+                    await standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
+                ).reply()
                 await (await standin.click(world.alice, hand, hand.custom_ids[0])).ack()
             await world.settle()
             assert world.table_message() is None, "the game did not end"

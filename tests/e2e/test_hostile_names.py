@@ -69,8 +69,14 @@ async def play_with_hostile_names(world):
     standin.set_bot_permissions(DEFAULT_BOT_PERMISSIONS | discord.Permissions(mention_everyone=True))
     regulars = standin.add_role(world.guild, "regulars")
     bystander = world.carol  # in the server, not playing
-    names = [f"{RLO}evil twin", f"<@&{regulars.id}>", f"<@{bystander.id}>", "@everyone", "**bold** ||spoil||",
-             "`x` > q"]
+    names = [
+        f"{RLO}evil twin",
+        f"<@&{regulars.id}>",
+        f"<@{bystander.id}>",
+        "@everyone",
+        "**bold** ||spoil||",
+        "`x` > q",
+    ]
     raw = [f"<@&{regulars.id}>", f"<@{bystander.id}>", "@everyone", "@here", "**bold**", "||spoil||", "`x`"]
     players = [standin.add_member(world.guild, f"player{i}", display_name=name) for i, name in enumerate(names)]
     host = players[0]

@@ -91,8 +91,14 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         status = await reply(world, world.carol, "6nimmt status")
         assert status.ephemeral_to.id == world.carol.id
         again = await world.standin.world.wait_until(
-            lambda: world.public()[-1] if world.public()[-1].id != first.id and world.table_message() is world.public()[-1]
-            else None, 3, "the table was not posted again")
+            lambda: (
+                world.public()[-1]
+                if world.public()[-1].id != first.id and world.table_message() is world.public()[-1]
+                else None
+            ),
+            3,
+            "the table was not posted again",
+        )
         assert again.button("Play a card") and again.attachments
 
         # /6nimmt hand opens the same private hand as the button; a pick from it counts.
@@ -117,7 +123,9 @@ async def test_status_kick_and_cancel_in_a_running_game(world):
         assert "not playing at this table" in again.content
         # The kicked player's clicks are refused from now on, with the reason and no way back.
         table = world.table_message()
-        refused = await (await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])).reply()
+        refused = await (
+            await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])
+        ).reply()
         assert "the host removed you from this game" in refused.content and refused.custom_ids == []
         hand = await reply(world, world.carol, "6nimmt hand")
         assert "the host removed you" in hand.content and hand.custom_ids == []
@@ -164,7 +172,9 @@ async def test_rematch_seats_the_same_players_in_a_new_lobby(world):
         again = await (await world.standin.click(world.alice, final, rematch)).reply()
         assert again.ephemeral_to.id == world.alice.id and "already has a 6 nimmt! table" in again.content
         # The one who asked hosts it: only bob starts it.
-        refused = await (await world.standin.click(world.alice, new_lobby, new_lobby.button("Start")["custom_id"])).reply()
+        refused = await (
+            await world.standin.click(world.alice, new_lobby, new_lobby.button("Start")["custom_id"])
+        ).reply()
         assert "Only the host" in refused.content
         await click_ok(world, world.bob, new_lobby, new_lobby.button("Start")["custom_id"])
         await world.settle()
@@ -254,8 +264,9 @@ async def start_with_a_late_lobby_id(world, *clicks):
         await click_ok(world, user, opened, opened.button(label)["custom_id"])
     await world.settle()
     gate.set()
-    await world.standin.world.wait_until(lambda: not world.standin.message(opened.id).custom_ids, 3,
-                                         "the lobby kept its buttons")
+    await world.standin.world.wait_until(
+        lambda: not world.standin.message(opened.id).custom_ids, 3, "the lobby kept its buttons"
+    )
     await world.settle()
     return start, opened
 

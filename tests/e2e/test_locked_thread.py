@@ -67,8 +67,11 @@ def summary(world, lobby) -> str:
 
 
 async def summary_says(world, lobby, paused: bool) -> None:
-    await world.standin.world.wait_until(lambda: (PAUSED in summary(world, lobby)) == paused or None, 5,
-                                         "the channel's summary to say whether the game is paused")
+    await world.standin.world.wait_until(
+        lambda: (PAUSED in summary(world, lobby)) == paused or None,
+        5,
+        "the channel's summary to say whether the game is paused",
+    )
     await world.settle()
 
 
@@ -215,7 +218,8 @@ async def test_a_thread_locked_for_over_a_day_ends_its_game_as_abandoned(world):
         assert world.bot.service.registry.find(table_id) is not None and PAUSED in summary(world, lobby)
         await pass_time(world, table_id, 3601)
         await world.standin.world.wait_until(
-            lambda: "stayed locked for a day" in summary(world, lobby) or None, 5, "the summary to say why it ended")
+            lambda: "stayed locked for a day" in summary(world, lobby) or None, 5, "the summary to say why it ended"
+        )
         assert "closed" in world.standin.message(lobby.id).embed["title"] and PAUSED not in summary(world, lobby)
         assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
         assert world.standin.channel_messages(thread) == shown
@@ -270,8 +274,9 @@ async def test_a_game_opened_inside_a_thread_pauses_when_that_thread_is_locked(w
         assert world.standin.channel_messages(chat) == shown
         await bob_is_told_it_is_paused(world, chat)
         await lock(world, chat, locked=False)
-        await world.standin.world.wait_until(lambda: len(world.standin.channel_messages(chat)) > len(shown) or None,
-                                             5, "the game to go on")
+        await world.standin.world.wait_until(
+            lambda: len(world.standin.channel_messages(chat)) > len(shown) or None, 5, "the game to go on"
+        )
         await play_to_the_end(world, [world.alice, world.bob], channel=chat)
         await world.settle()
         assert_played_to_the_end(world, chat, table_id)

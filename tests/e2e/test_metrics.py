@@ -31,19 +31,25 @@ async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], flo
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("text/plain")
         text = await response.text()
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(text) for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
 
 
 def total(samples, name: str, **labels: str) -> float:
     """The sum of ``name``'s samples whose labels include ``labels``."""
-    return sum(value for (sample, sample_labels), value in samples.items()
-               if sample == name and set(labels.items()) <= set(sample_labels))
+    return sum(
+        value
+        for (sample, sample_labels), value in samples.items()
+        if sample == name and set(labels.items()) <= set(sample_labels)
+    )
 
 
 async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
     port = free_port()
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         dana = standin.add_member(guild, "dana")
@@ -55,8 +61,9 @@ async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
             assert total(idle, "sixnimmt_tables") == 0
             assert total(idle, "sixnimmt_database_up") == 1
 
-            lobby = await (await standin.slash(dana, channel, "6nimmt start", rounds=1, ai_players=1,
-                                               ai_level="easy")).reply(timeout=10)
+            lobby = await (
+                await standin.slash(dana, channel, "6nimmt start", rounds=1, ai_players=1, ai_level="easy")
+            ).reply(timeout=10)
             playing = await scrape(port)
             assert total(playing, "sixnimmt_tables", state="lobby", pace="live") == 1
             await (await standin.click(dana, lobby, lobby.button("Start")["custom_id"])).ack()

@@ -19,20 +19,37 @@ import pytest
 from tests.standin import DiscordStandin
 
 ROOT = Path(__file__).resolve().parents[2]
-LAUNCH = ("import sys; from tests.standin import apply_env_overrides; apply_env_overrides(); "
-          "from bot.__main__ import main; sys.exit(main(sys.argv[1:]))")
+LAUNCH = (
+    "import sys; from tests.standin import apply_env_overrides; apply_env_overrides(); "
+    "from bot.__main__ import main; sys.exit(main(sys.argv[1:]))"
+)
 
 pytestmark = pytest.mark.slow
 
 
 def bot_env(standin, tmp_path, **extra) -> dict[str, str]:
-    return {**os.environ, **standin.env, "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
-            "LOG_FORMAT": "json", "DEV_GUILD_IDS": "", "PYTHONPATH": str(ROOT), **extra}
+    return {
+        **os.environ,
+        **standin.env,
+        "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+        "LOG_FORMAT": "json",
+        "DEV_GUILD_IDS": "",
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
 
 
 async def run_cli(env, *args, timeout=30) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", LAUNCH, *args, env=env, cwd=ROOT,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        LAUNCH,
+        *args,
+        env=env,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), timeout)
     return proc.returncode, out.decode(), err.decode()
 
@@ -59,8 +76,9 @@ async def test_sync_run_health_and_sigterm(tmp_path):
 
         log_path = tmp_path / "bot.log"
         with open(log_path, "wb") as log:
-            proc = await asyncio.create_subprocess_exec(sys.executable, "-c", LAUNCH, env=env, cwd=ROOT,
-                                                        stdout=log, stderr=log)
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", LAUNCH, env=env, cwd=ROOT, stdout=log, stderr=log
+            )
         try:
             for _ in range(100):  # the heartbeat says "ready" once the gateway is up
                 code, out, _ = await run_cli(env, "--health")
@@ -100,13 +118,16 @@ async def test_sync_reports_a_refused_token_or_guild(tmp_path):
         env = bot_env(standin, tmp_path, DISCORD_TOKEN="not-the-token")
         code, out, err = await run_cli(env, "--sync")
         assert code == 1 and out == ""
-        assert err.strip().splitlines()[-1] == ("error: Discord refused the token: check DISCORD_TOKEN "
-                                                "(it is on your application's Bot page)")
+        assert err.strip().splitlines()[-1] == (
+            "error: Discord refused the token: check DISCORD_TOKEN (it is on your application's Bot page)"
+        )
         assert "Traceback" not in err
         code, out, err = await run_cli(bot_env(standin, tmp_path), "--sync", "4242")  # a guild without the bot
         assert code == 1 and out == ""
-        assert err.strip().splitlines()[-1] == ("error: Discord refused (Missing Access): is the bot in that "
-                                                "guild, invited with the applications.commands scope?")
+        assert err.strip().splitlines()[-1] == (
+            "error: Discord refused (Missing Access): is the bot in that "
+            "guild, invited with the applications.commands scope?"
+        )
 
 
 async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_path):
@@ -116,8 +137,11 @@ async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_pa
             db.execute("PRAGMA user_version = 999")  # written by a newer bot
         code, _, err = await run_cli(env)
         assert code == 1, err
-        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
-                   and json.loads(line)["level"] == "ERROR"]
+        (line,) = [
+            json.loads(line)["message"]
+            for line in err.splitlines()
+            if line.startswith("{") and json.loads(line)["level"] == "ERROR"
+        ]
         assert line.startswith(f"the database {tmp_path / 'bot.sqlite3'} cannot be used: database schema version 999")
         assert "Traceback" not in err
 
@@ -126,23 +150,37 @@ async def test_an_unusable_database_or_an_unreachable_discord_is_one_line(tmp_pa
         before = notes.read_bytes()
         code, _, err = await run_cli(bot_env(standin, tmp_path, DATABASE_URL=f"sqlite:///{notes}"))
         assert code == 1, err
-        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
-                   and json.loads(line)["level"] == "ERROR"]
-        assert line == (f"the database sqlite:///{notes} cannot be used: {notes} is not an SQLite database file; "
-                        "point DATABASE_URL or DATABASE_PATH at the bot's database, or at a new file")
+        (line,) = [
+            json.loads(line)["message"]
+            for line in err.splitlines()
+            if line.startswith("{") and json.loads(line)["level"] == "ERROR"
+        ]
+        assert line == (
+            f"the database sqlite:///{notes} cannot be used: {notes} is not an SQLite database file; "
+            "point DATABASE_URL or DATABASE_PATH at the bot's database, or at a new file"
+        )
         assert "Traceback" not in err and notes.read_bytes() == before
 
         nowhere = "postgresql://bot:s3cret@127.0.0.1:9/sixnimmt"  # nothing listens on port 9
         code, _, err = await run_cli(bot_env(standin, tmp_path, DATABASE_URL=nowhere))
         assert code == 1, err
-        (line,) = [json.loads(line)["message"] for line in err.splitlines() if line.startswith("{")
-                   and json.loads(line)["level"] == "ERROR"]
-        assert line.startswith("the database postgresql://bot:***@127.0.0.1:9/sixnimmt cannot be used: "
-                               "the database server cannot be reached"), line
+        (line,) = [
+            json.loads(line)["message"]
+            for line in err.splitlines()
+            if line.startswith("{") and json.loads(line)["level"] == "ERROR"
+        ]
+        assert line.startswith(
+            "the database postgresql://bot:***@127.0.0.1:9/sixnimmt cannot be used: "
+            "the database server cannot be reached"
+        ), line
         assert "Traceback" not in err and "s3cret" not in err
 
-        env = bot_env(standin, tmp_path, DATABASE_PATH=str(tmp_path / "new.sqlite3"),
-                      DISCORD_API_BASE="http://127.0.0.1:9/api/v10")  # nothing listens on port 9
+        env = bot_env(
+            standin,
+            tmp_path,
+            DATABASE_PATH=str(tmp_path / "new.sqlite3"),
+            DISCORD_API_BASE="http://127.0.0.1:9/api/v10",
+        )  # nothing listens on port 9
         code, _, err = await run_cli(env)
         assert code == 1, err
         assert "cannot reach Discord" in err and "Traceback" not in err

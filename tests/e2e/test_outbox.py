@@ -135,8 +135,9 @@ async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypa
         def broken_hand_text(table, view, locale):
             raise RuntimeError("rendering failed")
 
-        hand = await (await world.standin.click(world.alice, table_message,
-                                                table_message.button("Play a card")["custom_id"])).reply()
+        hand = await (
+            await world.standin.click(world.alice, table_message, table_message.button("Play a card")["custom_id"])
+        ).reply()
         monkeypatch.setattr(hand_items, "hand_text", broken_hand_text)  # fails after the pick is saved
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
         answer = await (await world.standin.click(world.alice, hand, card)).reply()
@@ -145,8 +146,9 @@ async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypa
         assert table.game.picks[table.seat_of(world.alice.id)] == int(card.rsplit(":", 1)[1])
 
         # A failure before anything is saved still says so.
-        other = await (await world.standin.click(world.bob, table_message,
-                                                 table_message.button("Play a card")["custom_id"])).reply()
+        other = await (
+            await world.standin.click(world.bob, table_message, table_message.button("Play a card")["custom_id"])
+        ).reply()
         assert "nothing was changed" in other.content
 
 
@@ -165,8 +167,9 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
             raise StoreUnavailable("the database did not answer")
 
         monkeypatch.setattr(service.store, "commit", away)
-        hand = await (await world.standin.click(world.alice, table_message,
-                                                table_message.button("Play a card")["custom_id"])).reply()
+        hand = await (
+            await world.standin.click(world.alice, table_message, table_message.button("Play a card")["custom_id"])
+        ).reply()
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
         answer = await (await world.standin.click(world.alice, hand, card)).reply()
         assert "nothing was changed" in answer.content
@@ -179,7 +182,8 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
 
 
 async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_once_the_database_is_back(
-        world, monkeypatch):
+    world, monkeypatch
+):
     """The presenter could not record that a reveal was shown (the database is away): it shows no
     reveal twice, and records the mark once the database is back."""
     from data.errors import StoreUnavailable
@@ -210,6 +214,7 @@ async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_on
 
 async def play_to_the_last_turn(world, players):
     """``players`` play until one card is left in each hand; the live table message then."""
+
     def last_turn():
         game = world.bot.service.table_in(world.channel.id).game
         return game.phase.value == "pick" and len(game.hands[0]) == 1
@@ -233,8 +238,9 @@ async def test_a_5xx_during_a_clean_stop_leaves_the_standings_for_the_next_start
         await pick_first_card(world, world.bob, table)  # the game is over: its standings are owed
         assert world.bot.service.table_in(world.channel.id) is None
         # The stop begins; from now on Discord answers every message with 503.
-        world.standin.fail_requests(1.0, status=503, routes=["/channels/{channel}/messages",
-                                                             "/channels/{channel}/messages/{message}"])
+        world.standin.fail_requests(
+            1.0, status=503, routes=["/channels/{channel}/messages", "/channels/{channel}/messages/{message}"]
+        )
         asyncio.get_running_loop().call_later(0.3, release.set)
     assert any(f.status == 503 for f in world.standin.injected_faults), "the stop met Discord failing"
     assert standings(world) == []

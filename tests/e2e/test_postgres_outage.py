@@ -13,8 +13,9 @@ from tests.e2e.test_table_play import click_ok, open_table
 async def drop_connections(cluster, url: str) -> int:
     admin = await asyncpg.connect(cluster.admin_url)
     try:
-        return await admin.fetchval("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                    "WHERE datname = $1", url.rsplit("/", 1)[1])
+        return await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1", url.rsplit("/", 1)[1]
+        )
     finally:
         await admin.close()
 
@@ -28,8 +29,12 @@ async def pick(world, user) -> str:
 
 
 async def test_clicks_after_the_server_dropped_every_connection_are_saved(world, postgres_cluster, postgres_url):
-    world.settings = lambda: Settings(discord_token=world.standin.token, database_url=postgres_url,
-                                      health_file=world.tmp_path / "bot.health", threads=False)
+    world.settings = lambda: Settings(
+        discord_token=world.standin.token,
+        database_url=postgres_url,
+        health_file=world.tmp_path / "bot.health",
+        threads=False,
+    )
     async with world.running_bot() as bot:
         lobby = await open_table(world, rounds=1, ai_players=1, ai_level="easy")
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])

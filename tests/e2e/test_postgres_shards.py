@@ -36,24 +36,41 @@ class ShardProcess:
         gateway = self.standin.server.gateway
         before = len([s for s in gateway.live_sessions if s.shard and s.shard[0] == self.shard])
         name, value = self.tag.split("=")
-        env = {**os.environ, **self.standin.env, "DATABASE_URL": self.database_url, "SHARD_COUNT": "2",
-               "SHARD_IDS": str(self.shard), "SIXNIMMT_SYNC": "1" if sync else "", name: value,
-               "HEALTH_FILE": str(self.log.with_suffix(".health"))}  # not next to a database file
+        env = {
+            **os.environ,
+            **self.standin.env,
+            "DATABASE_URL": self.database_url,
+            "SHARD_COUNT": "2",
+            "SHARD_IDS": str(self.shard),
+            "SIXNIMMT_SYNC": "1" if sync else "",
+            name: value,
+            "HEALTH_FILE": str(self.log.with_suffix(".health")),
+        }  # not next to a database file
         with open(self.log, "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(ROOT / "tests" / "e2e" / "bot_process.py"), env=env, cwd=ROOT,
-                stdout=log, stderr=log)
+                sys.executable,
+                str(ROOT / "tests" / "e2e" / "bot_process.py"),
+                env=env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=log,
+            )
         await self.standin.world.wait_until(
-            lambda: self.proc.returncode is not None or len(
-                [s for s in gateway.live_sessions if s.shard and s.shard[0] == self.shard]) > before,
-            30, f"shard {self.shard} did not connect; see {self.log}")
+            lambda: (
+                self.proc.returncode is not None
+                or len([s for s in gateway.live_sessions if s.shard and s.shard[0] == self.shard]) > before
+            ),
+            30,
+            f"shard {self.shard} did not connect; see {self.log}",
+        )
         assert self.proc.returncode is None, self.log.read_text()
 
     async def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         await asyncio.wait_for(self.proc.wait(), 10)
-        await self.standin.world.wait_until(lambda: not processes_with_env(self.tag), 10,
-                                            "a process of the killed bot is still running")
+        await self.standin.world.wait_until(
+            lambda: not processes_with_env(self.tag), 10, "a process of the killed bot is still running"
+        )
 
     async def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -66,8 +83,11 @@ def live_table(standin, channel):
 
 
 async def play_to_the_end(standin, channel, player) -> None:
-    """One human (and an easy AI) play a one-round game: highest card, first row when asked."""
-    for _ in range(200):
+    """One human (and an easy AI) play a one-round game: highest card, first row when asked. Its
+    messages may come no faster than Discord's bucket for a channel lets them (about one a second
+    under the stand-in's limits), so the game is given a minute and a half."""
+    deadline = asyncio.get_running_loop().time() + 90
+    while asyncio.get_running_loop().time() < deadline:
         if any(c.startswith("6n:m:") for m in standin.channel_messages(channel) for c in m.custom_ids):
             return  # the end of the game, with its Rematch button
         live = live_table(standin, channel)
@@ -82,14 +102,22 @@ async def play_to_the_end(standin, channel, player) -> None:
         except InteractionRejected:  # the message moved on between looking and clicking
             pass
         await asyncio.sleep(0.05)
-    raise AssertionError("the game did not end: " + repr([(m.content[:80], (m.embed or {}).get("title"), m.custom_ids) for m in standin.channel_messages(channel)][-4:]))
+    raise AssertionError(
+        "the game did not end: "
+        + repr(
+            [(m.content[:80], (m.embed or {}).get("title"), m.custom_ids) for m in standin.channel_messages(channel)][
+                -4:
+            ]
+        )
+    )
 
 
 async def checkpoint_row(url: str, game_id: int):
     conn = await asyncpg.connect(url)
     try:
-        return tuple(await conn.fetchrow("SELECT last_seq, state, meta, updated_at FROM checkpoints "
-                                         "WHERE game_id = $1", game_id))
+        return tuple(
+            await conn.fetchrow("SELECT last_seq, state, meta, updated_at FROM checkpoints WHERE game_id = $1", game_id)
+        )
     finally:
         await conn.close()
 
@@ -103,7 +131,7 @@ async def game_in(url: str, channel_id: int) -> int:
 
 
 async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postgres_url):
-    async with DiscordStandin(ack_deadline=10) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
         guilds = []
         while len({(g.id >> 22) % 2 for g in guilds}) < 2:  # a guild on each shard
             guilds.append(standin.add_guild(f"g{len(guilds)}"))
@@ -111,8 +139,9 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
         channel = {shard: standin.add_text_channel(g, "games") for shard, g in guild.items()}
         first = standin.add_member(guild[0], "dana")
         dana = {0: first, 1: standin.add_member(guild[1], first.user)}  # one user, in both servers
-        processes = {shard: ShardProcess(standin, postgres_url, shard, tmp_path / f"shard{shard}.log")
-                     for shard in (0, 1)}
+        processes = {
+            shard: ShardProcess(standin, postgres_url, shard, tmp_path / f"shard{shard}.log") for shard in (0, 1)
+        }
         try:
             await processes[0].start(sync=True)
             await standin.wait_for_commands("6nimmt", "leaderboard", timeout=10)
@@ -120,33 +149,50 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
 
             # A game in each server, each served by its own process.
             for shard in (0, 1):
-                lobby = await (await standin.slash(dana[shard], channel[shard], "6nimmt start", rounds=1, ai_players=1,
-                                                   ai_level="easy")).reply(timeout=10)
+                lobby = await (
+                    await standin.slash(
+                        dana[shard], channel[shard], "6nimmt start", rounds=1, ai_players=1, ai_level="easy"
+                    )
+                ).reply(timeout=10)
                 started = await standin.click(dana[shard], lobby, lobby.button("Start")["custom_id"])
                 assert await started.ack() == 6, started.original and started.original.content
             await asyncio.gather(*(play_to_the_end(standin, channel[s], dana[s]) for s in (0, 1)))
 
             # Either process sees the games of both.
             for shard in (0, 1):
-                board = await (await standin.slash(dana[shard], channel[shard], "leaderboard", scope="global",
-                                                   metric="games")).reply(timeout=10)
+                board = await (
+                    await standin.slash(dana[shard], channel[shard], "leaderboard", scope="global", metric="games")
+                ).reply(timeout=10)
                 assert "dana" in board.embed["description"] and "2 games" in board.embed["description"], board.embed
-                here = await (await standin.slash(dana[shard], channel[shard], "leaderboard", metric="games")).reply(timeout=10)
+                here = await (await standin.slash(dana[shard], channel[shard], "leaderboard", metric="games")).reply(
+                    timeout=10
+                )
                 assert "1 game" in here.embed["description"], here.embed
                 stats = await (await standin.slash(dana[shard], channel[shard], "6nimmt stats", scope="global")).reply(
-                    timeout=10)
-                assert any(f["value"].startswith("2") for f in stats.embed["fields"]
-                           if f["name"].lower().startswith("games")), stats.embed
+                    timeout=10
+                )
+                assert any(
+                    f["value"].startswith("2") for f in stats.embed["fields"] if f["name"].lower().startswith("games")
+                ), stats.embed
 
             # A running table in each server; then shard 0's process is killed and restarted.
             live = {}
             for shard in (0, 1):
-                lobby = await (await standin.slash(dana[shard], channel[shard], "6nimmt start", rounds=1, ai_players=1,
-                                                   ai_level="easy")).reply(timeout=10)
+                lobby = await (
+                    await standin.slash(
+                        dana[shard], channel[shard], "6nimmt start", rounds=1, ai_players=1, ai_level="easy"
+                    )
+                ).reply(timeout=10)
                 await (await standin.click(dana[shard], lobby, lobby.button("Start")["custom_id"])).ack()
                 live[shard] = await standin.wait_for_message(  # the earlier games' messages keep their buttons
-                    lambda m, c=channel[shard], after=lobby.id: m.channel.id == c.id and not m.ephemeral
-                    and m.id > after and any(i.startswith("6n:h:") for i in m.custom_ids), 10)
+                    lambda m, c=channel[shard], after=lobby.id: (
+                        m.channel.id == c.id
+                        and not m.ephemeral
+                        and m.id > after
+                        and any(i.startswith("6n:h:") for i in m.custom_ids)
+                    ),
+                    10,
+                )
             games = {shard: await game_in(postgres_url, channel[shard].id) for shard in (0, 1)}
             other_before = await checkpoint_row(postgres_url, games[1])
 
@@ -155,8 +201,9 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
 
             restored = [line for line in processes[0].log.read_text().splitlines() if line.startswith("RESTORED")]
             assert restored[-1] == f"RESTORED {[games[0]]}", "the restarted process took only its own table back"
-            assert await checkpoint_row(postgres_url, games[1]) == other_before, \
+            assert await checkpoint_row(postgres_url, games[1]) == other_before, (
                 "the restarted process wrote the other shard's table"
+            )
             for shard in (0, 1):  # both tables play on, through the buttons of their messages
                 cards, hand = await open_hand(standin, dana[shard], standin.message(live[shard].id))
                 answer = await (await standin.click(dana[shard], hand, cards[max(cards)])).reply(timeout=10)
@@ -164,6 +211,10 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
             assert (await checkpoint_row(postgres_url, games[0]))[0] >= 1
             assert (await checkpoint_row(postgres_url, games[1]))[0] >= 1
             standin.assert_no_errors()
+            # The limit is the bot token's: two processes, each keeping to its share, stay under it together.
+            figures = standin.rate_limits.figures()
+            assert figures.bot_requests > 0 and max(figures.per_second) <= 45, figures.per_second
+            assert sum(figures.too_many.values()) == 0 and figures.invalid == 0, figures
         finally:
             for process in processes.values():
                 await process.stop()

@@ -19,8 +19,7 @@ from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 def bot_token_requests(world, since: int = 0):
     """The requests the bot made with its token from the ``since``-th on: interaction callbacks and
     the interaction's webhook (follow-ups, edits of its answers) are not counted against the limit."""
-    return [r for r in world.standin.requests[since:]
-            if "/interactions/" not in r.path and "/webhooks/" not in r.path]
+    return [r for r in world.standin.requests[since:] if "/interactions/" not in r.path and "/webhooks/" not in r.path]
 
 
 def most_in(times: list[float], seconds: float) -> int:

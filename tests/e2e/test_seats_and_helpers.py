@@ -52,7 +52,9 @@ async def test_a_replaced_player_takes_the_seat_back_and_plays_to_the_end(world)
 
         # Bob presses his old table button: he reads why, and may take the seat back.
         message = world.table_message()
-        refused = await (await world.standin.click(world.bob, message, message.button("Play a card")["custom_id"])).reply()
+        refused = await (
+            await world.standin.click(world.bob, message, message.button("Play a card")["custom_id"])
+        ).reply()
         assert refused.ephemeral_to.id == world.bob.id
         assert refused.content.startswith("An AI plays your seat since you missed two turns in a row.")
         assert "Take my seat back" in refused.content
@@ -62,7 +64,9 @@ async def test_a_replaced_player_takes_the_seat_back_and_plays_to_the_end(world)
         # Mid-turn: the AI's pick for this turn stands.
         ai_pick = table.game.picks[bob_seat]
         assert ai_pick
-        back = await (await world.standin.click(world.bob, refused, refused.button("Take my seat back")["custom_id"])).reply()
+        back = await (
+            await world.standin.click(world.bob, refused, refused.button("Take my seat back")["custom_id"])
+        ).reply()
         assert "You have your seat back" in back.content and back.custom_ids == []
         await world.settle()
         news = str(world.table_message().embed)
@@ -99,8 +103,9 @@ async def test_outsiders_are_told_how_to_join_on_every_button(world):
         # The draft: the public select and the hand command refuse the outsider.
         message = world.table_message()
         select = message.selects[0]
-        answer = await (await world.standin.select(world.carol, message, select["custom_id"],
-                                                   [select["options"][0]["value"]])).reply()
+        answer = await (
+            await world.standin.select(world.carol, message, select["custom_id"], [select["options"][0]["value"]])
+        ).reply()
         assert "You are not at this table" in answer.content and JOIN_HINT in answer.content
         answer = await reply(world, world.carol, "6nimmt hand")
         assert JOIN_HINT in answer.content
@@ -124,14 +129,21 @@ async def test_outsiders_are_told_how_to_join_on_every_button(world):
             await world.settle()
             message = world.table_message()
             select = message.selects[0]
-            await (await world.standin.select(users[table.game.drafter], message, select["custom_id"],
-                                              [select["options"][0]["value"]])).ack()
+            await (
+                await world.standin.select(
+                    users[table.game.drafter], message, select["custom_id"], [select["options"][0]["value"]]
+                )
+            ).ack()
         await world.settle()
 
         # Helpers: the hand carries the tracker; in the Pro variant it knows the other hand from the draft.
         message = world.table_message()
-        alice_hand = await (await world.standin.click(world.alice, message, message.button("Play a card")["custom_id"])).reply()
-        tracker = await (await world.standin.click(world.alice, alice_hand, alice_hand.button("Cards seen")["custom_id"])).reply()
+        alice_hand = await (
+            await world.standin.click(world.alice, message, message.button("Play a card")["custom_id"])
+        ).reply()
+        tracker = await (
+            await world.standin.click(world.alice, alice_hand, alice_hand.button("Cards seen")["custom_id"])
+        ).reply()
         assert tracker.ephemeral_to.id == world.alice.id and "Cards seen this round" in tracker.content
         rows = card_ranges(c for row in table.game.rows for c in row)
         assert f"In the rows: {rows}\n" in tracker.content
@@ -139,7 +151,9 @@ async def test_outsiders_are_told_how_to_join_on_every_button(world):
         assert f"  bob: {card_ranges(bob_hand)}" in tracker.content
 
         # Play a card, the row choice (inside play_until_over) and Rematch refuse the outsider too.
-        answer = await (await world.standin.click(world.carol, message, message.button("Play a card")["custom_id"])).reply()
+        answer = await (
+            await world.standin.click(world.carol, message, message.button("Play a card")["custom_id"])
+        ).reply()
         assert JOIN_HINT in answer.content
         await play_until_over(world, [world.alice, world.bob], world.carol)
         await world.settle()
@@ -186,7 +200,9 @@ async def test_a_table_without_helpers_has_no_tracker(world):
         await start_game(world, rounds=1)
         hand = await reply(world, world.alice, "6nimmt hand")
         assert not any(cid.startswith("6n:tr:") for cid in hand.custom_ids)
-        forged = await world.standin.click_raw(world.alice, hand, f"6n:tr:{world.bot.service.table_in(world.channel.id).id}")
+        forged = await world.standin.click_raw(
+            world.alice, hand, f"6n:tr:{world.bot.service.table_in(world.channel.id).id}"
+        )
         assert "not valid" in (await forged.reply()).content
 
 
@@ -203,7 +219,8 @@ async def test_the_lobby_message_says_what_became_of_it(world):
         cancelled_in = world.standin.add_text_channel(world.guild, "second")
         lobby = await reply(world, world.alice, "6nimmt start", cancelled_in)
         await world.standin.world.wait_until(
-            lambda: world.bot.service.table_in(cancelled_in.id).message_id is not None, 3, "no lobby id")
+            lambda: world.bot.service.table_in(cancelled_in.id).message_id is not None, 3, "no lobby id"
+        )
         await click_ok(world, world.alice, lobby, lobby.button("Cancel")["custom_id"])
         await world.settle()
         after = world.standin.message(lobby.id)

@@ -23,8 +23,9 @@ COMMAND = "6nimmt-admin settings"
 async def backend(request, world):
     if request.param == "postgres":
         url = await request.getfixturevalue("postgres_cluster").fresh_database()
-        world.settings = lambda: Settings(discord_token=world.standin.token, database_url=url,
-                                          health_file=world.tmp_path / "bot.health")
+        world.settings = lambda: Settings(
+            discord_token=world.standin.token, database_url=url, health_file=world.tmp_path / "bot.health"
+        )
     return request.param
 
 
@@ -62,8 +63,7 @@ async def test_only_members_who_manage_the_server_change_its_settings(world):
         assert refused.content.startswith("Nur Mitglieder mit der Berechtigung „Server verwalten“")
         assert await stored(world) is None
         # Outside a server there are no server settings.
-        alone = await (await world.standin.slash(world.bob.user, world.standin.dm_channel(world.bob),
-                                                 COMMAND)).reply()
+        alone = await (await world.standin.slash(world.bob.user, world.standin.dm_channel(world.bob), COMMAND)).reply()
         assert "belong to a server" in alone.content
     world.standin.assert_no_errors()
 
@@ -99,7 +99,11 @@ async def test_a_manager_sets_sees_and_resets_and_it_survives_a_restart(world, b
         assert "**Pace of a new game:** turn-based, 8 h a turn ✱" in again.content
         assert "**AI level:** hard ✱" in again.content
         assert bot.server_settings.differences(world.guild.id) == [
-            ("threads", False), ("pace", "8h"), ("turn_seconds", 90), ("ai_level", "hard")]
+            ("threads", False),
+            ("pace", "8h"),
+            ("turn_seconds", 90),
+            ("ai_level", "hard"),
+        ]
 
         # Reset, with a new choice on top: only that choice remains.
         reset = await settings(world, dora, reset=True, pace="live", turn_based=False)
@@ -146,8 +150,11 @@ async def test_a_servers_own_defaults_shape_its_new_games_and_show_in_the_lobby(
         assert table.options.ai_level == "hard" and table.seats[1].ai_level == "hard"
         assert not table.threaded and not [c for c in world.standin.world.channels.values() if c.is_thread]
         # Turn-based games are off here: asking for one is refused and opens nothing.
-        refused = await (await world.standin.slash(world.bob, world.standin.add_text_channel(world.guild, "slow"),
-                                                   "6nimmt start", pace="24h")).reply()
+        refused = await (
+            await world.standin.slash(
+                world.bob, world.standin.add_text_channel(world.guild, "slow"), "6nimmt start", pace="24h"
+            )
+        ).reply()
         assert "turned off on this server" in refused.content
         assert len(world.bot.service.tables) == 1
 
@@ -209,8 +216,7 @@ async def test_a_server_chooses_the_language_of_its_public_messages_and_it_survi
 
     async with world.running_bot():  # a new process: the table is restored, the choice read back
         table = world.table_message()
-        hand = await (await world.standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
-                      ).reply()
+        hand = await (await world.standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])).reply()
         assert hand.content.startswith("**Your hand**"), "a hand is the player's own: English"
         card = next(b for b in hand.buttons if b["custom_id"].startswith("6n:p:"))
         await click_ok(world, world.alice, hand, card["custom_id"])
@@ -224,7 +230,9 @@ async def test_a_server_chooses_the_language_of_its_public_messages_and_it_survi
         before = world.table_message()
         await (await world.standin.slash(world.alice, world.channel, "6nimmt status")).reply()
         again = await world.standin.world.wait_until(
-            lambda: world.table_message() if world.table_message().id != before.id else None, 3,
-            "the table was not posted again")
+            lambda: world.table_message() if world.table_message().id != before.id else None,
+            3,
+            "the table was not posted again",
+        )
         assert again.embed["title"].startswith("6 nimmt! — round 1"), "English again: the server's own"
     world.standin.assert_no_errors()

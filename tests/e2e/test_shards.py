@@ -24,8 +24,13 @@ async def test_each_shard_serves_and_restores_only_its_guilds(tmp_path):
 
         @contextlib.asynccontextmanager
         async def shard_process(shard: int):
-            settings = Settings(discord_token=standin.token, database_path=tmp_path / "shared.sqlite3",
-                                shard_count=2, shard_ids=[shard], threads=False)
+            settings = Settings(
+                discord_token=standin.token,
+                database_path=tmp_path / "shared.sqlite3",
+                shard_count=2,
+                shard_ids=[shard],
+                threads=False,
+            )
             bot = make_bot(settings, clock=clock)
             assert isinstance(bot, ShardedSixNimmtBot)
             async with standin.running(bot):
@@ -36,8 +41,9 @@ async def test_each_shard_serves_and_restores_only_its_guilds(tmp_path):
 
         for shard in (0, 1):
             async with shard_process(shard) as bot:
-                lobby = await (await standin.slash(hosts[shard], channels[shard], "6nimmt start",
-                                                   rounds=1)).reply(timeout=10)
+                lobby = await (await standin.slash(hosts[shard], channels[shard], "6nimmt start", rounds=1)).reply(
+                    timeout=10
+                )
                 assert lobby.button("Join")
                 assert [t.guild_id for t in bot.service.tables.values()] == [by_shard[shard].id]
 

@@ -137,6 +137,7 @@ async def test_a_save_that_gives_up_after_the_deadline_is_told_after_the_deferra
     """PostgreSQL restarting: the store retries for about 3 s, then gives up. The click was deferred
     meanwhile, so the could-not-be-saved answer comes as a private follow-up."""
     async with world.running_bot():
+
         async def retried_then_away():
             await asyncio.sleep(3.5)
             await away()
@@ -210,8 +211,9 @@ async def test_join_while_the_database_is_away_then_slow(world, monkeypatch):
         assert await slow.ack() == THINKING
         acked_in_time(slow)
         joined = await slow.reply(timeout=SLOW_SAVE_SECONDS + 5)
-        assert joined.ephemeral_to.id == world.bob.id and joined.content == "You joined the table.", \
+        assert joined.ephemeral_to.id == world.bob.id and joined.content == "You joined the table.", (
             "bob was not seated by the join that failed"
+        )
         monkeypatch.undo()
         await world.settle()
         assert f"<@{world.bob.id}>" in str(world.public()[0].embed), "the lobby shows bob seated"

@@ -108,8 +108,17 @@ async def test_stats_history_export_and_forget_me(world):
         stats = await slash(world, world.alice, "6nimmt stats")
         fields = {f["name"]: f["value"] for f in stats.embed["fields"]}
         assert "alice" in stats.embed["title"] and fields["Games"] == "1"
-        for name in ("Wins", "Rating", "Points per round", "Points per game", "Best game", "Worst game",
-                     "Rows taken", "Sixth-card takes", "Low-card takes"):
+        for name in (
+            "Wins",
+            "Rating",
+            "Points per round",
+            "Points per game",
+            "Best game",
+            "Worst game",
+            "Rows taken",
+            "Sixth-card takes",
+            "Low-card takes",
+        ):
             assert name in fields, name
         assert f"game #{game_id}" in fields["Best game"]
         of_bob = await slash(world, world.alice, "6nimmt stats", member=world.bob)
@@ -136,8 +145,11 @@ async def test_stats_history_export_and_forget_me(world):
         drawn = {colour for _, colour in chart.getcolors(maxcolors=1 << 20)}
         assert all(LINE_COLOURS[p] in drawn for p in range(seats))
 
-        for bad, expected in (("abc", "not a game number"), ("99999", "There is no game #99999"),
-                              (str(other), "not played in this server")):
+        for bad, expected in (
+            ("abc", "not a game number"),
+            ("99999", "There is no game #99999"),
+            (str(other), "not played in this server"),
+        ):
             refused = await slash(world, world.bob, "6nimmt history", game=bad)
             assert refused.ephemeral_to.id == world.bob.id and expected in refused.content, refused.content
 

@@ -17,8 +17,14 @@ async def threaded_table(world, host, *, begin=False, players=(), **options):
     """A table of ``world.channel`` whose game plays in a thread of its own, made through the service
     (as ``/6nimmt start`` will make one); its thread is returned with it."""
     service = world.bot.service
-    table = await service.open_lobby(world.guild.id, world.channel.id, host.id, host.user.name,
-                                     TableOptions(rounds=1, target=None, **options), threaded=True)
+    table = await service.open_lobby(
+        world.guild.id,
+        world.channel.id,
+        host.id,
+        host.user.name,
+        TableOptions(rounds=1, target=None, **options),
+        threaded=True,
+    )
     thread = world.standin.add_thread(world.channel, f"game {table.id}")
     await service.set_thread(table.id, thread.id)
     for player in players:
@@ -67,7 +73,7 @@ async def test_a_command_names_its_game_where_a_channel_has_several(world):
         elsewhere_channel = world.standin.add_text_channel(world.guild, "elsewhere")
         await reply(world, world.bob, "6nimmt start", channel=elsewhere_channel, rounds=1)
         [elsewhere] = world.bot.service.tables_in(elsewhere_channel.id)
-        for forged in (elsewhere.id, 10 ** 15):
+        for forged in (elsewhere.id, 10**15):
             refused = await reply(world, world.alice, "6nimmt cancel", table=forged)
             assert "That game is not open in this channel; nothing was changed." in refused.content
         refused = await reply(world, world.alice, "6nimmt join", table=elsewhere.id)
@@ -76,8 +82,10 @@ async def test_a_command_names_its_game_where_a_channel_has_several(world):
 
         # In the game's thread a command means that game, without the option; another game's id
         # is not that game's.
-        assert "not open in this channel" in (
-            await reply(world, world.alice, "6nimmt join", channel=thread, table=here.id)).content
+        assert (
+            "not open in this channel"
+            in (await reply(world, world.alice, "6nimmt join", channel=thread, table=here.id)).content
+        )
         left = await reply(world, world.carol, "6nimmt leave", channel=thread)
         assert "You left the table." in left.content and world.carol.id not in seated(there)
         not_host = await reply(world, world.alice, "6nimmt begin", channel=thread)
@@ -121,18 +129,28 @@ async def test_the_table_option_lists_the_games_open_where_it_is_typed(world):
         joinable = await standin.autocomplete(world.carol, world.channel, "6nimmt join", option="table")
         assert [c["value"] for c in joinable] == ids[::-1]
         # What was typed filters them: a name, or the table's number.
-        assert [c["value"] for c in await standin.autocomplete(
-            world.carol, world.channel, "6nimmt status", option="table", value="ALICE")] == [lobby.id]
-        assert [c["value"] for c in await standin.autocomplete(
-            world.carol, world.channel, "6nimmt cancel", option="table", value=f"#{playing.id} ")] == [playing.id]
-        assert await standin.autocomplete(world.carol, world.channel, "6nimmt hand", option="table",
-                                          value="nothing like it") == []
+        assert [
+            c["value"]
+            for c in await standin.autocomplete(
+                world.carol, world.channel, "6nimmt status", option="table", value="ALICE"
+            )
+        ] == [lobby.id]
+        assert [
+            c["value"]
+            for c in await standin.autocomplete(
+                world.carol, world.channel, "6nimmt cancel", option="table", value=f"#{playing.id} "
+            )
+        ] == [playing.id]
+        assert (
+            await standin.autocomplete(
+                world.carol, world.channel, "6nimmt hand", option="table", value="nothing like it"
+            )
+            == []
+        )
         # The other options typed so far come along (kick's member, prompts' choice).
-        kick = await standin.autocomplete(world.alice, world.channel, "6nimmt kick", option="table",
-                                          member=world.bob)
+        kick = await standin.autocomplete(world.alice, world.channel, "6nimmt kick", option="table", member=world.bob)
         assert [c["value"] for c in kick] == ids
-        prompts = await standin.autocomplete(world.alice, world.channel, "6nimmt prompts", option="table",
-                                             when="never")
+        prompts = await standin.autocomplete(world.alice, world.channel, "6nimmt prompts", option="table", when="never")
         assert [c["value"] for c in prompts] == ids
         # In the game's thread: that game only.
         inside = await standin.autocomplete(world.carol, thread, "6nimmt leave", option="table")
@@ -206,4 +224,3 @@ async def test_games_lists_your_games_yours_to_move_first(world):
         dm = await reply(world, world.bob.user, "6nimmt games", channel=world.standin.dm_channel(world.bob))
         assert "Use this command in a server" in dm.content
         world.standin.assert_no_errors()
-

@@ -98,7 +98,9 @@ async def test_a_whole_game_through_the_real_bot(world):
         table = world.table_message()
 
         # An outsider's click on "Play a card" is answered privately and changes nothing.
-        outsider = await (await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])).reply()
+        outsider = await (
+            await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])
+        ).reply()
         assert outsider.ephemeral_to.id == world.carol.id and "not at this table" in outsider.content
 
         # A forged custom id (not on the message) is answered too, not dropped.
@@ -136,8 +138,10 @@ async def test_sent_views_are_let_go(world):
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
         await world.settle()
         table = world.table_message()
-        hands = [await (await world.standin.click(world.alice, table, table.button("Play a card")["custom_id"])).reply()
-                 for _ in range(3)]
+        hands = [
+            await (await world.standin.click(world.alice, table, table.button("Play a card")["custom_id"])).reply()
+            for _ in range(3)
+        ]
         card = next(cid for cid in hands[0].custom_ids if cid.startswith("6n:p:"))
         picked = await (await world.standin.click(world.alice, hands[0], card)).reply()
         assert "face down" in picked.content  # the oldest hand's button still works

@@ -101,8 +101,7 @@ async def test_a_player_who_leaves_mid_game_still_gets_the_result(world):
 async def test_a_kicked_player_is_finished_by_an_ai(world):
     async with world.running_bot():
         table = await start_three(world)
-        kicked = await (await world.standin.slash(world.alice, world.channel, "6nimmt kick",
-                                                  member=world.bob)).reply()
+        kicked = await (await world.standin.slash(world.alice, world.channel, "6nimmt kick", member=world.bob)).reply()
         assert kicked.ephemeral
         await world.settle()
         assert "removed by the host" in str(world.table_message().embed)

@@ -16,7 +16,8 @@ async def start_in_thread(world, user, **options):
     lobby = await (await world.standin.slash(user, world.channel, "6nimmt start", **options)).reply()
     assert "table open" in lobby.embed["title"]
     thread = await world.standin.world.wait_until(
-        lambda: world.standin.world.channels.get(lobby.id), 3, "the game's thread")
+        lambda: world.standin.world.channels.get(lobby.id), 3, "the game's thread"
+    )
     assert thread.is_thread and thread.parent is world.channel  # started on the lobby: the same id
     return lobby, thread
 
@@ -80,7 +81,8 @@ async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summ
         new_lobby = world.public()[-1]
         assert new_lobby.id != lobby.id and "table open" in new_lobby.embed["title"]
         new_thread = await world.standin.world.wait_until(
-            lambda: world.standin.world.channels.get(new_lobby.id), 3, "the rematch's thread")
+            lambda: world.standin.world.channels.get(new_lobby.id), 3, "the rematch's thread"
+        )
         assert new_thread.parent is world.channel
         world.standin.assert_no_errors()
 
@@ -102,8 +104,7 @@ async def test_two_games_at_once_in_one_channel(world):
         assert ask.ephemeral_to.id == world.carol.id and "2 open games" in ask.content
         # ... unless only one of them can be meant: alice's hand is at the game she sits at.
         hand = await (await world.standin.slash(world.alice, world.channel, "6nimmt hand")).reply()
-        assert any(cid.startswith(f"6n:p:{world.bot.service.table_in(first_thread.id).id}:")
-                   for cid in hand.custom_ids)
+        assert any(cid.startswith(f"6n:p:{world.bot.service.table_in(first_thread.id).id}:") for cid in hand.custom_ids)
         # A moderator archives one game's thread mid-game: the game goes on, the thread reopens.
         await world.standin.archive(second_thread)
         assert world.standin.is_archived(second_thread)
@@ -124,7 +125,8 @@ async def test_a_deleted_thread_ends_its_game_cleanly(world):
         lobby, thread, table_id = await begun_in_thread(world)
         await world.standin.delete_channel(thread)
         await world.standin.world.wait_until(
-            lambda: world.bot.service.registry.find(table_id) is None or None, 3, "the table to end")
+            lambda: world.bot.service.registry.find(table_id) is None or None, 3, "the table to end"
+        )
         await world.settle()
         record = await world.bot.service.store.load_table(table_id)
         assert record.game.status == "abandoned"
@@ -143,8 +145,13 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
         start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
         lobby = await start.reply()
         [why] = await world.standin.world.wait_until(
-            lambda: [m for m in world.standin.ephemerals(world.alice) if "Create Public Threads" in (m.content or "")]
-            or None, 3, "the host to be told why")
+            lambda: (
+                [m for m in world.standin.ephemerals(world.alice) if "Create Public Threads" in (m.content or "")]
+                or None
+            ),
+            3,
+            "the host to be told why",
+        )
         assert why.content.count("\n") == 0  # one line
         assert not [c for c in world.standin.world.channels.values() if c.is_thread]
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
@@ -163,14 +170,17 @@ async def test_a_deleted_threads_game_whose_ending_fails_is_ended_once_the_datab
         try:
             await world.standin.delete_channel(thread)
             await world.standin.world.wait_until(  # past the store's wait for the lock
-                lambda: any("could not be ended" in r.getMessage() for r in caplog.records) or None, 15,
-                "the ending to fail")
+                lambda: any("could not be ended" in r.getMessage() for r in caplog.records) or None,
+                15,
+                "the ending to fail",
+            )
             assert world.bot.service.registry.find(table_id) is not None
         finally:
             await locked.end()
         # Nothing else happens at the table (no timer, no post): the ending is tried again anyway.
         await world.standin.world.wait_until(
-            lambda: world.bot.service.registry.find(table_id) is None or None, 10, "the table to end")
+            lambda: world.bot.service.registry.find(table_id) is None or None, 10, "the table to end"
+        )
         await world.settle()
         assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
         assert "thread was deleted" in str(world.standin.message(lobby.id).embed)
@@ -183,7 +193,8 @@ async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_at_the_next
     await world.standin.delete_channel(thread)  # nobody listening
     async with world.running_bot():
         await world.standin.world.wait_until(
-            lambda: world.bot.service.registry.find(table_id) is None or None, 5, "the table to end")
+            lambda: world.bot.service.registry.find(table_id) is None or None, 5, "the table to end"
+        )
         await world.settle()
         assert (await world.bot.service.store.load_table(table_id)).game.status == "abandoned"
         assert "thread was deleted" in str(world.standin.message(lobby.id).embed)
@@ -196,7 +207,9 @@ async def test_a_game_started_inside_a_thread_runs_there_and_the_host_is_told_wh
         lobby = await (await world.standin.slash(world.alice, chat, "6nimmt start", rounds=1, ai_players=1)).reply()
         [why] = await world.standin.world.wait_until(
             lambda: [m for m in world.standin.ephemerals(world.alice) if "a thread" in (m.content or "")] or None,
-            3, "the host to be told why")
+            3,
+            "the host to be told why",
+        )
         assert "runs right here" in why.content
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
         await play_in(world, chat, [world.alice])
@@ -250,7 +263,8 @@ async def next_game_from(world, user, thread):
     assert f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{lobby.id}" in said.content
     assert "table open" in lobby.embed["title"] and lobby.button("Join")
     new_thread = await world.standin.world.wait_until(
-        lambda: world.standin.world.channels.get(lobby.id), 3, "the new game's thread")
+        lambda: world.standin.world.channels.get(lobby.id), 3, "the new game's thread"
+    )
     assert new_thread.parent is world.channel and new_thread is not thread
     return lobby, new_thread
 
@@ -286,14 +300,21 @@ async def test_a_failed_thread_start_never_makes_a_second_game_in_the_channel(wo
         world.standin.fail_next("POST", thread_start, status=503)
         first = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)).reply()
         await world.standin.world.wait_until(
-            lambda: [m for m in world.standin.ephemerals(world.alice) if "runs in this channel" in (m.content or "")]
-            or None, 3, "alice to be told the game runs in the channel")
+            lambda: (
+                [m for m in world.standin.ephemerals(world.alice) if "runs in this channel" in (m.content or "")]
+                or None
+            ),
+            3,
+            "alice to be told the game runs in the channel",
+        )
         # It fails again for bob's table: a second game in place is not made; bob's table closes, and he is told.
         world.standin.fail_next("POST", thread_start, status=503)
         second = await (await world.standin.slash(world.bob, world.channel, "6nimmt start", rounds=1)).reply()
         [why] = await world.standin.world.wait_until(
-            lambda: [m for m in world.standin.ephemerals(world.bob) if "table was closed" in (m.content or "")]
-            or None, 3, "bob to be told his table was closed")
+            lambda: [m for m in world.standin.ephemerals(world.bob) if "table was closed" in (m.content or "")] or None,
+            3,
+            "bob to be told his table was closed",
+        )
         assert "already has a game played in the channel" in why.content
         await world.settle()
         assert not world.standin.message(second.id).custom_ids, "bob's lobby keeps no buttons"

@@ -100,16 +100,20 @@ async def test_the_pro_draft_is_played_with_selects(world):
             await world.settle()
             if table.game.phase.value == "draft":  # the one draft message, edited: it names the card taken
                 assert world.table_message().id == draft_message.id
-                log = next(f["value"] for f in world.standin.message(draft_message.id).embed["fields"]
-                           if f["name"] == "Draft so far")
+                log = next(
+                    f["value"]
+                    for f in world.standin.message(draft_message.id).embed["fields"]
+                    if f["name"] == "Draft so far"
+                )
                 assert log.endswith(f"{drafter.name} {value}")
         assert table.game.phase.value == "pick"
         assert all(len(h) == 10 for h in table.game.hands) and len(table.game.rows) == 4
         # One public message for the whole draft, then the table for the first turn.
         public = world.public()
         assert [m.id for m in public][1:] == [draft_message.id, world.table_message().id]
-        log = next(f["value"] for f in world.standin.message(draft_message.id).embed["fields"]
-                   if f["name"] == "Draft so far")
+        log = next(
+            f["value"] for f in world.standin.message(draft_message.id).embed["fields"] if f["name"] == "Draft so far"
+        )
         named = log.split(" · ") + [f"{taken[-1][0].name} {taken[-1][1]}"]
         assert named == [f"{user.name} {card}" for user, card in taken]
         assert f"{taken[-1][0].name} drafts **{taken[-1][1]}**" in world.table_message().content

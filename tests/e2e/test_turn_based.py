@@ -51,8 +51,9 @@ async def pick(world, user, thread):
 
 def reminders_in(world, thread, user):
     """The thread's messages that mention ``user`` as owing a move."""
-    return [m for m in world.standin.channel_messages(thread)
-            if "⏰" in (m.content or "") and f"<@{user.id}>" in m.content]
+    return [
+        m for m in world.standin.channel_messages(thread) if "⏰" in (m.content or "") and f"<@{user.id}>" in m.content
+    ]
 
 
 def private_reminders(world, user):
@@ -76,13 +77,16 @@ async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_rest
         assert table.deadline == world.clock() + 8 * HOUR
         # The turn starts: both players are mentioned once in the game's thread; the AI has picked.
         assert len(reminders_in(world, thread, world.alice)) == len(reminders_in(world, thread, world.bob)) == 1
-        assert table.owing() == [world.alice.id, world.bob.id] or set(table.owing()) == {world.alice.id,
-                                                                                         world.bob.id}
+        assert table.owing() == [world.alice.id, world.bob.id] or set(table.owing()) == {world.alice.id, world.bob.id}
         # Bob would rather get a direct message: a button on his hand.
-        hand = await (await world.standin.click(world.bob, table_in(world, thread),
-                                                table_in(world, thread).button("Play a card")["custom_id"])).reply()
-        switched = await (await world.standin.click(world.bob, hand, hand.button("Remind me by direct message")
-                                                    ["custom_id"])).reply()
+        hand = await (
+            await world.standin.click(
+                world.bob, table_in(world, thread), table_in(world, thread).button("Play a card")["custom_id"]
+            )
+        ).reply()
+        switched = await (
+            await world.standin.click(world.bob, hand, hand.button("Remind me by direct message")["custom_id"])
+        ).reply()
         assert "direct message now" in switched.content
         await pick(world, world.alice, thread)
 
@@ -118,8 +122,10 @@ async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_rest
             await pass_time(world, HOUR)
             await pick(world, world.alice, thread)
             await pass_time(world, 2 * HOUR)
-            if world.bot.service.table_in(thread.id) is not None \
-                    and world.bot.service.table_in(thread.id).game.phase.value == "pick":
+            if (
+                world.bot.service.table_in(thread.id) is not None
+                and world.bot.service.table_in(thread.id).game.phase.value == "pick"
+            ):
                 await pick(world, world.bob, thread)
             await world.settle()
         assert world.bot.service.table_in(thread.id) is None
@@ -132,8 +138,10 @@ async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_rest
         # was never reminded beyond the start of each decision.
         log = await world.bot.service.store.game_log(table.id)
         seats = {seat.user_id: seat.seat for seat in log.seats}
-        rows = {user: sum(1 for a in log.actions if a.action["kind"] == "choose_row"
-                          and a.action["player"] == seat) for user, seat in seats.items()}
+        rows = {
+            user: sum(1 for a in log.actions if a.action["kind"] == "choose_row" and a.action["player"] == seat)
+            for user, seat in seats.items()
+        }
         turns = 10
         assert len(reminders_in(world, thread, world.alice)) == turns + rows[world.alice.id]
         assert len(reminders_in(world, thread, world.bob)) == 1
@@ -149,8 +157,9 @@ async def waiting_on(world, player):
     await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
     await world.settle()
     table_message = table_in(world, thread)
-    hand = await (await world.standin.click(player, table_message,
-                                            table_message.button("Play a card")["custom_id"])).reply()
+    hand = await (
+        await world.standin.click(player, table_message, table_message.button("Play a card")["custom_id"])
+    ).reply()
     await (await world.standin.click(player, hand, hand.button("Remind me by direct message")["custom_id"])).reply()
     await pick(world, world.alice, thread)
     await world.settle()
@@ -183,7 +192,8 @@ async def reminder_falls_due(world):
 
 
 async def test_a_direct_message_reminder_whose_record_was_lost_is_not_sent_again_past_the_nonce_memory(
-        world, monkeypatch):
+    world, monkeypatch
+):
     """The bot sends bob his reminder, then the record that it was sent is lost (as when the process
     dies before writing it); it starts again after Discord forgot the message's nonce. The direct
     message is found among bob's and not sent twice."""
@@ -206,8 +216,9 @@ async def test_a_direct_message_reminder_whose_record_was_lost_is_not_sent_again
 
         monkeypatch.setattr(store, "mark_shown", never_recorded)
         await reminder_falls_due(world)
-        await world.standin.world.wait_until(lambda: private_reminders(world, world.bob) or None, 5,
-                                             "bob's direct message")
+        await world.standin.world.wait_until(
+            lambda: private_reminders(world, world.bob) or None, 5, "bob's direct message"
+        )
     # Two minutes later (Discord's nonce memory is a few minutes; the stand-in's is shorter).
     world.clock.advance(NONCE_WINDOW + 10)
     world.standin.advance_time(NONCE_WINDOW + 10)
@@ -234,8 +245,9 @@ async def test_a_5xx_on_a_direct_message_during_a_stop_is_no_closed_direct_messa
 
         monkeypatch.setattr(world.bot, "create_dm", slow_create_dm)
         await reminder_falls_due(world)
-        await world.standin.world.wait_until(lambda: world.bot.get_cog("Tables").presenter.busy_tables or None, 5,
-                                             "the reminder under way")
+        await world.standin.world.wait_until(
+            lambda: world.bot.get_cog("Tables").presenter.busy_tables or None, 5, "the reminder under way"
+        )
         dm = world.standin.dm_channel(world.bob)
         world.standin.fail_requests(1.0, status=503, routes=["/channels/{channel}/messages"], channel=dm.id)
         asyncio.get_running_loop().call_later(0.3, release.set)

@@ -28,10 +28,16 @@ def _play(config, seed, levels, sims=20):
     return game
 
 
-@pytest.mark.parametrize("variant,players", [
-    (Variant.CLASSIC, 2), (Variant.CLASSIC, 5), (Variant.CLASSIC, 10),
-    (Variant.PRO, 3), (Variant.PRO, 6),
-])
+@pytest.mark.parametrize(
+    "variant,players",
+    [
+        (Variant.CLASSIC, 2),
+        (Variant.CLASSIC, 5),
+        (Variant.CLASSIC, 10),
+        (Variant.PRO, 3),
+        (Variant.PRO, 6),
+    ],
+)
 def test_every_level_plays_only_legal_actions(variant, players):
     for seed in range(3):
         config = GameConfig(players, variant, target=None, rounds=1)
@@ -111,7 +117,7 @@ def _shuffle_hidden(game: Game, player: int, rng: random.Random) -> Game:
     k = 0
     for p, h in enumerate(other.hands):
         if p != player:
-            other.hands[p] = sorted(hidden[k: k + len(h)])
+            other.hands[p] = sorted(hidden[k : k + len(h)])
             k += len(h)
     other.set_aside = hidden[k:]
     return other
@@ -166,8 +172,9 @@ def test_hard_reads_how_carefully_the_table_plays_from_the_rows():
     models its opponents by what the rows show (and as careful while they show nothing)."""
     from engine.ai import search
 
-    game = Game.from_position(GameConfig(5, target=None, rounds=1),
-                              [[10, 11, 13], [40, 42], [70, 71, 72], [90]], [[1], [2], [3], [4], [5]])
+    game = Game.from_position(
+        GameConfig(5, target=None, rounds=1), [[10, 11, 13], [40, 42], [70, 71, 72], [90]], [[1], [2], [3], [4], [5]]
+    )
     careful = information_set(game, 0)
     assert search.carelessness(careful) == 0.0
     careless = information_set(game, 0)

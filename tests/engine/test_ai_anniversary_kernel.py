@@ -36,7 +36,11 @@ def _engine_and_kernel_agree(seed: int) -> None:
     players = rng.randint(2, 8)
     rows, sevens, stops, hands = _position(rng, players)
     game = AnniversaryGame.from_position(
-        GameConfig(players, Variant.ANNIVERSARY), rows, hands, sevens=sevens, stops=stops,
+        GameConfig(players, Variant.ANNIVERSARY),
+        rows,
+        hands,
+        sevens=sevens,
+        stops=stops,
         specials=[[] for _ in range(players)],
     )
     caps = [6 if s else 5 for s in sevens]

@@ -97,6 +97,14 @@ def test_a_seat_of_the_standard_style_plays_the_standard_heuristic():
         n = len(hands)
         if not hands[0]:
             continue
-        keys = batch._danger(np.array([[r[-1] for r in rows]]), np.array([[len(r) for r in rows]]),
-                             np.array([pts]), np.array([hands]), flat, np.full(n, batch.SPAN))[0]
-        assert [h[int(k.argmin())] for h, k in zip(hands, keys, strict=True)] == [standard_pick(rows, pts, h) for h in hands]
+        keys = batch._danger(
+            np.array([[r[-1] for r in rows]]),
+            np.array([[len(r) for r in rows]]),
+            np.array([pts]),
+            np.array([hands]),
+            flat,
+            np.full(n, batch.SPAN),
+        )[0]
+        assert [h[int(k.argmin())] for h, k in zip(hands, keys, strict=True)] == [
+            standard_pick(rows, pts, h) for h in hands
+        ]

@@ -39,8 +39,9 @@ def test_the_hint_never_depends_on_cards_the_player_cannot_see():
 
 
 def test_a_low_card_hint_rates_every_row():
-    game = Game.from_position(CONFIG, [[20], [30, 35], [40, 55], [50, 60, 70]],
-                              [[1, 80, 81], [82, 83, 84], [85, 86, 87], [88, 89, 90]])
+    game = Game.from_position(
+        CONFIG, [[20], [30, 35], [40, 55], [50, 60, 70]], [[1, 80, 81], [82, 83, 84], [85, 86, 87], [88, 89, 90]]
+    )
     game.play_turn([1, 82, 85, 88])
     assert game.phase is Phase.CHOOSE_ROW and game.chooser == 0
     h = hint(game, 0, random.Random(3), budget_sims=200)

@@ -64,8 +64,7 @@ def test_play_out_finishes_a_round_with_consistent_points():
         assert pts == [sum(BULLHEADS[c] for c in r) for r in rows]
         assert all(1 <= len(r) <= 5 for r in rows)
         # every bullhead dealt is either on the table or in someone's penalty
-        dealt = sum(BULLHEADS[c] for r in game.rows for c in r) + sum(
-            BULLHEADS[c] for h in game.hands for c in h)
+        dealt = sum(BULLHEADS[c] for r in game.rows for c in r) + sum(BULLHEADS[c] for h in game.hands for c in h)
         assert on_table + sum(pen) == dealt
 
 
@@ -88,8 +87,12 @@ def test_play_out_places_cards_as_the_checked_resolve_does():
         players = rng.randint(2, 10)
         game = Game.new(GameConfig(players, target=None, rounds=1), seed=seed)
         ptab = kernel.cost_table(players - 1)
-        fast = ([list(r) for r in game.rows], [game.row_bullheads(i) for i in range(4)],
-                [list(h) for h in game.hands], [0] * players)
+        fast = (
+            [list(r) for r in game.rows],
+            [game.row_bullheads(i) for i in range(4)],
+            [list(h) for h in game.hands],
+            [0] * players,
+        )
         slow = ([list(r) for r in game.rows], list(fast[1]), [list(h) for h in game.hands], [0] * players)
         kernel.play_out(*fast, ptab)
         rows, pts, hands, pen = slow

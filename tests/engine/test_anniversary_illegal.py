@@ -38,8 +38,12 @@ S = Special
 def paused(rows, card, specials, *, stops=None, sevens=None, other=(Special.STOP,)) -> AnniversaryGame:
     """Seat 0 plays ``card`` holding ``specials``; the game pauses for its special card."""
     game = AnniversaryGame.from_position(
-        CONFIG, rows=rows, hands=[[card, 1], [101, 2], [102, 3]],
-        specials=[list(specials), list(other), []], stops=stops, sevens=sevens,
+        CONFIG,
+        rows=rows,
+        hands=[[card, 1], [101, 2], [102, 3]],
+        specials=[list(specials), list(other), []],
+        stops=stops,
+        sevens=sevens,
     )
     game.play_turn([card, 101, 102])
     assert game.phase is Phase.SPECIAL and game.waiting_for == (0,)
@@ -51,57 +55,131 @@ FIVE = FOUR + [[90]]
 
 
 CASES = [
-    ("5th Row with five rows", lambda: paused(FIVE, 45, [S.FIFTH_ROW, S.REPLACE]),
-     PlaySpecial(0, S.FIFTH_ROW), IllegalSpecial),
-    ("Shift into a Stop row", lambda: paused(FOUR, 45, [S.SHIFT], stops=[False, True, False, False]),
-     PlaySpecial(0, S.SHIFT, row=0, card=10, target_row=1), RowBlocked),
-    ("Shift out of a Stop row", lambda: paused(FOUR, 45, [S.SHIFT], stops=[False, True, False, False]),
-     PlaySpecial(0, S.SHIFT, row=1, card=30, target_row=0), RowBlocked),
-    ("Shift to the same row", lambda: paused(FOUR, 45, [S.SHIFT]),
-     PlaySpecial(0, S.SHIFT, row=0, card=10, target_row=0), IllegalSpecial),
-    ("Shift of a card not in that row", lambda: paused(FOUR, 45, [S.SHIFT]),
-     PlaySpecial(0, S.SHIFT, row=0, card=30, target_row=2), IllegalSpecial),
-    ("a third Stop", lambda: paused(FOUR, 45, [S.STOP, S.REPLACE], stops=[True, True, False, False]),
-     PlaySpecial(0, S.STOP, row=2), IllegalSpecial),
-    ("a Stop on a stopped row", lambda: paused(FOUR, 45, [S.STOP], stops=[True, False, False, False]),
-     PlaySpecial(0, S.STOP, row=0), RowBlocked),
-    ("Insert out of order", lambda: paused(FOUR, 45, [S.INSERT]),
-     PlaySpecial(0, S.INSERT, row=0, position=0), IllegalSpecial),
-    ("Insert where the card goes anyway", lambda: paused(FOUR, 45, [S.INSERT]),
-     PlaySpecial(0, S.INSERT, row=1, position=2), IllegalSpecial),
-    ("Insert into a Stop row", lambda: paused(FOUR, 45, [S.INSERT], stops=[False, True, False, False]),
-     PlaySpecial(0, S.INSERT, row=1, position=1), RowBlocked),
-    ("Negative = Positive when not taking a row", lambda: paused(FOUR, 45, [S.NEGATIVE_POSITIVE, S.REPLACE]),
-     PlaySpecial(0, S.NEGATIVE_POSITIVE, row=1, card=40), IllegalSpecial),
-    ("Negative = Positive on another row than the one taken",
-     lambda: paused([[10, 20, 21, 22, 23], [30], [50], [70]], 25, [S.NEGATIVE_POSITIVE]),
-     PlaySpecial(0, S.NEGATIVE_POSITIVE, row=1, card=30), IllegalSpecial),
-    ("7 nimmt! on another row", lambda: paused(FOUR, 45, [S.SEVEN_NIMMT]),
-     PlaySpecial(0, S.SEVEN_NIMMT, row=0), IllegalSpecial),
-    ("a second 7 nimmt! on a row", lambda: paused(FOUR, 45, [S.SEVEN_NIMMT, S.REPLACE], sevens=[False, True, False, False]),
-     PlaySpecial(0, S.SEVEN_NIMMT, row=1), IllegalSpecial),
-    ("7 nimmt! for a low card", lambda: paused(FOUR, 5, [S.SEVEN_NIMMT, S.REPLACE]),
-     PlaySpecial(0, S.SEVEN_NIMMT, row=0), IllegalSpecial),
-    ("Replace with a card not in the hand", lambda: paused(FOUR, 45, [S.REPLACE]),
-     PlaySpecial(0, S.REPLACE, card=2), CardNotInHand),
-    ("a row that does not exist", lambda: paused(FOUR, 45, [S.STOP]),
-     PlaySpecial(0, S.STOP, row=4), IllegalAction),
-    ("a special the player does not hold", lambda: paused(FOUR, 45, [S.REPLACE]),
-     PlaySpecial(0, S.STOP, row=0), SpecialNotInHand),
-    ("something that is not a special card", lambda: paused(FOUR, 45, [S.REPLACE]),
-     PlaySpecial(0, "joker"), SpecialNotInHand),
-    ("a special by a player the game is not waiting for", lambda: paused(FOUR, 45, [S.REPLACE]),
-     PlaySpecial(1, S.STOP, row=0), NotYourTurn),
-    ("a decline by another player", lambda: paused(FOUR, 45, [S.REPLACE]),
-     DeclineSpecial(1), NotYourTurn),
-    ("a special by a seat that does not exist", lambda: paused(FOUR, 45, [S.REPLACE]),
-     PlaySpecial(7, S.STOP, row=0), UnknownPlayer),
-    ("a pick during the special pause", lambda: paused(FOUR, 45, [S.REPLACE]),
-     Pick(1, 2), WrongPhase),
-    ("a swap during the special pause", lambda: paused(FOUR, 45, [S.REPLACE]),
-     Swap(0, S.REPLACE), WrongPhase),
-    ("a special while everyone picks", lambda: new_game(CONFIG, seed=1),
-     PlaySpecial(0, S.STOP, row=0), WrongPhase),
+    (
+        "5th Row with five rows",
+        lambda: paused(FIVE, 45, [S.FIFTH_ROW, S.REPLACE]),
+        PlaySpecial(0, S.FIFTH_ROW),
+        IllegalSpecial,
+    ),
+    (
+        "Shift into a Stop row",
+        lambda: paused(FOUR, 45, [S.SHIFT], stops=[False, True, False, False]),
+        PlaySpecial(0, S.SHIFT, row=0, card=10, target_row=1),
+        RowBlocked,
+    ),
+    (
+        "Shift out of a Stop row",
+        lambda: paused(FOUR, 45, [S.SHIFT], stops=[False, True, False, False]),
+        PlaySpecial(0, S.SHIFT, row=1, card=30, target_row=0),
+        RowBlocked,
+    ),
+    (
+        "Shift to the same row",
+        lambda: paused(FOUR, 45, [S.SHIFT]),
+        PlaySpecial(0, S.SHIFT, row=0, card=10, target_row=0),
+        IllegalSpecial,
+    ),
+    (
+        "Shift of a card not in that row",
+        lambda: paused(FOUR, 45, [S.SHIFT]),
+        PlaySpecial(0, S.SHIFT, row=0, card=30, target_row=2),
+        IllegalSpecial,
+    ),
+    (
+        "a third Stop",
+        lambda: paused(FOUR, 45, [S.STOP, S.REPLACE], stops=[True, True, False, False]),
+        PlaySpecial(0, S.STOP, row=2),
+        IllegalSpecial,
+    ),
+    (
+        "a Stop on a stopped row",
+        lambda: paused(FOUR, 45, [S.STOP], stops=[True, False, False, False]),
+        PlaySpecial(0, S.STOP, row=0),
+        RowBlocked,
+    ),
+    (
+        "Insert out of order",
+        lambda: paused(FOUR, 45, [S.INSERT]),
+        PlaySpecial(0, S.INSERT, row=0, position=0),
+        IllegalSpecial,
+    ),
+    (
+        "Insert where the card goes anyway",
+        lambda: paused(FOUR, 45, [S.INSERT]),
+        PlaySpecial(0, S.INSERT, row=1, position=2),
+        IllegalSpecial,
+    ),
+    (
+        "Insert into a Stop row",
+        lambda: paused(FOUR, 45, [S.INSERT], stops=[False, True, False, False]),
+        PlaySpecial(0, S.INSERT, row=1, position=1),
+        RowBlocked,
+    ),
+    (
+        "Negative = Positive when not taking a row",
+        lambda: paused(FOUR, 45, [S.NEGATIVE_POSITIVE, S.REPLACE]),
+        PlaySpecial(0, S.NEGATIVE_POSITIVE, row=1, card=40),
+        IllegalSpecial,
+    ),
+    (
+        "Negative = Positive on another row than the one taken",
+        lambda: paused([[10, 20, 21, 22, 23], [30], [50], [70]], 25, [S.NEGATIVE_POSITIVE]),
+        PlaySpecial(0, S.NEGATIVE_POSITIVE, row=1, card=30),
+        IllegalSpecial,
+    ),
+    (
+        "7 nimmt! on another row",
+        lambda: paused(FOUR, 45, [S.SEVEN_NIMMT]),
+        PlaySpecial(0, S.SEVEN_NIMMT, row=0),
+        IllegalSpecial,
+    ),
+    (
+        "a second 7 nimmt! on a row",
+        lambda: paused(FOUR, 45, [S.SEVEN_NIMMT, S.REPLACE], sevens=[False, True, False, False]),
+        PlaySpecial(0, S.SEVEN_NIMMT, row=1),
+        IllegalSpecial,
+    ),
+    (
+        "7 nimmt! for a low card",
+        lambda: paused(FOUR, 5, [S.SEVEN_NIMMT, S.REPLACE]),
+        PlaySpecial(0, S.SEVEN_NIMMT, row=0),
+        IllegalSpecial,
+    ),
+    (
+        "Replace with a card not in the hand",
+        lambda: paused(FOUR, 45, [S.REPLACE]),
+        PlaySpecial(0, S.REPLACE, card=2),
+        CardNotInHand,
+    ),
+    ("a row that does not exist", lambda: paused(FOUR, 45, [S.STOP]), PlaySpecial(0, S.STOP, row=4), IllegalAction),
+    (
+        "a special the player does not hold",
+        lambda: paused(FOUR, 45, [S.REPLACE]),
+        PlaySpecial(0, S.STOP, row=0),
+        SpecialNotInHand,
+    ),
+    (
+        "something that is not a special card",
+        lambda: paused(FOUR, 45, [S.REPLACE]),
+        PlaySpecial(0, "joker"),
+        SpecialNotInHand,
+    ),
+    (
+        "a special by a player the game is not waiting for",
+        lambda: paused(FOUR, 45, [S.REPLACE]),
+        PlaySpecial(1, S.STOP, row=0),
+        NotYourTurn,
+    ),
+    ("a decline by another player", lambda: paused(FOUR, 45, [S.REPLACE]), DeclineSpecial(1), NotYourTurn),
+    (
+        "a special by a seat that does not exist",
+        lambda: paused(FOUR, 45, [S.REPLACE]),
+        PlaySpecial(7, S.STOP, row=0),
+        UnknownPlayer,
+    ),
+    ("a pick during the special pause", lambda: paused(FOUR, 45, [S.REPLACE]), Pick(1, 2), WrongPhase),
+    ("a swap during the special pause", lambda: paused(FOUR, 45, [S.REPLACE]), Swap(0, S.REPLACE), WrongPhase),
+    ("a special while everyone picks", lambda: new_game(CONFIG, seed=1), PlaySpecial(0, S.STOP, row=0), WrongPhase),
 ]
 
 
@@ -124,7 +202,10 @@ def test_a_special_in_the_classic_game_is_refused():
 
 def low_card_with_stop() -> AnniversaryGame:
     game = AnniversaryGame.from_position(
-        CONFIG, rows=FOUR, hands=[[5, 1], [101, 2], [102, 3]], specials=[[], [], []],
+        CONFIG,
+        rows=FOUR,
+        hands=[[5, 1], [101, 2], [102, 3]],
+        specials=[[], [], []],
         stops=[True, False, False, False],
     )
     game.play_turn([5, 101, 102])
@@ -143,8 +224,11 @@ def test_a_low_card_cannot_take_a_stopped_row():
 
 def test_a_card_that_fits_only_a_stopped_row_is_a_low_card():
     game = AnniversaryGame.from_position(
-        CONFIG, rows=[[10, 20], [30, 40], [50, 60], [70, 80]], hands=[[25, 1], [101, 2], [102, 3]],
-        specials=[[], [], []], stops=[True, False, False, False],
+        CONFIG,
+        rows=[[10, 20], [30, 40], [50, 60], [70, 80]],
+        hands=[[25, 1], [101, 2], [102, 3]],
+        specials=[[], [], []],
+        stops=[True, False, False, False],
     )
     game.play_turn([25, 101, 102])
     assert game.phase is Phase.CHOOSE_ROW and game.chooser == 0
@@ -153,14 +237,19 @@ def test_a_card_that_fits_only_a_stopped_row_is_a_low_card():
 def test_no_pause_when_no_special_is_legal():
     # Negative = Positive is the only special, and the 45 takes no row.
     game = AnniversaryGame.from_position(
-        CONFIG, rows=FOUR, hands=[[45, 1], [101, 2], [102, 3]],
+        CONFIG,
+        rows=FOUR,
+        hands=[[45, 1], [101, 2], [102, 3]],
         specials=[[S.NEGATIVE_POSITIVE], [S.NEGATIVE_POSITIVE], []],
     )
     events = game.play_turn([45, 101, 102])
     assert game.phase is Phase.PICK and not any(isinstance(e, SpecialChoiceRequired) for e in events)
     # Replace is not legal on the last card of the round either.
     game = AnniversaryGame.from_position(
-        CONFIG, rows=FOUR, hands=[[45], [101], [102]], specials=[[S.REPLACE], [], []],
+        CONFIG,
+        rows=FOUR,
+        hands=[[45], [101], [102]],
+        specials=[[S.REPLACE], [], []],
     )
     game.play_turn([45, 101, 102])
     assert game.phase is not Phase.SPECIAL
@@ -174,17 +263,24 @@ def test_decline_places_the_card_without_asking_again():
 
 def test_swap_after_a_take_draws_the_top_card_and_discards_the_old_one():
     game = AnniversaryGame.from_position(
-        CONFIG, rows=[[10, 20, 21, 22, 23], [30], [50], [70]], hands=[[25, 1], [101, 2], [102, 3]],
+        CONFIG,
+        rows=[[10, 20, 21, 22, 23], [30], [50], [70]],
+        hands=[[25, 1], [101, 2], [102, 3]],
         specials=[[S.NEGATIVE_POSITIVE, S.REPLACE], [], []],
-        special_deck=[S.SHIFT, S.STOP], special_discard=[],
+        special_deck=[S.SHIFT, S.STOP],
+        special_discard=[],
     )
     game.play_turn([25, 101, 102])
     game.apply(DeclineSpecial(0))
     assert game.phase is Phase.SWAP and game.waiting_for == (0,)
     assert game.legal_actions(0) == [Swap(0, S.REPLACE), Swap(0, S.NEGATIVE_POSITIVE), DeclineSwap(0)]
     before = game.to_dict()
-    for bad, error in ((Swap(0, S.SHIFT), SpecialNotInHand), (Swap(1, S.REPLACE), NotYourTurn),
-                       (Pick(1, 2), WrongPhase), (DeclineSpecial(0), WrongPhase)):
+    for bad, error in (
+        (Swap(0, S.SHIFT), SpecialNotInHand),
+        (Swap(1, S.REPLACE), NotYourTurn),
+        (Pick(1, 2), WrongPhase),
+        (DeclineSpecial(0), WrongPhase),
+    ):
         with pytest.raises(error):
             game.apply(bad)
         assert game.to_dict() == before
@@ -198,8 +294,11 @@ def test_swap_after_a_take_draws_the_top_card_and_discards_the_old_one():
 
 def test_an_empty_deck_is_rebuilt_from_the_discard_pile_for_a_swap():
     game = AnniversaryGame.from_position(
-        CONFIG, rows=[[10, 20, 21, 22, 23], [30], [50], [70]], hands=[[25, 1], [101, 2], [102, 3]],
-        specials=[[S.REPLACE], [], []], special_deck=[],
+        CONFIG,
+        rows=[[10, 20, 21, 22, 23], [30], [50], [70]],
+        hands=[[25, 1], [101, 2], [102, 3]],
+        specials=[[S.REPLACE], [], []],
+        special_deck=[],
     )
     assert len(game.special_discard) == 27
     game.play_turn([25, 101, 102])
@@ -212,7 +311,9 @@ def test_an_empty_deck_is_rebuilt_from_the_discard_pile_for_a_swap():
 
 def test_no_swap_offer_without_special_cards():
     game = AnniversaryGame.from_position(
-        CONFIG, rows=[[10, 20, 21, 22, 23], [30], [50], [70]], hands=[[25, 1], [101, 2], [102, 3]],
+        CONFIG,
+        rows=[[10, 20, 21, 22, 23], [30], [50], [70]],
+        hands=[[25, 1], [101, 2], [102, 3]],
         specials=[[], [], []],
     )
     events = game.play_turn([25, 101, 102])
@@ -221,8 +322,11 @@ def test_no_swap_offer_without_special_cards():
 
 def test_new_actions_survive_the_action_log():
     for action in (
-        PlaySpecial(0, S.SHIFT, row=1, card=30, target_row=2), PlaySpecial(2, S.FIFTH_ROW),
-        DeclineSpecial(1), Swap(0, S.STOP), DeclineSwap(2),
+        PlaySpecial(0, S.SHIFT, row=1, card=30, target_row=2),
+        PlaySpecial(2, S.FIFTH_ROW),
+        DeclineSpecial(1),
+        Swap(0, S.STOP),
+        DeclineSwap(2),
     ):
         assert action_from_dict(action_to_dict(action)) == action
     with pytest.raises(CorruptState):

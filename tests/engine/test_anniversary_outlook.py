@@ -23,8 +23,9 @@ S = Special
 def paused(rows, alice_card, specials, bob_card=90, round_=1, hands=None, **kwargs) -> AnniversaryGame:
     """Alice (seat 0) and Bob reveal; the game pauses for Alice's special card on ``alice_card``."""
     alice_hand, bob_hand = hands or ([alice_card, 1], [bob_card, 91])
-    game = AnniversaryGame.from_position(CONFIG, rows=rows, hands=[alice_hand, bob_hand],
-                                         specials=[specials, []], **kwargs)
+    game = AnniversaryGame.from_position(
+        CONFIG, rows=rows, hands=[alice_hand, bob_hand], specials=[specials, []], **kwargs
+    )
     game.round = round_
     game.pick(0, alice_card)
     game.pick(1, bob_card)
@@ -71,8 +72,7 @@ def test_seven_nimmt_on_the_games_last_placement_changes_nothing():
 
 
 def test_negative_positive_can_cost_less_than_nothing():
-    game = paused([[51, 52, 53, 54, 55], [60], [70], [80]], 57, [S.NEGATIVE_POSITIVE],
-                  piles=[[22, 33], []])
+    game = paused([[51, 52, 53, 54, 55], [60], [70], [80]], 57, [S.NEGATIVE_POSITIVE], piles=[[22, 33], []])
     outlook = special_outlook(game)
     named = {o.action.card: o for o in outlook.options}
     assert outlook.decline.bullheads == 1 + 1 + 1 + 1 + 7
@@ -92,8 +92,13 @@ def test_the_outlook_is_only_for_a_special_card_pause():
 
 
 def _state(game):
-    return ([list(r) for r in game.rows], list(game.sevens), list(game.stops),
-            [sorted(p) for p in game.piles], list(game.scores))
+    return (
+        [list(r) for r in game.rows],
+        list(game.sevens),
+        list(game.stops),
+        [sorted(p) for p in game.piles],
+        list(game.scores),
+    )
 
 
 @settings(max_examples=12, deadline=None)
@@ -125,8 +130,9 @@ def test_every_outcome_is_what_playing_it_does(seed, players):
 
 
 def _swap_offered(round_: int) -> bool:
-    game = AnniversaryGame.from_position(CONFIG, rows=[[10, 11, 12, 13, 14], [60], [70], [80]],
-                                         hands=[[20], [90]], specials=[[S.STOP], []])
+    game = AnniversaryGame.from_position(
+        CONFIG, rows=[[10, 11, 12, 13, 14], [60], [70], [80]], hands=[[20], [90]], specials=[[S.STOP], []]
+    )
     game.round = round_
     game.pick(0, 20)
     events = game.pick(1, 90)

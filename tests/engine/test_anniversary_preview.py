@@ -23,8 +23,7 @@ def test_a_card_that_fits_goes_after_the_closest_lower_end_and_takes_nothing():
 def test_the_sixth_card_takes_the_row_and_a_seven_nimmt_makes_room_for_one_more():
     rows = [[10, 11, 12, 13, 55], [60], [70], [80]]
     assert position(rows).preview_placement(57) == PlacementPreview(57, 0, True, 3 + 5 + 1 + 1 + 7)
-    assert position(rows, sevens=[True, False, False, False]).preview_placement(57) == PlacementPreview(
-        57, 0, False, 0)
+    assert position(rows, sevens=[True, False, False, False]).preview_placement(57) == PlacementPreview(57, 0, False, 0)
 
 
 def test_a_low_card_costs_the_cheapest_row_a_stop_does_not_block():
@@ -59,8 +58,7 @@ def test_the_preview_is_what_declining_the_special_card_does():
                     assert preview.takes and preview.bullheads == cheapest + own
                 else:
                     takes = [e for e in events if isinstance(e, RowTaken) and e.player == player]
-                    placed = [e for e in events if isinstance(e, (CardPlaced, FifthRowClosed))
-                              and e.card == card]
+                    placed = [e for e in events if isinstance(e, (CardPlaced, FifthRowClosed)) and e.card == card]
                     assert bool(takes) == preview.takes
                     assert placed and placed[0].row == preview.row
                     if takes:

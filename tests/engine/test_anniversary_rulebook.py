@@ -181,9 +181,7 @@ def test_gabi_cancels_the_3_5_13_and_17_with_the_11():
 def test_holger_takes_the_11_and_13_with_his_low_3():
     # Reconstructed: the row holds 11 and 13; Holger's pile holds 8, 20 and 55.
     rows = [[11, 13], [40], [60], [80]]
-    game = position(
-        rows, [[3, 50], [90, 91]], [[Special.NEGATIVE_POSITIVE], []], piles=[[8, 20, 55], []]
-    )
+    game = position(rows, [[3, 50], [90, 91]], [[Special.NEGATIVE_POSITIVE], []], piles=[[8, 20, 55], []])
     events = game.play_turn([3, 90])
     assert events[-1] == SpecialChoiceRequired(0, 3)  # offered with the row choice
     events = game.apply(PlaySpecial(0, Special.NEGATIVE_POSITIVE, row=0, card=11))

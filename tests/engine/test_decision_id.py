@@ -13,8 +13,12 @@ def test_a_turn_is_one_decision_until_its_cards_are_revealed():
 
 
 def test_each_special_card_pause_of_a_turn_is_a_decision_of_its_own():
-    game = AnniversaryGame.from_position(GameConfig(2, "anniversary"), rows=[[10, 11, 12, 13, 14], [60], [70], [80]],
-                                         hands=[[20, 1], [90, 91]], specials=[[Special.STOP], [Special.STOP]])
+    game = AnniversaryGame.from_position(
+        GameConfig(2, "anniversary"),
+        rows=[[10, 11, 12, 13, 14], [60], [70], [80]],
+        hands=[[20, 1], [90, 91]],
+        specials=[[Special.STOP], [Special.STOP]],
+    )
     before = game.decision_id
     game.pick(0, 20)
     game.pick(1, 90)

@@ -72,8 +72,9 @@ def test_the_draft_log_is_saved_and_old_saves_still_load():
 
 def test_the_tracker_lists_the_rows_the_piles_and_the_revealed_cards():
     config = GameConfig(3, target=66)
-    game = Game.from_position(config, rows=[[3], [20], [40], [60]],
-                              hands=[[1, 21, 41], [2, 22, 42], [50, 61, 70]], piles=[[10, 11], [], []])
+    game = Game.from_position(
+        config, rows=[[3], [20], [40], [60]], hands=[[1, 21, 41], [2, 22, 42], [50, 61, 70]], piles=[[10, 11], [], []]
+    )
     game.pick(0, 1)
     game.pick(1, 22)
     game.pick(2, 61)  # 1 is lower than every row: the turn waits for seat 0's row choice
@@ -98,8 +99,12 @@ def test_the_pro_tracker_knows_the_other_hands_from_the_draft():
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), steps=st.integers(0, 60),
-       variant=st.sampled_from([Variant.CLASSIC, Variant.PRO, Variant.ANNIVERSARY]))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 6),
+    steps=st.integers(0, 60),
+    variant=st.sampled_from([Variant.CLASSIC, Variant.PRO, Variant.ANNIVERSARY]),
+)
 def test_the_tracker_shows_only_what_the_player_may_know(seed, players, steps, variant):
     # Anniversary fixes its own length (two rounds); the others play three here.
     rounds = 2 if variant is Variant.ANNIVERSARY else 3

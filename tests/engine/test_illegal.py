@@ -27,9 +27,7 @@ from engine import (
 
 def low_card_game() -> Game:
     """Seat 1's 2 is lower than every row end: the game waits for seat 1's row choice."""
-    game = Game.from_position(
-        GameConfig(3), rows=[[10], [20], [30], [40]], hands=[[50, 51], [2, 52], [60, 61]]
-    )
+    game = Game.from_position(GameConfig(3), rows=[[10], [20], [30], [40]], hands=[[50, 51], [2, 52], [60, 61]])
     game.play_turn([50, 2, 60])
     assert game.phase is Phase.CHOOSE_ROW and game.chooser == 1
     return game
@@ -104,7 +102,8 @@ def test_play_turn_puts_back_the_cards_it_took_before_a_bad_one(seat, wrong):
     elif wrong is True or wrong == 5.0:  # equal to a card, but not an int card
         held = 1 if wrong is True else 5
         game = Game.from_position(
-            GameConfig(4), rows=[[20], [30], [40], [50]],
+            GameConfig(4),
+            rows=[[20], [30], [40], [50]],
             hands=[[held if p == seat else 60 + p, 70 + p] for p in range(4)],
         )
         before = game.to_dict()

@@ -46,7 +46,10 @@ def test_rule_1_and_2_first_play():
     assert game.rows == [[12, 14, 15], [37], [43, 44], [58, 61]]  # Fig. 2
     assert events[0] == CardsRevealed(((14, 0), (15, 1), (44, 2), (61, 3)))
     assert [e for e in events if isinstance(e, CardPlaced)] == [
-        CardPlaced(0, 14, 0), CardPlaced(1, 15, 0), CardPlaced(2, 44, 2), CardPlaced(3, 61, 3),
+        CardPlaced(0, 14, 0),
+        CardPlaced(1, 15, 0),
+        CardPlaced(2, 44, 2),
+        CardPlaced(3, 61, 3),
     ]
     assert game.piles == [[], [], [], []]
 

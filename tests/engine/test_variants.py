@@ -31,6 +31,7 @@ from engine.variants import state_class
 
 # -- the registry -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", list(Variant))
 def test_every_variant_is_registered_and_plays_as_its_state_class(variant):
     spec = variant_spec(variant)
@@ -71,6 +72,7 @@ def test_a_save_loads_as_its_variants_class_whoever_reads_it():
 
 # -- GameConfig: the variant decides the Anniversary game's length ----------------------
 
+
 def test_the_anniversary_length_is_the_variants_and_a_conflicting_one_is_refused():
     assert GameConfig(4, "anniversary") == GameConfig(4, "anniversary", target=None, rounds=2)
     for conflict in ({"target": 66}, {"rounds": 3}, {"target": 66, "rounds": None}):
@@ -86,11 +88,16 @@ def test_the_classic_defaults_come_from_the_variant():
 
 # -- from_position: hands of unequal length make a round that never ends --------------
 
-@pytest.mark.parametrize("make", [
-    lambda hands: Game.from_position(GameConfig(3), rows=[[10], [20], [30], [40]], hands=hands),
-    lambda hands: AnniversaryGame.from_position(
-        GameConfig(3, "anniversary"), rows=[[10], [20], [30], [40]], hands=hands),
-])
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda hands: Game.from_position(GameConfig(3), rows=[[10], [20], [30], [40]], hands=hands),
+        lambda hands: AnniversaryGame.from_position(
+            GameConfig(3, "anniversary"), rows=[[10], [20], [30], [40]], hands=hands
+        ),
+    ],
+)
 def test_uneven_hands_are_refused(make):
     with pytest.raises(UnevenHands, match="same number of cards"):
         make([[50, 51], [52], [53, 54]])
@@ -101,9 +108,9 @@ def test_uneven_hands_are_refused(make):
 
 # -- seats are ints, and a bool is no int here ----------------------------------------
 
+
 def test_a_bool_is_no_seat_in_any_action():
-    game = Game.from_position(GameConfig(3), rows=[[10], [20], [30], [40]],
-                              hands=[[50, 51], [2, 52], [60, 61]])
+    game = Game.from_position(GameConfig(3), rows=[[10], [20], [30], [40]], hands=[[50, 51], [2, 52], [60, 61]])
     before = game.to_dict()
     for action in (Pick(True, 2), Pick(False, 50)):
         with pytest.raises(UnknownPlayer):
@@ -124,10 +131,13 @@ def test_a_bool_is_no_seat_in_any_action():
         pro.apply(Draft(True, pro.draft_pool[0]))
     assert len(pro.draft_pool) == 34
 
+
 def test_a_bool_is_no_seat_for_a_special_card_decision():
     game = AnniversaryGame.from_position(
-        GameConfig(3, "anniversary"), rows=[[10, 20], [30, 40], [50, 60], [70, 80]],
-        hands=[[45, 1], [101, 2], [102, 3]], specials=[[Special.REPLACE], [], []],
+        GameConfig(3, "anniversary"),
+        rows=[[10, 20], [30, 40], [50, 60], [70, 80]],
+        hands=[[45, 1], [101, 2], [102, 3]],
+        specials=[[Special.REPLACE], [], []],
     )
     game.play_turn([45, 101, 102])
     assert game.phase is Phase.SPECIAL and game.decider == 0
@@ -138,6 +148,7 @@ def test_a_bool_is_no_seat_for_a_special_card_decision():
 
 
 # -- cheapest_row: fast, and the same row as before on every tie ------------------------
+
 
 def cheapest_row_before(rows) -> int:
     """The implementation it replaced: sums, min, index."""
@@ -152,7 +163,7 @@ def test_cheapest_row_matches_the_former_rule(data, count):
     sizes = data.draw(st.lists(st.integers(1, 6), min_size=count, max_size=count))
     rows, start = [], 0
     for size in sizes:
-        rows.append(sorted(cards[start:start + size]))
+        rows.append(sorted(cards[start : start + size]))
         start += size
     game = Game.new(GameConfig(2), seed=0)
     game.rows = rows
@@ -168,6 +179,7 @@ def test_cheapest_row_takes_the_lowest_index_on_a_tie():
 
 
 # -- the view carries what a table shows, with neutral values where a variant has none -----
+
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_every_view_carries_row_costs_capacities_markers_and_the_decision(variant):
@@ -190,4 +202,9 @@ def test_every_view_carries_row_costs_capacities_markers_and_the_decision(varian
         assert isinstance(view, AnniversaryView) and view.specials is not None and view.special_cards
     else:
         assert view.row_capacities == (5,) * len(view.rows) and all(m == () for m in view.row_markers)
-        assert not view.special_cards and view.specials is None and view.decider is None and view.special_counts == (0, 0, 0)
+        assert (
+            not view.special_cards
+            and view.specials is None
+            and view.decider is None
+            and view.special_counts == (0, 0, 0)
+        )

@@ -63,11 +63,14 @@ def test_the_env_file_is_read_and_a_misspelt_name_is_pointed_out(env, capsys, tm
     ]
 
 
-@pytest.mark.parametrize("target, message", [
-    ("12ab", "--sync: '12ab' is not a guild id (a number), 'dev' or 'global'"),
-    ("-5", "--sync: '-5' is not a guild id"),
-    ("dev", "--sync dev: DEV_GUILD_IDS is empty"),
-])
+@pytest.mark.parametrize(
+    "target, message",
+    [
+        ("12ab", "--sync: '12ab' is not a guild id (a number), 'dev' or 'global'"),
+        ("-5", "--sync: '-5' is not a guild id"),
+        ("dev", "--sync dev: DEV_GUILD_IDS is empty"),
+    ],
+)
 def test_a_bad_sync_target_is_refused_before_connecting(env, capsys, target, message):
     env.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["--sync", target]) == 2
@@ -105,8 +108,9 @@ def test_health_needs_no_token_and_reads_the_heartbeat(env, capsys, tmp_path):
 def test_python_dash_m_bot_without_a_token_exits_2_with_one_line(tmp_path):
     clean = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN"}}
     clean["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=clean, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1].startswith("error: DISCORD_TOKEN is not set")
     assert "Traceback" not in done.stderr

@@ -65,8 +65,11 @@ def excluded(path: str, patterns: list[str]) -> bool:
 
 
 def docker_context(dest: Path) -> None:
-    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in {".git", ".venv"}]  # big, and excluded anyway
         for name in files:
@@ -90,7 +93,7 @@ def test_the_dockerfile_builds_a_small_non_root_image_with_a_healthcheck():
     assert user not in {"root", "0"} and user in final_keys["RUN"], "the user is created in the image"
     assert exec_form(final_keys["CMD"]) == ["python", "-m", "bot"], "exec form: python gets SIGTERM as PID 1"
     health = final_keys["HEALTHCHECK"]
-    assert exec_form(health[health.index("CMD") + 3:].strip()) == ["python", "-m", "bot", "--health"]
+    assert exec_form(health[health.index("CMD") + 3 :].strip()) == ["python", "-m", "bot", "--health"]
     assert exec_form(final_keys["VOLUME"]) == ["/data"]
     env = final_keys["ENV"]
     assert "DATABASE_PATH=/data/" in env and "HEALTH_FILE=/tmp/" in env
@@ -131,15 +134,26 @@ def test_the_install_step_installs_a_bot_that_starts_and_explains_itself(tmp_pat
 
     env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "PYTHONPATH"}}
     python = venv / "bin" / "python"
-    where = subprocess.run([python, "-c", "import bot, bot.tables.service, cogs.render.images, cogs.ui.hand, data, engine; print(bot.__file__)"],
-                           cwd=empty, env=env, capture_output=True, text=True, timeout=60)
+    where = subprocess.run(
+        [
+            python,
+            "-c",
+            "import bot, bot.tables.service, cogs.render.images, cogs.ui.hand, data, engine; print(bot.__file__)",
+        ],
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert where.returncode == 0, where.stderr
     assert where.stdout.strip().startswith(str(venv)), "the bot runs from the installed package"
     assert not (site / "tests").exists()
     started = subprocess.run([python, "-m", "bot"], cwd=empty, env=env, capture_output=True, text=True, timeout=60)
     assert started.returncode == 2 and started.stderr.startswith("error: DISCORD_TOKEN is not set"), started.stderr
-    health = subprocess.run([python, "-m", "bot", "--health"], cwd=empty, env=env, capture_output=True,
-                            text=True, timeout=60)
+    health = subprocess.run(
+        [python, "-m", "bot", "--health"], cwd=empty, env=env, capture_output=True, text=True, timeout=60
+    )
     assert health.returncode == 1 and "no heartbeat" in health.stderr
 
 

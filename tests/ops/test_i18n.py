@@ -62,8 +62,13 @@ def extracted() -> Catalog:
     catalog = Catalog()
     for folder in ("bot", "cogs"):
         for filename, lineno, message, comments, context in extract_from_dir(
-                ROOT / folder, method_map, options_map, keywords=DEFAULT_KEYWORDS, comment_tags=("Translators:",),
-                strip_comment_tags=True):
+            ROOT / folder,
+            method_map,
+            options_map,
+            keywords=DEFAULT_KEYWORDS,
+            comment_tags=("Translators:",),
+            strip_comment_tags=True,
+        ):
             catalog.add(message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
 
@@ -78,8 +83,11 @@ def catalog_of(language: str) -> Catalog:
 
 
 def texts(catalog: Catalog) -> set[tuple[str | tuple[str, ...], str | None]]:
-    return {(message.id if isinstance(message.id, str) else tuple(message.id), message.context)
-            for message in catalog if message.id}
+    return {
+        (message.id if isinstance(message.id, str) else tuple(message.id), message.context)
+        for message in catalog
+        if message.id
+    }
 
 
 # ---------------------------------------------------------------------------- the checks
@@ -103,21 +111,75 @@ def name_problem(name: str) -> str | None:
 #: cards, a link...), so a text is measured as Discord would get it at its longest.
 MENTION = "<@123456789012345678>"
 LONGEST_FIELDS: dict[str, str] = {
-    "bull": "🐮", "cancelled": "55, 66, 77, 88", "card": "104", "cards": ", ".join(["104"] * 104),
-    "channel": "<#123456789012345678>", "choice": "row 4", "choices": "always, saving, big, never",
-    "count": "1,000", "deck": "28", "discard": "28", "first": "W" * 60, "game": "123456", "games": "1,000 games",
-    "goal": "W" * 70, "high": "104", "host": shown_name("W" * 32), "hours": "24", "last": shown_name("W" * 32),
-    "language": "Português (Brasil)", "left": "9", "level": "medium", "limits": "W" * 160, "link": "https://discord.com/channels/" + "/".join(
-        ["123456789012345678"] * 3), "low": "104", "metric": "W" * 45, "most": "10", "name": shown_name("W" * 32),
-    "names": ", ".join([shown_name("W" * 32)] * 9), "now": "W" * 200, "pace": "W" * 40, "page": "100",
-    "pages": "100", "permissions": "W" * 70, "place": "6", "player": MENTION, "players": ", ".join([MENTION] * 10),
-    "points": "171", "problem": "W" * 150, "rate": "100 %", "rating": "-12.3", "reason": "W" * 80,
-    "reminder": "W" * 120, "replacement": "104", "round": "99", "rounds": "99", "row": "5", "rows": "1, 2, 3, 4, 5",
-    "seated": "10", "seats": "9", "second": "W" * 60, "seconds": "600", "size": "28", "source": "5",
-    "standings": "W" * 600, "status": "W" * 20, "table": "123456", "target": "5", "text": "W" * 100,
-    "thread": "<#123456789012345678>", "times": "999", "turn": "12", "value": "W" * 100,
-    "variant": "W" * 40, "when": "<t:1900000000:R>", "where": "W" * 20, "why": "W" * 30,
-    "winner": shown_name("W" * 32), "winners": ", ".join([shown_name("W" * 32)] * 10), "wins": "1,000",
+    "bull": "🐮",
+    "cancelled": "55, 66, 77, 88",
+    "card": "104",
+    "cards": ", ".join(["104"] * 104),
+    "channel": "<#123456789012345678>",
+    "choice": "row 4",
+    "choices": "always, saving, big, never",
+    "count": "1,000",
+    "deck": "28",
+    "discard": "28",
+    "first": "W" * 60,
+    "game": "123456",
+    "games": "1,000 games",
+    "goal": "W" * 70,
+    "high": "104",
+    "host": shown_name("W" * 32),
+    "hours": "24",
+    "last": shown_name("W" * 32),
+    "language": "Português (Brasil)",
+    "left": "9",
+    "level": "medium",
+    "limits": "W" * 160,
+    "link": "https://discord.com/channels/" + "/".join(["123456789012345678"] * 3),
+    "low": "104",
+    "metric": "W" * 45,
+    "most": "10",
+    "name": shown_name("W" * 32),
+    "names": ", ".join([shown_name("W" * 32)] * 9),
+    "now": "W" * 200,
+    "pace": "W" * 40,
+    "page": "100",
+    "pages": "100",
+    "permissions": "W" * 70,
+    "place": "6",
+    "player": MENTION,
+    "players": ", ".join([MENTION] * 10),
+    "points": "171",
+    "problem": "W" * 150,
+    "rate": "100 %",
+    "rating": "-12.3",
+    "reason": "W" * 80,
+    "reminder": "W" * 120,
+    "replacement": "104",
+    "round": "99",
+    "rounds": "99",
+    "row": "5",
+    "rows": "1, 2, 3, 4, 5",
+    "seated": "10",
+    "seats": "9",
+    "second": "W" * 60,
+    "seconds": "600",
+    "size": "28",
+    "source": "5",
+    "standings": "W" * 600,
+    "status": "W" * 20,
+    "table": "123456",
+    "target": "5",
+    "text": "W" * 100,
+    "thread": "<#123456789012345678>",
+    "times": "999",
+    "turn": "12",
+    "value": "W" * 100,
+    "variant": "W" * 40,
+    "when": "<t:1900000000:R>",
+    "where": "W" * 20,
+    "why": "W" * 30,
+    "winner": shown_name("W" * 32),
+    "winners": ", ".join([shown_name("W" * 32)] * 10),
+    "wins": "1,000",
 }
 MESSAGE_LIMIT = 2000
 
@@ -156,8 +218,9 @@ def template_problems(template: Catalog) -> list[str]:
             problems.append(f"{forms[0]!r} and {forms[1]!r} have other fields: give both the count")
         for form in forms:
             if len(longest(form, message)) > limit_of(message):
-                problems.append(f"{form!r}: {len(longest(form, message))} characters at its longest, "
-                                f"over {limit_of(message)}")
+                problems.append(
+                    f"{form!r}: {len(longest(form, message))} characters at its longest, over {limit_of(message)}"
+                )
     return problems
 
 
@@ -185,8 +248,10 @@ def catalog_problems(template: Catalog, catalog: Catalog, language: str) -> list
             elif message.context == COMMAND_NAME and (why := name_problem(form)):
                 problems.append(f"{here}: the name {form!r} breaks Discord's rule: {why}")
             elif len(longest(form, message, language)) > limit_of(message):
-                problems.append(f"{here}: {len(longest(form, message, language))} characters at its longest, "
-                                f"over {limit_of(message)}")
+                problems.append(
+                    f"{here}: {len(longest(form, message, language))} characters at its longest, "
+                    f"over {limit_of(message)}"
+                )
     extra = texts(catalog) - texts(template)
     problems += [f"{language}: {text!r} is not in the code any more" for text, _ in sorted(extra, key=str)]
     return problems
@@ -247,8 +312,10 @@ def test_the_check_fails_for_a_missing_or_broken_entry():
     assert len(problems) == 7
     polish_header = Catalog(locale="pl")
     assert polish_header.num_plurals == 3  # the machinery knows three forms where the language has them
-    assert catalog_problems(template, Catalog(locale="de", header_comment=""), "pl")[0] == \
-        "pl: the header says 2 plural forms, the language has 3"
+    assert (
+        catalog_problems(template, Catalog(locale="de", header_comment=""), "pl")[0]
+        == "pl: the header says 2 plural forms, the language has 3"
+    )
 
 
 def test_discords_name_rule():
@@ -316,8 +383,10 @@ async def test_a_command_without_a_translation_is_reported(tree):
 
     payload = await untranslated_command.get_translated_payload(tree, tree.translator)
     assert payload_problems(payload, "de") == [
-        "/untranslated: no de name", "/untranslated: no de description of 1 to 100 characters",
-        "/untranslated/level: no de name", "/untranslated/level: no de description of 1 to 100 characters",
+        "/untranslated: no de name",
+        "/untranslated: no de description of 1 to 100 characters",
+        "/untranslated/level: no de name",
+        "/untranslated/level: no de description of 1 to 100 characters",
     ]
 
 
@@ -399,5 +468,7 @@ def test_every_engine_refusal_has_german_by_kind_and_english_keeps_the_detail():
         assert refusal != "58 is not in your hand" and refusal in german, kind
     assert error_text(GERMAN, engine.CardNotInHand("58 is not in your hand")) == "Diese Karte kannst du nicht spielen."
     assert error_text(GERMAN, engine.RowBlocked("row 2 is blocked")) == "Auf dieser Reihe liegt ein Stopp."
-    assert error_text(discord.Locale.american_english, engine.CardNotInHand("58 is not in your hand")) == \
-        "58 is not in your hand"
+    assert (
+        error_text(discord.Locale.american_english, engine.CardNotInHand("58 is not in your hand"))
+        == "58 is not in your hand"
+    )

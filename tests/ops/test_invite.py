@@ -22,9 +22,15 @@ def test_the_invite_link_asks_for_exactly_the_bots_permissions():
 
 
 #: Discord's names for the permissions, as its client and the README show them.
-LABELS = {"view_channel": "View Channels", "send_messages": "Send Messages", "embed_links": "Embed Links",
-          "attach_files": "Attach Files", "read_message_history": "Read Message History",
-          "create_public_threads": "Create Public Threads", "send_messages_in_threads": "Send Messages in Threads"}
+LABELS = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
 
 
 def test_the_readme_gives_a_reason_for_each_permission():

@@ -31,6 +31,7 @@ FUNCTION_LEVEL: dict[tuple[str, str], str] = {
     ("data/__init__.py", "data.transfer"): "needs both backends: only for the one-off migrate-db command",
 }
 
+
 @dataclass(frozen=True)
 class Import:
     file: str
@@ -64,7 +65,8 @@ def project_module(name: str) -> str | None:
 def is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports_of(path: Path, text: str | None = None) -> list[Import]:
@@ -183,8 +185,12 @@ def test_no_package_imports_itself_in_a_circle(package):
 def test_no_project_module_is_imported_for_annotations_only():
     # An import under ``if TYPE_CHECKING:`` is how a loop between two modules hides: one that
     # runs nowhere cannot fail. Every import of ours is real, so the scan above sees every edge.
-    hidden = [f"{imp.file}:{imp.line} {imp.module}" for found in ALL.values() for imp in found
-              if imp.where == "typing" and ours(imp) is not None]
+    hidden = [
+        f"{imp.file}:{imp.line} {imp.module}"
+        for found in ALL.values()
+        for imp in found
+        if imp.where == "typing" and ours(imp) is not None
+    ]
     assert hidden == []
 
 
@@ -199,7 +205,8 @@ def test_imports_inside_functions_are_only_the_listed_ones():
             seen.add(key)
             assert key in FUNCTION_LEVEL, (
                 f"{imp.file}:{imp.line} imports {target} inside a function: move it to the top, "
-                "or list it in FUNCTION_LEVEL with the reason")
+                "or list it in FUNCTION_LEVEL with the reason"
+            )
     stale = set(FUNCTION_LEVEL) - seen
     assert not stale, f"listed but gone (remove from FUNCTION_LEVEL): {sorted(stale)}"
 
@@ -240,7 +247,6 @@ def test_the_engine_imports_only_the_standard_library():
                     continue
                 assert top == "engine" or top in sys.stdlib_module_names, f"{imp.file}:{imp.line} imports {top}"
     assert seen == set(ENGINE_LIBRARIES), "listed but gone (remove from ENGINE_LIBRARIES)"
-
 
 
 def test_the_process_shell_leaves_the_face_to_the_extensions():

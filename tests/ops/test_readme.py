@@ -34,7 +34,7 @@ def test_every_setting_is_in_the_settings_table():
 
 
 async def test_every_command_is_listed_with_its_german_name(tree):
-    listed = README[README.index("### Every command"):README.index("### The rules")]
+    listed = README[README.index("### Every command") : README.index("### The rules")]
     for command in tree.walk_commands():
         if isinstance(command, app_commands.Group):
             continue
@@ -101,8 +101,10 @@ def test_benchmark_figures_live_in_the_performance_page():
 def heading_anchors(text: str) -> set[str]:
     """The anchors GitHub makes of a page's headings (not of a code block's comments): lower case,
     punctuation dropped, spaces as dashes."""
-    return {re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
-            for title in re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)}
+    return {
+        re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+        for title in re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)
+    }
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/PERFORMANCE.md", "docs/ARCHITECTURE.md"])
@@ -122,12 +124,15 @@ def shown_commands(text: str, program: str) -> list[list[str]]:
     """Every command line a page shows that runs ``program``: its arguments, split as a shell would."""
     commands = []
     inline = re.findall(r"`([^`\n]+)`", text)
-    blocks = [line for block in re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
-              for line in block.replace("\\\n", " ").splitlines()]
+    blocks = [
+        line
+        for block in re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+        for line in block.replace("\\\n", " ").splitlines()
+    ]
     for line in inline + blocks:
         start = line.find(program)
         if start >= 0:
-            commands.append(shlex.split(line[start + len(program):], comments=True))
+            commands.append(shlex.split(line[start + len(program) :], comments=True))
     return commands
 
 
@@ -147,8 +152,11 @@ def test_every_bot_command_shown_is_one_the_bot_accepts():
 
 
 def test_every_script_shown_exists_with_its_options():
-    shown = [(script, args) for page in (README, PERFORMANCE)
-             for script, args in re.findall(r"`python ((?:benchmarks|scripts)/\w+\.py)((?: [^`]*)?)`", page)]
+    shown = [
+        (script, args)
+        for page in (README, PERFORMANCE)
+        for script, args in re.findall(r"`python ((?:benchmarks|scripts)/\w+\.py)((?: [^`]*)?)`", page)
+    ]
     assert len({script for script, _ in shown}) >= 10
     for script, args in shown:
         source = (ROOT / script).read_text()

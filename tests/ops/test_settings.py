@@ -23,8 +23,15 @@ def problems(**env) -> list[str]:
 
 
 def test_defaults_and_values_are_read():
-    settings = load(TURN_SECONDS="90", DEV_GUILD_IDS="1, 2", OWNER_IDS="3", LOG_LEVEL="debug",
-                    DEFAULT_AI_LEVEL="HARD", SHARD_COUNT="4", SHARD_IDS="0,2")
+    settings = load(
+        TURN_SECONDS="90",
+        DEV_GUILD_IDS="1, 2",
+        OWNER_IDS="3",
+        LOG_LEVEL="debug",
+        DEFAULT_AI_LEVEL="HARD",
+        SHARD_COUNT="4",
+        SHARD_IDS="0,2",
+    )
     assert settings.turn_seconds == 90 and settings.choice_seconds == 30
     assert settings.dev_guild_ids == [1, 2] and settings.owner_ids == [3]
     assert settings.log_level == "DEBUG" and settings.default_ai_level == "hard"
@@ -40,26 +47,29 @@ def test_the_env_file_is_read_and_the_environment_wins(tmp_path):
     assert (settings.turn_seconds, settings.lobby_minutes) == (120, 5)
 
 
-@pytest.mark.parametrize("env, setting", [
-    ({"TURN_SECONDS": "ten"}, "TURN_SECONDS"),
-    ({"TURN_SECONDS": "5"}, "TURN_SECONDS"),
-    ({"TURN_SECONDS": "601"}, "TURN_SECONDS"),  # a table could not use it
-    ({"CHOICE_SECONDS": "9"}, "CHOICE_SECONDS"),
-    ({"LOBBY_MINUTES": "0"}, "LOBBY_MINUTES"),
-    ({"LOG_LEVEL": "loud"}, "LOG_LEVEL"),
-    ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
-    ({"DEFAULT_AI_LEVEL": "godlike"}, "DEFAULT_AI_LEVEL"),
-    ({"DEV_GUILD_IDS": "12,abc"}, "DEV_GUILD_IDS"),
-    ({"OWNER_IDS": "-5"}, "OWNER_IDS"),
-    ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
-    ({"DATABASE_PATH": "/no/such/folder/bot.sqlite3"}, "DATABASE_PATH"),
-    ({"DATABASE_URL": "mysql://root@db/x"}, "DATABASE_URL"),
-    ({"DATABASE_URL": "sqlite:////no/such/folder/bot.sqlite3"}, "DATABASE_URL"),
-    ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE"),
-    ({"SHARD_IDS": "0"}, "SHARD_IDS"),  # without SHARD_COUNT
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
-])
+@pytest.mark.parametrize(
+    "env, setting",
+    [
+        ({"TURN_SECONDS": "ten"}, "TURN_SECONDS"),
+        ({"TURN_SECONDS": "5"}, "TURN_SECONDS"),
+        ({"TURN_SECONDS": "601"}, "TURN_SECONDS"),  # a table could not use it
+        ({"CHOICE_SECONDS": "9"}, "CHOICE_SECONDS"),
+        ({"LOBBY_MINUTES": "0"}, "LOBBY_MINUTES"),
+        ({"LOG_LEVEL": "loud"}, "LOG_LEVEL"),
+        ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
+        ({"DEFAULT_AI_LEVEL": "godlike"}, "DEFAULT_AI_LEVEL"),
+        ({"DEV_GUILD_IDS": "12,abc"}, "DEV_GUILD_IDS"),
+        ({"OWNER_IDS": "-5"}, "OWNER_IDS"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"DATABASE_PATH": "/no/such/folder/bot.sqlite3"}, "DATABASE_PATH"),
+        ({"DATABASE_URL": "mysql://root@db/x"}, "DATABASE_URL"),
+        ({"DATABASE_URL": "sqlite:////no/such/folder/bot.sqlite3"}, "DATABASE_URL"),
+        ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS"),  # without SHARD_COUNT
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
+    ],
+)
 def test_a_bad_value_is_one_line_naming_the_setting(env, setting):
     found = problems(**env)
     assert len(found) == 1 and "\n" not in found[0]
@@ -127,7 +137,8 @@ def test_server_defaults_settings_are_read_and_checked():
     assert (settings.threads, settings.default_pace, settings.turn_based) == (False, "8h", True)
     assert problems(THREADS="maybe") == ["THREADS: must be true or false (got 'maybe')"]
     assert problems(DEFAULT_PACE="2h") == [
-        "DEFAULT_PACE: must be live, 1h, 8h or 24h (hours a turn of a turn-based game) (got '2h')"]
+        "DEFAULT_PACE: must be live, 1h, 8h or 24h (hours a turn of a turn-based game) (got '2h')"
+    ]
     [line] = problems(DEFAULT_PACE="24h", TURN_BASED="false")
     assert "DEFAULT_PACE=24h" in line and "TURN_BASED=false" in line and "\n" not in line
 

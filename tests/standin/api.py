@@ -34,8 +34,14 @@ class DiscordStandin:
     ...         reply = await (await standin.slash(alice, channel, "6nimmt start", variant="classic")).reply()
     """
 
-    def __init__(self, *, token: str = "standin-bot-token", bot_name: str = "Nimmt", ack_deadline: float = 3.0,
-                 rate_limits: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "standin-bot-token",
+        bot_name: str = "Nimmt",
+        ack_deadline: float = 3.0,
+        rate_limits: bool = False,
+    ) -> None:
         """``rate_limits=True``: hold the bot to Discord's rate limits (ratelimits.py), as
         ``set_rate_limits(True)`` does."""
         self.world = World(token=token, bot_name=bot_name)
@@ -98,13 +104,18 @@ class DiscordStandin:
             try:
                 await self.world.wait_until(
                     lambda: task.done() or (self.server.gateway.identify_count > identified and self.connected),
-                    timeout, "the bot did not connect to the gateway")
+                    timeout,
+                    "the bot did not connect to the gateway",
+                )
                 # The guilds went out with READY; wait until the bot has actually parsed them
                 # (a sharded bot gets only the guilds of its shards).
                 shard_ids, shard_count = getattr(bot, "shard_ids", None), bot.shard_count
                 mine = [g for g in self.world.guilds if not shard_ids or (g >> 22) % shard_count in shard_ids]
-                await _poll(lambda: task.done() or all(bot.get_guild(g) for g in mine), timeout,
-                            "the bot did not receive its GUILD_CREATEs")
+                await _poll(
+                    lambda: task.done() or all(bot.get_guild(g) for g in mine),
+                    timeout,
+                    "the bot did not receive its GUILD_CREATEs",
+                )
                 if task.done():
                     task.result()  # surface login/setup errors
                 if ready:
@@ -128,7 +139,9 @@ class DiscordStandin:
         scope = (lambda: self.world.guild_commands.get(guild.id, {})) if guild else (lambda: self.world.global_commands)
         return await self.world.wait_until(
             lambda: [scope()[n] for n in names] if all(n in scope() for n in names) else None,
-            timeout, f"the bot did not sync commands {names}")
+            timeout,
+            f"the bot did not sync commands {names}",
+        )
 
     def commands(self, guild: Guild | None = None) -> dict[str, dict[str, Any]]:
         """The synced command JSON by name, exactly as the bot registered it."""
@@ -147,25 +160,59 @@ class DiscordStandin:
 
     # --- failing on purpose (see faults.py for what discord.py retries) ----------------------
 
-    def fail_requests(self, fraction: float, *, status: int | tuple[int, ...] = (500, 503),
-                      methods: Iterable[str] | None = None, routes: Iterable[str] | None = None,
-                      channel: int | None = None, seed: int = 0, applied: bool = False) -> Fault:
+    def fail_requests(
+        self,
+        fraction: float,
+        *,
+        status: int | tuple[int, ...] = (500, 503),
+        methods: Iterable[str] | None = None,
+        routes: Iterable[str] | None = None,
+        channel: int | None = None,
+        seed: int = 0,
+        applied: bool = False,
+    ) -> Fault:
         """From now on answer `fraction` of the matching REST calls with `status` (one drawn at random
         from a tuple), changing nothing. Defaults: every method, every route but log-in and command
         sync. discord.py retries 500s itself (4 more tries over ~16 s) but not 503s: faults.py."""
         self.world.faults.rng.seed(seed)
-        return self.world.faults.add(Fault(
-            status=status, methods=_upper(methods), routes=frozenset(routes) if routes is not None else None,
-            channel=channel, fraction=fraction, applied=applied))
+        return self.world.faults.add(
+            Fault(
+                status=status,
+                methods=_upper(methods),
+                routes=frozenset(routes) if routes is not None else None,
+                channel=channel,
+                fraction=fraction,
+                applied=applied,
+            )
+        )
 
-    def fail_next(self, method: str, route: str, *, channel: int | None = None, times: int = 1,
-                  status: int = 503, applied: bool = False, drop: bool = False) -> Fault:
+    def fail_next(
+        self,
+        method: str,
+        route: str,
+        *,
+        channel: int | None = None,
+        times: int = 1,
+        status: int = 503,
+        applied: bool = False,
+        drop: bool = False,
+    ) -> Fault:
         """Fail the next `times` calls of `method` on `route` (a template such as
         "/channels/{channel}/messages/{message}"), in `channel` if given, before any random fault.
         `applied=True` applies the call and answers `status` anyway; `drop=True` cuts the
         connection instead of answering. Watch `.hits` / `.spent` on the returned rule."""
-        return self.world.faults.add(Fault(status=status, methods=_upper([method]), routes=frozenset([route]),
-                                           channel=channel, times=times, applied=applied, drop=drop), first=True)
+        return self.world.faults.add(
+            Fault(
+                status=status,
+                methods=_upper([method]),
+                routes=frozenset([route]),
+                channel=channel,
+                times=times,
+                applied=applied,
+                drop=drop,
+            ),
+            first=True,
+        )
 
     def clear_faults(self) -> None:
         """Stop failing calls (the record of the ones failed so far stays in injected_faults)."""
@@ -173,15 +220,20 @@ class DiscordStandin:
 
     # --- rate limits (ratelimits.py: what Discord documents, and the numbers picked) ----------
 
-    def set_rate_limits(self, enabled: bool = True, *, global_per_second: int | None = None,
-                        routes: dict[str, RouteLimit] | None = None, default: RouteLimit | None = None) -> None:
+    def set_rate_limits(
+        self,
+        enabled: bool = True,
+        *,
+        global_per_second: int | None = None,
+        routes: dict[str, RouteLimit] | None = None,
+        default: RouteLimit | None = None,
+    ) -> None:
         """Hold every REST call to Discord's rate limits from now on (``False``: no limits, the
         stand-in's default). The global limit is 50 bot-token requests a second (interaction
         callbacks and interaction webhooks exempt); the per-route buckets are ``ROUTE_LIMITS``.
         A test may shrink them to stay quick: ``global_per_second=5``, or ``routes={"POST
         /channels/{channel}/messages": RouteLimit(2, 0.5, "msg-create")}``."""
-        self.world.rate_limits.configure(enabled, global_per_second=global_per_second, routes=routes,
-                                         default=default)
+        self.world.rate_limits.configure(enabled, global_per_second=global_per_second, routes=routes, default=default)
 
     @property
     def rate_limits(self) -> RateLimits:
@@ -229,26 +281,42 @@ class DiscordStandin:
         return guild
 
     def add_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
-        channel = self.world.add_channel(Channel(id=snowflake(), name=name, guild=guild, topic=topic,
-                                                 position=len(guild.channels)))
+        channel = self.world.add_channel(
+            Channel(id=snowflake(), name=name, guild=guild, topic=topic, position=len(guild.channels))
+        )
         self._announce("CHANNEL_CREATE", channel.payload)
         return channel
 
-    def add_thread(self, parent: Channel, name: str, *, private: bool = False, owner: Actor | None = None,
-                   auto_archive_duration: int = 1440) -> Channel:
+    def add_thread(
+        self,
+        parent: Channel,
+        name: str,
+        *,
+        private: bool = False,
+        owner: Actor | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> Channel:
         """A thread `owner` (default: the bot) started without a message; the owner is its first member."""
-        thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=12 if private else 11,
-                                                guild=parent.guild, parent=parent,
-                                                owner_id=owner.id if owner else self.bot_user.id,
-                                                auto_archive_duration=auto_archive_duration))
+        thread = self.world.add_channel(
+            Channel(
+                id=snowflake(),
+                name=name,
+                type=12 if private else 11,
+                guild=parent.guild,
+                parent=parent,
+                owner_id=owner.id if owner else self.bot_user.id,
+                auto_archive_duration=auto_archive_duration,
+            )
+        )
         thread.members[thread.owner_id] = iso_at(self.world.now())
         self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         return thread
 
     def add_forum_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         """A GUILD_FORUM channel (type 15): it holds posts (threads), never messages of its own."""
-        forum = self.world.add_channel(Channel(id=snowflake(), name=name, type=GUILD_FORUM, guild=guild,
-                                               topic=topic, position=len(guild.channels)))
+        forum = self.world.add_channel(
+            Channel(id=snowflake(), name=name, type=GUILD_FORUM, guild=guild, topic=topic, position=len(guild.channels))
+        )
         self._announce("CHANNEL_CREATE", forum.payload)
         return forum
 
@@ -259,8 +327,9 @@ class DiscordStandin:
             raise ValueError(f"#{forum.name} is not a forum channel")
         user = author.user if isinstance(author, Member) else author
         self._actor_in(author, forum)
-        thread = self.world.add_channel(Channel(id=snowflake(), name=name, type=11, guild=forum.guild,
-                                                parent=forum, owner_id=user.id))
+        thread = self.world.add_channel(
+            Channel(id=snowflake(), name=name, type=11, guild=forum.guild, parent=forum, owner_id=user.id)
+        )
         thread.members[user.id] = iso_at(self.world.now())
         self._announce("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         message = self.world.store(Message(id=thread.id, channel=thread, author=user, content=content))
@@ -303,19 +372,27 @@ class DiscordStandin:
         """The DM channel between `user` and the bot (slash commands there carry `user`, not `member`)."""
         return self.world.dm_channel(user.user if isinstance(user, Member) else user)
 
-    def add_role(self, guild: Guild, name: str, permissions: dpy.Permissions | None = None, *,
-                 mentionable: bool = False) -> Role:
+    def add_role(
+        self, guild: Guild, name: str, permissions: dpy.Permissions | None = None, *, mentionable: bool = False
+    ) -> Role:
         value = permissions.value if permissions is not None else 0  # none by default
-        role = Role(id=snowflake(), name=name, permissions=value, position=len(guild.roles),
-                    mentionable=mentionable)
+        role = Role(id=snowflake(), name=name, permissions=value, position=len(guild.roles), mentionable=mentionable)
         guild.roles.append(role)
         self._announce("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": role.payload()})
         return role
 
-    def add_member(self, guild: Guild, user: str | User, *, display_name: str | None = None,
-                   global_name: str | None = None, locale: str = "en-US",
-                   permissions: dpy.Permissions | None = None, roles: Iterable[Role] = (),
-                   owner: bool = False) -> Member:
+    def add_member(
+        self,
+        guild: Guild,
+        user: str | User,
+        *,
+        display_name: str | None = None,
+        global_name: str | None = None,
+        locale: str = "en-US",
+        permissions: dpy.Permissions | None = None,
+        roles: Iterable[Role] = (),
+        owner: bool = False,
+    ) -> Member:
         """Add a user (new, or an existing User for multi-guild setups) to `guild`.
 
         `permissions` are granted through a dedicated role, on top of @everyone's defaults.
@@ -352,20 +429,38 @@ class DiscordStandin:
         if required is not None and isinstance(user, Member) and int(required) & ~user.permissions.value:
             raise InteractionRejected(f"{user.name} lacks the permissions /{name} requires ({required})")
         data = build_command_data(self.world, registered, path, options, user)
-        return await self._dispatch(Interaction(self.world, kind=2, actor=user, channel=channel, data=data,
-                                                describe=f"/{command}", ack_deadline=self.ack_deadline))
+        return await self._dispatch(
+            Interaction(
+                self.world,
+                kind=2,
+                actor=user,
+                channel=channel,
+                data=data,
+                describe=f"/{command}",
+                ack_deadline=self.ack_deadline,
+            )
+        )
 
-    async def autocomplete(self, user: Actor, channel: Channel, command: str, /, *, option: str, value: str = "",
-                           **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: Actor, channel: Channel, command: str, /, *, option: str, value: str = "", **options: Any
+    ) -> list[dict[str, Any]]:
         """`user` types `value` into the autocomplete option `option` of `/command` (with `options`
         filled in already); the choices the bot answered (callback type 8) within Discord's 3 s."""
         name, *path = command.strip().lstrip("/").split()
         registered = find_command(self.world, channel, name)
         self._check_can_see(user, channel)
         data = build_autocomplete_data(self.world, registered, path, options, user, option, value)
-        interaction = await self._dispatch(Interaction(
-            self.world, kind=4, actor=user, channel=channel, data=data,
-            describe=f"autocomplete {option!r} of /{command}", ack_deadline=self.ack_deadline))
+        interaction = await self._dispatch(
+            Interaction(
+                self.world,
+                kind=4,
+                actor=user,
+                channel=channel,
+                data=data,
+                describe=f"autocomplete {option!r} of /{command}",
+                ack_deadline=self.ack_deadline,
+            )
+        )
         kind = await interaction.ack()
         if kind != 8:
             raise InteractionRejected(f"the bot answered {interaction.describe} with callback type {kind}, not 8")
@@ -378,15 +473,25 @@ class DiscordStandin:
             raise InteractionRejected(f"{custom_id!r} is a select menu; use standin.select()")
         return await self.click_raw(user, message, custom_id)
 
-    async def click_raw(self, user: Actor, message: Message, custom_id: str, *, component_type: int = 2,
-                        values: list[str] | None = None) -> Interaction:
+    async def click_raw(
+        self, user: Actor, message: Message, custom_id: str, *, component_type: int = 2, values: list[str] | None = None
+    ) -> Interaction:
         """Send a component interaction without checking the message (forged custom_ids)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
-        return await self._dispatch(Interaction(
-            self.world, kind=3, actor=self._actor_in(user, message.channel), channel=message.channel, data=data,
-            message=message, describe=f"component {custom_id!r}", ack_deadline=self.ack_deadline))
+        return await self._dispatch(
+            Interaction(
+                self.world,
+                kind=3,
+                actor=self._actor_in(user, message.channel),
+                channel=message.channel,
+                data=data,
+                message=message,
+                describe=f"component {custom_id!r}",
+                ack_deadline=self.ack_deadline,
+            )
+        )
 
     async def select(self, user: Actor, message: Message, custom_id: str, values: list[str]) -> Interaction:
         """Choose `values` in the select menu `custom_id` on `message`."""
@@ -407,7 +512,14 @@ class DiscordStandin:
         actor = self._actor_in(user, channel)
         if channel.deleted:
             raise InteractionRejected(f"#{channel.name} was deleted")
-        message = self.world.store(Message(id=snowflake(), channel=channel, author=actor if isinstance(actor, User) else actor.user, content=content))
+        message = self.world.store(
+            Message(
+                id=snowflake(),
+                channel=channel,
+                author=actor if isinstance(actor, User) else actor.user,
+                content=content,
+            )
+        )
         if channel.is_thread:
             # Threads.md: a user's message unarchives an archived thread (unless locked) and is activity.
             if channel.check_archived():
@@ -464,7 +576,9 @@ class DiscordStandin:
         if current.channel.deleted:
             raise InteractionRejected(f"#{current.channel.name} was deleted")
         if current.ephemeral and current.ephemeral_to.id != user.id:
-            raise InteractionRejected(f"{user.name} cannot see an ephemeral message meant for {current.ephemeral_to.name}")
+            raise InteractionRejected(
+                f"{user.name} cannot see an ephemeral message meant for {current.ephemeral_to.name}"
+            )
         self._actor_in(user, current.channel)
         component = current.component(custom_id)
         if component is None:
@@ -485,29 +599,42 @@ class DiscordStandin:
 
     def dm_messages(self, user: Actor) -> list[Message]:
         target = user.user if isinstance(user, Member) else user
-        return [m for m in self.world.messages.values()
-                if m.channel.type == 1 and m.channel.recipient is target and not m.deleted]
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.channel.type == 1 and m.channel.recipient is target and not m.deleted
+        ]
 
     def visible_to(self, user: Actor) -> list[Message]:
         """Everything `user` can currently see: public messages in their guilds, their ephemerals and DMs."""
         target = user.user if isinstance(user, Member) else user
         return [
-            m for m in self.world.messages.values()
-            if not m.deleted and (
+            m
+            for m in self.world.messages.values()
+            if not m.deleted
+            and (
                 m.ephemeral_to is target
                 or (not m.ephemeral and m.guild is not None and target.id in m.guild.members)
-                or (m.channel.type == 1 and m.channel.recipient is target))
+                or (m.channel.type == 1 and m.channel.recipient is target)
+            )
         ]
 
     def message(self, message_id: int) -> Message:
         return self.world.messages[message_id]
 
-    async def wait_for_message(self, predicate: Callable[[Message], bool], timeout: float = 3.0,
-                               *, describe: str = "no matching message appeared") -> Message:
+    async def wait_for_message(
+        self,
+        predicate: Callable[[Message], bool],
+        timeout: float = 3.0,
+        *,
+        describe: str = "no matching message appeared",
+    ) -> Message:
         """First live message (public or ephemeral) for which predicate(message) is true."""
         return await self.world.wait_until(
             lambda: next((m for m in self.world.messages.values() if not m.deleted and predicate(m)), None),
-            timeout, describe)
+            timeout,
+            describe,
+        )
 
     @property
     def errors(self) -> list[ApiError]:

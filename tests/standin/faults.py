@@ -42,10 +42,17 @@ from aiohttp import web
 
 # What a bot calls while logging in and syncing commands: random faults spare these by
 # default, so a restarted bot can come up (ask for them by name in `routes` to fail them).
-STARTUP_ROUTES = frozenset({
-    "/users/@me", "/oauth2/applications/@me", "/applications/@me", "/gateway", "/gateway/bot",
-    "/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands",
-})
+STARTUP_ROUTES = frozenset(
+    {
+        "/users/@me",
+        "/oauth2/applications/@me",
+        "/applications/@me",
+        "/gateway",
+        "/gateway/bot",
+        "/applications/{app}/commands",
+        "/applications/{app}/guilds/{guild}/commands",
+    }
+)
 
 
 @dataclass
@@ -141,7 +148,7 @@ def route_of(request: web.Request, prefix: str) -> str:
     """The template of the route a request hit, without the API prefix."""
     resource = request.match_info.route.resource
     canonical = resource.canonical if resource is not None else request.path
-    return canonical[len(prefix):] if canonical.startswith(prefix) else canonical
+    return canonical[len(prefix) :] if canonical.startswith(prefix) else canonical
 
 
 def channel_of(request: web.Request, interactions_by_token: dict[str, Any]) -> int | None:

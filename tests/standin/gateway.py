@@ -163,9 +163,17 @@ class Gateway:
         await ws.prepare(request)
         compress = request.query.get("compress")
         if compress not in (None, *COMPRESSIONS) or request.query.get("encoding", "json") != "json":
-            self.world.record_error(ApiError("GET", str(request.rel_url), 400, {
-                "message": f"the stand-in speaks encoding=json with compress= one of {COMPRESSIONS} "
-                           f"or none, got {dict(request.query)}"}))
+            self.world.record_error(
+                ApiError(
+                    "GET",
+                    str(request.rel_url),
+                    400,
+                    {
+                        "message": f"the stand-in speaks encoding=json with compress= one of {COMPRESSIONS} "
+                        f"or none, got {dict(request.query)}"
+                    },
+                )
+            )
             await ws.close(code=4000, message=b"unsupported compression/encoding")
             return ws
         self.compressions.append(compress)
@@ -206,24 +214,33 @@ class Gateway:
         self.identify_count += 1
         self.last_intents = int(data.get("intents", 0))
         shard = data.get("shard")
-        session = Session(session_id=secrets.token_hex(16), intents=self.last_intents, connection=conn,
-                          shard=(int(shard[0]), int(shard[1])) if shard else None)
+        session = Session(
+            session_id=secrets.token_hex(16),
+            intents=self.last_intents,
+            connection=conn,
+            shard=(int(shard[0]), int(shard[1])) if shard else None,
+        )
         self.sessions[session.session_id] = session
         world = self.world
         guilds = [g for g in world.guilds.values() if session.owns(g.id)]
-        await self._send_to(session, "READY", {
-            "v": 10,
-            "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-            "session_id": session.session_id,
-            "session_type": "normal",
-            "resume_gateway_url": self.url,
-            "application": {"id": str(world.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "geo_ordered_rtc_regions": [],
-        } | ({"shard": list(session.shard)} if session.shard else {}))
+        await self._send_to(
+            session,
+            "READY",
+            {
+                "v": 10,
+                "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0},
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": session.session_id,
+                "session_type": "normal",
+                "resume_gateway_url": self.url,
+                "application": {"id": str(world.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "geo_ordered_rtc_regions": [],
+            }
+            | ({"shard": list(session.shard)} if session.shard else {}),
+        )
         for guild in guilds:
             await self._send_to(session, "GUILD_CREATE", self._guild_create(guild))
         world.notify()
@@ -269,10 +286,19 @@ class Gateway:
         wanted = {int(u) for u in data.get("user_ids") or []}
         query = (data.get("query") or "").lower()
         members = [
-            m.payload() for m in guild.members.values()
+            m.payload()
+            for m in guild.members.values()
             if (not wanted or m.id in wanted) and m.name.lower().startswith(query)
         ]
-        await self._send_to(session, "GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1,
-            "nonce": data.get("nonce"), "not_found": [],
-        })
+        await self._send_to(
+            session,
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(guild.id),
+                "members": members,
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "nonce": data.get("nonce"),
+                "not_found": [],
+            },
+        )

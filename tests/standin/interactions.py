@@ -15,11 +15,27 @@ from .model import Channel, Member, User, snowflake
 from .world import TOKEN_LIFETIME, Command, World
 
 OPTION_SUBCOMMAND, OPTION_GROUP = 1, 2
-_OPTION_TYPE_NAMES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel", 8: "role",
-                      9: "mentionable", 10: "number", 11: "attachment"}
-CALLBACK_NAMES = {1: "PONG", 4: "CHANNEL_MESSAGE_WITH_SOURCE", 5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
-                  6: "DEFERRED_UPDATE_MESSAGE", 7: "UPDATE_MESSAGE", 8: "AUTOCOMPLETE_RESULT", 9: "MODAL",
-                  12: "LAUNCH_ACTIVITY"}
+_OPTION_TYPE_NAMES = {
+    3: "string",
+    4: "integer",
+    5: "boolean",
+    6: "user",
+    7: "channel",
+    8: "role",
+    9: "mentionable",
+    10: "number",
+    11: "attachment",
+}
+CALLBACK_NAMES = {
+    1: "PONG",
+    4: "CHANNEL_MESSAGE_WITH_SOURCE",
+    5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
+    6: "DEFERRED_UPDATE_MESSAGE",
+    7: "UPDATE_MESSAGE",
+    8: "AUTOCOMPLETE_RESULT",
+    9: "MODAL",
+    12: "LAUNCH_ACTIVITY",
+}
 
 
 class InteractionRejected(AssertionError):
@@ -29,9 +45,18 @@ class InteractionRejected(AssertionError):
 class Interaction:
     """One user action sent to the bot, plus everything the bot did in answer to it."""
 
-    def __init__(self, world: World, *, kind: int, actor: Member | User, channel: Channel,
-                 data: dict[str, Any], message: Message | None = None, describe: str = "",
-                 ack_deadline: float = 3.0) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        kind: int,
+        actor: Member | User,
+        channel: Channel,
+        data: dict[str, Any],
+        message: Message | None = None,
+        describe: str = "",
+        ack_deadline: float = 3.0,
+    ) -> None:
         self.world = world
         self.id = snowflake()
         self.token = "standin-" + secrets.token_urlsafe(24)
@@ -80,8 +105,11 @@ class Interaction:
     async def ack(self, timeout: float | None = None) -> int:
         """Wait for the interaction callback and return its type (4, 5, 6, 7, 8 or 9)."""
         limit = self.ack_deadline if timeout is None else timeout
-        await self.world.wait_until(lambda: self.callback_type is not None, limit + 0.05,
-                                    f"the bot did not answer {self.describe} by {self.user.name}")
+        await self.world.wait_until(
+            lambda: self.callback_type is not None,
+            limit + 0.05,
+            f"the bot did not answer {self.describe} by {self.user.name}",
+        )
         return self.callback_type  # type: ignore[return-value]
 
     async def reply(self, timeout: float = 3.0) -> Message:
@@ -97,16 +125,21 @@ class Interaction:
             return await self.world.wait_until(
                 lambda: self.original if self.original and len(self.original.history) > self.edits_at_ack else None,
                 timeout,
-                f"the bot never edited the message after deferring {self.describe}")
+                f"the bot never edited the message after deferring {self.describe}",
+            )
         return await self.world.wait_until(
             lambda: self.original if self.original is not None and not self.original.loading else None,
-            timeout, f"the bot never sent a response message for {self.describe}")
+            timeout,
+            f"the bot never sent a response message for {self.describe}",
+        )
 
     async def followup(self, index: int = 0, timeout: float = 3.0) -> Message:
         """The index-th follow-up message (a follow-up that replaced the "thinking..." message counts)."""
         return await self.world.wait_until(
-            lambda: self.followups[index] if len(self.followups) > index else None, timeout,
-            f"the bot did not send follow-up #{index} for {self.describe}")
+            lambda: self.followups[index] if len(self.followups) > index else None,
+            timeout,
+            f"the bot did not send follow-up #{index} for {self.describe}",
+        )
 
     @property
     def messages(self) -> list[Message]:
@@ -164,8 +197,9 @@ def find_command(world: World, channel: Channel, name: str) -> Command:
     return command
 
 
-def build_command_data(world: World, command: Command, path: list[str], options: dict[str, Any],
-                       actor: Member | User) -> dict[str, Any]:
+def build_command_data(
+    world: World, command: Command, path: list[str], options: dict[str, Any], actor: Member | User
+) -> dict[str, Any]:
     """Turn `slash(user, ch, "6nimmt start", variant="classic")` into Discord's nested option JSON."""
     node = command.data
     chain: list[dict[str, Any]] = []
@@ -184,8 +218,9 @@ def build_command_data(world: World, command: Command, path: list[str], options:
     defined = {o["name"] for o in node.get("options") or []}
     unknown = set(options) - defined
     if unknown:
-        raise InteractionRejected(f"/{' '.join([command.name, *path])} has no option(s) {sorted(unknown)}; "
-                                  f"it has {sorted(defined)}")
+        raise InteractionRejected(
+            f"/{' '.join([command.name, *path])} has no option(s) {sorted(unknown)}; it has {sorted(defined)}"
+        )
     missing = [o["name"] for o in node.get("options") or [] if o.get("required") and o["name"] not in options]
     if missing:
         raise InteractionRejected(f"/{' '.join([command.name, *path])} is missing required option(s) {missing}")
@@ -193,8 +228,9 @@ def build_command_data(world: World, command: Command, path: list[str], options:
     return _command_data(command, chain, values, resolved)
 
 
-def _command_data(command: Command, chain: list[dict[str, Any]], values: list[dict[str, Any]],
-                  resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _command_data(
+    command: Command, chain: list[dict[str, Any]], values: list[dict[str, Any]], resolved: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """An interaction's ``data`` for ``command``: ``values`` nested in its subcommand ``chain``."""
     nested: list[dict[str, Any]] = values
     for sub in reversed(chain):
@@ -207,8 +243,9 @@ def _command_data(command: Command, chain: list[dict[str, Any]], values: list[di
     return data
 
 
-def _option_value(spec: dict[str, Any], options: dict[str, Any], resolved: dict[str, dict[str, Any]],
-                  actor: Member | User) -> dict[str, Any]:
+def _option_value(
+    spec: dict[str, Any], options: dict[str, Any], resolved: dict[str, dict[str, Any]], actor: Member | User
+) -> dict[str, Any]:
     name, kind, value = spec["name"], spec["type"], options[spec["name"]]
     where = f"option {name!r} ({_OPTION_TYPE_NAMES.get(kind, kind)})"
     if kind == 3 and not isinstance(value, str):
@@ -250,20 +287,32 @@ def _resolve(kind: int, value: Any, resolved: dict[str, dict[str, Any]], where: 
     return str(value.id)
 
 
-
 # --- autocomplete data ----------------------------------------------------------------------
 
 
-def build_autocomplete_data(world: World, command: Command, path: list[str], options: dict[str, Any],
-                            actor: Member | User, focused: str, value: str) -> dict[str, Any]:
+def build_autocomplete_data(
+    world: World,
+    command: Command,
+    path: list[str],
+    options: dict[str, Any],
+    actor: Member | User,
+    focused: str,
+    value: str,
+) -> dict[str, Any]:
     """What Discord sends while `focused` is being typed: the options filled in so far, checked as
     for a command but with none required, and the focused one as the raw text typed (a string even
     for an integer option) with ``"focused": true``. Discord sends this only for an option
     declared with ``autocomplete: true``."""
     node, chain = command.data, []
     for part in path:
-        node = next((o for o in node.get("options") or []
-                     if o["type"] in (OPTION_SUBCOMMAND, OPTION_GROUP) and o["name"] == part), None)
+        node = next(
+            (
+                o
+                for o in node.get("options") or []
+                if o["type"] in (OPTION_SUBCOMMAND, OPTION_GROUP) and o["name"] == part
+            ),
+            None,
+        )
         if node is None:
             raise InteractionRejected(f"/{command.name} has no subcommand {part!r}")
         chain.append(node)

@@ -55,27 +55,46 @@ def allowed_mentions_errors(allowed: Any) -> dict[str, Any] | None:
     if allowed is None:
         return None
     if not isinstance(allowed, dict):
-        return {"allowed_mentions": {"_errors": [{"code": "MODEL_TYPE_CONVERT", "message": "Only dictionaries may be used in a ModelType"}]}}
+        return {
+            "allowed_mentions": {
+                "_errors": [{"code": "MODEL_TYPE_CONVERT", "message": "Only dictionaries may be used in a ModelType"}]
+            }
+        }
     errors: dict[str, Any] = {}
     parse = allowed.get("parse") or []
     for index, kind in enumerate(parse):
         if kind not in PARSE_KINDS:
-            errors.setdefault("parse", {})[str(index)] = {"_errors": [
-                {"code": "BASE_TYPE_CHOICES", "message": f"Value must be one of {PARSE_KINDS}."}]}
+            errors.setdefault("parse", {})[str(index)] = {
+                "_errors": [{"code": "BASE_TYPE_CHOICES", "message": f"Value must be one of {PARSE_KINDS}."}]
+            }
     for kind in ("users", "roles"):
         ids = allowed.get(kind) or []
         if len(ids) > MAX_IDS:
-            errors[kind] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                         "message": f"Must be {MAX_IDS} or fewer in length."}]}
+            errors[kind] = {
+                "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_IDS} or fewer in length."}]
+            }
         elif ids and kind in parse:
             # Message.md: parse: ["users"] with users: [...] "we would throw a validation error".
-            errors[kind] = {"_errors": [{"code": "SET_TYPE_ALREADY_CONTAINS_VALUE",
-                                         "message": f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive."}]}
+            errors[kind] = {
+                "_errors": [
+                    {
+                        "code": "SET_TYPE_ALREADY_CONTAINS_VALUE",
+                        "message": f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                    }
+                ]
+            }
     return {"allowed_mentions": errors} if errors else None
 
 
-def pings_of(content: str, allowed: dict[str, Any] | None, *, known_users: set[int], guild_roles: dict[int, bool],
-             may_mention_everyone: bool, replied_author: int | None) -> Pings:
+def pings_of(
+    content: str,
+    allowed: dict[str, Any] | None,
+    *,
+    known_users: set[int],
+    guild_roles: dict[int, bool],
+    may_mention_everyone: bool,
+    replied_author: int | None,
+) -> Pings:
     """Who ``content`` pings under ``allowed`` (None: the key was absent).
 
     ``known_users``: the users that exist (a mention of any other id pings nobody);

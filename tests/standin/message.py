@@ -143,7 +143,9 @@ class Message:
         ]
         if len(found) != 1:
             labels = [(b.get("label"), b.get("custom_id")) for b in self.buttons]
-            raise LookupError(f"expected one button label={label!r} custom_id={custom_id!r}, found {len(found)} in {labels}")
+            raise LookupError(
+                f"expected one button label={label!r} custom_id={custom_id!r}, found {len(found)} in {labels}"
+            )
         return found[0]
 
     # --- payload ----------------------------------------------------------------------------
@@ -167,9 +169,16 @@ class Message:
             "type": 20 if self.interaction_id else (19 if self.reference_id else 0),
             "flags": self.flags | (HAS_THREAD_FLAG if self.thread is not None and not self.thread.deleted else 0),
             "reactions": [
-                {"emoji": {"id": None, "name": name}, "count": len(users), "me": False, "burst_colors": [],
-                 "count_details": {"burst": 0, "normal": len(users)}, "me_burst": False}
-                for name, users in self.reactions.items() if users
+                {
+                    "emoji": {"id": None, "name": name},
+                    "count": len(users),
+                    "me": False,
+                    "burst_colors": [],
+                    "count_details": {"burst": 0, "normal": len(users)},
+                    "me_burst": False,
+                }
+                for name, users in self.reactions.items()
+                if users
             ],
         }
         if self.guild is not None:

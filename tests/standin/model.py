@@ -18,7 +18,9 @@ import discord
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL_FLAG = 1 << 6
 LOADING_FLAG = 1 << 7
-HAS_THREAD_FLAG = 1 << 5  # docs/resources/Message.md, Message Flags: "HAS_THREAD: this message has an associated thread, with the same id as the message"
+HAS_THREAD_FLAG = (
+    1 << 5
+)  # docs/resources/Message.md, Message Flags: "HAS_THREAD: this message has an associated thread, with the same id as the message"
 
 # What a freshly invited bot usually gets: enough to play a card game in text channels.
 DEFAULT_BOT_PERMISSIONS = discord.Permissions(
@@ -64,7 +66,16 @@ def iso_at(monotonic_at: float) -> str:
 
 
 # Channel types (docs/resources/Channel.md, "Channel Types").
-DM, GUILD_TEXT, GUILD_NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM, GUILD_MEDIA = 1, 0, 5, 10, 11, 12, 15, 16
+DM, GUILD_TEXT, GUILD_NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM, GUILD_MEDIA = (
+    1,
+    0,
+    5,
+    10,
+    11,
+    12,
+    15,
+    16,
+)
 # docs/resources/Channel.md, thread metadata / Start Thread from Message: "can be set to: 60, 1440, 4320, 10080".
 AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
@@ -258,8 +269,13 @@ class Channel:
         else:
             data.update(position=self.position, permission_overwrites=[], topic=self.topic, nsfw=False, parent_id=None)
             if self.type in (GUILD_FORUM, GUILD_MEDIA):
-                data.update(available_tags=[], default_reaction_emoji=None, default_sort_order=None,
-                            default_forum_layout=0, default_thread_rate_limit_per_user=0)
+                data.update(
+                    available_tags=[],
+                    default_reaction_emoji=None,
+                    default_sort_order=None,
+                    default_forum_layout=0,
+                    default_thread_rate_limit_per_user=0,
+                )
         return data
 
 

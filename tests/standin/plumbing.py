@@ -73,8 +73,11 @@ def error_middleware(world: World, prefix: str = ""):
             refusal, headers = limits.admit(request.method, route, major_of(request.match_info))
             if refusal is not None:
                 return _too_many(world, request, route, refusal, record_at)
-        fault = world.faults.pick(request.method, route,
-                                  channel_of(request, world.interactions_by_token)) if world.faults.rules else None
+        fault = (
+            world.faults.pick(request.method, route, channel_of(request, world.interactions_by_token))
+            if world.faults.rules
+            else None
+        )
         if fault is not None:
             response = await _inject(world, request, handler, fault, record_at)
         else:
@@ -90,8 +93,15 @@ def _too_many(world: World, request: web.Request, route: str, refusal: Refusal, 
     """A 429 as Discord sends it (ratelimits.py); the request changed nothing."""
     response = json_response(refusal.body(), 429)
     response.headers.update(refusal.headers)
-    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=429,
-                                        interaction_id=request.get(INTERACTION_ID)))
+    world.requests.append(
+        RequestRecord(
+            at=record_at,
+            method=request.method,
+            path=request.path,
+            status=429,
+            interaction_id=request.get(INTERACTION_ID),
+        )
+    )
     world.rate_limits.count(route, 429, refusal.scope)
     world.notify()
     return response
@@ -102,17 +112,22 @@ async def _answer(world: World, request: web.Request, handler, record_at: float)
     try:
         response = await handler(request)
     except DiscordError as exc:
-        world.record_error(ApiError(request.method, request.path, exc.status, exc.body,
-                                    request.get(PAYLOAD)))
+        world.record_error(ApiError(request.method, request.path, exc.status, exc.body, request.get(PAYLOAD)))
         response = json_response(exc.body, exc.status)
     except web.HTTPClientError as exc:
         body = {"message": f"{exc.status}: {exc.reason}", "code": 0}
         hint = {"hint": "route not implemented by the stand-in"}
         world.record_error(ApiError(request.method, request.path, exc.status, body | hint))
         response = json_response(body, exc.status)
-    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path,
-                                        status=response.status,
-                                        interaction_id=request.get(INTERACTION_ID)))
+    world.requests.append(
+        RequestRecord(
+            at=record_at,
+            method=request.method,
+            path=request.path,
+            status=response.status,
+            interaction_id=request.get(INTERACTION_ID),
+        )
+    )
     return response
 
 
@@ -123,8 +138,15 @@ async def _inject(world: World, request: web.Request, handler, fault: Fault, rec
             await handler(request)
     status = 0 if fault.drop else world.faults.status_for(fault)
     world.faults.injected.append(InjectedFault(record_at, request.method, request.path, status, fault.applied))
-    world.requests.append(RequestRecord(at=record_at, method=request.method, path=request.path, status=status,
-                                        interaction_id=request.get(INTERACTION_ID)))
+    world.requests.append(
+        RequestRecord(
+            at=record_at,
+            method=request.method,
+            path=request.path,
+            status=status,
+            interaction_id=request.get(INTERACTION_ID),
+        )
+    )
     world.notify()
     if fault.drop:
         if request.transport is not None:
@@ -143,9 +165,11 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, Att
             if part.name == "payload_json":
                 payload = json.loads(await part.text())
             elif part.name and part.name.startswith("files["):
-                index = part.name[len("files["):-1]
+                index = part.name[len("files[") : -1]
                 uploads[index] = Attachment(
-                    id=snowflake(), filename=part.filename or f"file{index}", data=bytes(await part.read()),
+                    id=snowflake(),
+                    filename=part.filename or f"file{index}",
+                    data=bytes(await part.read()),
                     content_type=part.headers.get("Content-Type"),
                 )
         request[PAYLOAD] = payload
@@ -166,8 +190,15 @@ def check_message_payload(payload: dict[str, Any], uploads: dict[str, Attachment
         raise DiscordError(400, 50035, "Invalid Form Body", errors)
 
 
-def apply_payload(world: World, base_url: str, message: Message, payload: dict[str, Any],
-                  uploads: dict[str, Attachment], *, is_edit: bool) -> Message:
+def apply_payload(
+    world: World,
+    base_url: str,
+    message: Message,
+    payload: dict[str, Any],
+    uploads: dict[str, Attachment],
+    *,
+    is_edit: bool,
+) -> Message:
     """Write a create/edit payload onto `message`, keeping an edit history entry for edits."""
     check_message_payload(payload, uploads, is_edit=is_edit)
     if is_edit:
@@ -198,14 +229,19 @@ def _record_pings(world: World, message: Message, allowed: dict[str, Any] | None
     guild = message.channel.guild
     replied = world.messages.get(message.reference_id) if message.reference_id else None
     message.pings = pings_of(
-        message.content, allowed, known_users=set(world.users),
+        message.content,
+        allowed,
+        known_users=set(world.users),
         guild_roles={role.id: role.mentionable for role in guild.roles} if guild is not None else {},
         may_mention_everyone=guild is not None and world.bot_permissions_in(message.channel).mention_everyone,
-        replied_author=replied.author.id if replied is not None else None)
+        replied_author=replied.author.id if replied is not None else None,
+    )
     message.pinged = [world.users[user_id] for user_id in sorted(message.pings.users)]
 
 
-def _apply_attachments(base_url: str, message: Message, payload: dict[str, Any], uploads: dict[str, Attachment]) -> None:
+def _apply_attachments(
+    base_url: str, message: Message, payload: dict[str, Any], uploads: dict[str, Attachment]
+) -> None:
     listed = payload.get("attachments")
     if listed is None:
         message.attachments.extend(uploads.values())

@@ -52,11 +52,13 @@ INVALID_WINDOW = 600.0  # "10,000 per 10 minutes"
 INVALID_LIMIT = 10_000
 
 #: The interaction endpoints (Receiving_and_Responding.md, Endpoints), exempt from the global limit.
-INTERACTION_ROUTES = frozenset({
-    "/interactions/{id}/{token}/callback",
-    "/webhooks/{app}/{token}",
-    "/webhooks/{app}/{token}/messages/{message}",
-})
+INTERACTION_ROUTES = frozenset(
+    {
+        "/interactions/{id}/{token}/callback",
+        "/webhooks/{app}/{token}",
+        "/webhooks/{app}/{token}/messages/{message}",
+    }
+)
 
 #: What discord.py checks for to tell Discord's 429 from a Cloudflare ban; Discord's answers come
 #: through Google's load balancer and carry it (it is not in Discord's docs).
@@ -155,8 +157,14 @@ class RateLimits:
     _invalid_max: int = 0
     _since: int | None = None  # the first second counted (None: the first request's)
 
-    def configure(self, enabled: bool, *, global_per_second: int | None = None,
-                  routes: dict[str, RouteLimit] | None = None, default: RouteLimit | None = None) -> None:
+    def configure(
+        self,
+        enabled: bool,
+        *,
+        global_per_second: int | None = None,
+        routes: dict[str, RouteLimit] | None = None,
+        default: RouteLimit | None = None,
+    ) -> None:
         """Turn the limits on or off; tests may shrink them to stay quick (``routes`` are merged
         over ``ROUTE_LIMITS``, keyed like it: "METHOD /template")."""
         self.enabled = enabled
@@ -193,8 +201,11 @@ class RateLimits:
                 self._global.popleft()
             if len(self._global) >= self.global_per_second:
                 wait = _up(self._global[0] + 1.0 - now)
-                headers = self._headers(limit, bucket, window, now) | _retry_headers(wait, "global") \
+                headers = (
+                    self._headers(limit, bucket, window, now)
+                    | _retry_headers(wait, "global")
                     | {"X-RateLimit-Global": "true"}
+                )
                 return Refusal("global", wait, headers), headers
             self._global.append(now)
         if window.remaining <= 0:
@@ -214,9 +225,14 @@ class RateLimits:
     @staticmethod
     def _headers(limit: RouteLimit, bucket: str, window: _Window, now: float) -> dict[str, str]:
         after = _up(window.resets_at - now)
-        return {"X-RateLimit-Limit": str(limit.limit), "X-RateLimit-Remaining": str(window.remaining),
-                "X-RateLimit-Reset": f"{time.time() + after:.3f}", "X-RateLimit-Reset-After": f"{after:.3f}",
-                "X-RateLimit-Bucket": bucket, "Via": VIA}
+        return {
+            "X-RateLimit-Limit": str(limit.limit),
+            "X-RateLimit-Remaining": str(window.remaining),
+            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": bucket,
+            "Via": VIA,
+        }
 
     # --- counting -----------------------------------------------------------------------------
 
@@ -251,9 +267,12 @@ class RateLimits:
         ``until`` (on ``clock``, time.monotonic(); default now) included, the quiet ones as 0."""
         last = int(until if until is not None else self.clock())
         first = last if self._since is None else self._since
-        return RateFigures(per_second=[self._per_second.get(s, 0) for s in range(first, max(first, last) + 1)],
-                           too_many=dict(self._too_many), invalid=self._invalid_total,
-                           invalid_max_10min=self._invalid_max)
+        return RateFigures(
+            per_second=[self._per_second.get(s, 0) for s in range(first, max(first, last) + 1)],
+            too_many=dict(self._too_many),
+            invalid=self._invalid_total,
+            invalid_max_10min=self._invalid_max,
+        )
 
 
 def major_of(match_info: dict[str, str]) -> tuple[str, ...]:

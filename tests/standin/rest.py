@@ -105,17 +105,36 @@ class RestApi:
     async def get_application(self, request: web.Request) -> web.Response:
         self._auth(request)
         world = self.world
-        return json_response({
-            "id": str(world.application_id), "name": world.bot.name, "icon": None, "description": "",
-            "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False, "bot": world.bot.payload(),
-            "owner": world.bot.payload(), "summary": "", "verify_key": "0" * 64, "team": None, "flags": 0,
-            "interactions_endpoint_url": None, "tags": [], "redirect_uris": [],
-        })
+        return json_response(
+            {
+                "id": str(world.application_id),
+                "name": world.bot.name,
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "bot": world.bot.payload(),
+                "owner": world.bot.payload(),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "interactions_endpoint_url": None,
+                "tags": [],
+                "redirect_uris": [],
+            }
+        )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.base_url.replace("http://", "ws://", 1) + "/gateway"
-        return json_response({"url": url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+        return json_response(
+            {
+                "url": url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     # --- application commands ---------------------------------------------------------------
 
@@ -131,8 +150,15 @@ class RestApi:
         return int(guild), self.world.guild_commands.setdefault(int(guild), {})
 
     def _command_payload(self, command: Command) -> dict[str, Any]:
-        data = {"type": 1, "description": "", "options": [], "default_member_permissions": None, "nsfw": False,
-                "contexts": None, "integration_types": [0]} | command.data
+        data = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            "contexts": None,
+            "integration_types": [0],
+        } | command.data
         data.update(id=str(command.id), application_id=str(self.world.application_id), version=str(command.id))
         if command.guild_id:
             data["guild_id"] = str(command.guild_id)
@@ -141,12 +167,34 @@ class RestApi:
     def _register(self, guild_id: int | None, scope: dict[str, Command], data: dict[str, Any]) -> Command:
         name = data.get("name", "")
         if data.get("type", 1) == 1 and (not _COMMAND_NAME.match(name) or name != name.lower()):
-            raise DiscordError(400, 50035, "Invalid Form Body",
-                               {"name": {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME",
-                                                      "message": f"Command name is invalid: {name!r}"}]}})
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "name": {
+                        "_errors": [
+                            {
+                                "code": "APPLICATION_COMMAND_INVALID_NAME",
+                                "message": f"Command name is invalid: {name!r}",
+                            }
+                        ]
+                    }
+                },
+            )
         if len(data.get("description") or "") > 100 or len(data.get("options") or []) > 25:
-            raise DiscordError(400, 50035, "Invalid Form Body", {"description": {"_errors": [
-                {"code": "BASE_TYPE_MAX_LENGTH", "message": "description ≤ 100 chars, ≤ 25 options"}]}})
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "description": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_MAX_LENGTH", "message": "description ≤ 100 chars, ≤ 25 options"}
+                        ]
+                    }
+                },
+            )
         old = scope.get(name)
         command = Command(id=old.id if old else snowflake(), guild_id=guild_id, data=data)
         scope[name] = command
@@ -223,8 +271,13 @@ class RestApi:
             if first is not None:
                 return self._repeated_nonce(request, channel, first)
         reference = (payload.get("message_reference") or {}).get("message_id")
-        message = Message(id=snowflake(), channel=channel, author=self.world.bot,
-                          reference_id=int(reference) if reference else None, nonce=nonce)
+        message = Message(
+            id=snowflake(),
+            channel=channel,
+            author=self.world.bot,
+            reference_id=int(reference) if reference else None,
+            nonce=nonce,
+        )
         if channel.is_thread:
             await self._reopen_for_message(channel)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=False)
@@ -265,9 +318,17 @@ class RestApi:
         if first.channel is not channel:
             # Discord documents the check per author, not per channel: the answer is a message in
             # another channel, which a bot reusing nonces across channels would mistake for its post.
-            self.world.record_error(ApiError(request.method, request.path, 200, {
-                "message": f"nonce {first.nonce!r} reused across channels: Discord answers with message "
-                           f"{first.id} in #{first.channel.name} and posts nothing here"}))
+            self.world.record_error(
+                ApiError(
+                    request.method,
+                    request.path,
+                    200,
+                    {
+                        "message": f"nonce {first.nonce!r} reused across channels: Discord answers with message "
+                        f"{first.id} in #{first.channel.name} and posts nothing here"
+                    },
+                )
+            )
         return json_response(first.payload())
 
     async def patch_message(self, request: web.Request) -> web.Response:
@@ -363,6 +424,19 @@ def _nonce(payload: dict[str, Any]) -> str | None:
     if nonce is None:
         return None
     if isinstance(nonce, bool) or not isinstance(nonce, (int, str)) or len(str(nonce)) > 25:
-        raise DiscordError(400, 50035, "Invalid Form Body", {"nonce": {"_errors": [
-            {"code": "BASE_TYPE_BAD_LENGTH", "message": "Nonce must be an integer or a string of at most 25 characters"}]}})
+        raise DiscordError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "nonce": {
+                    "_errors": [
+                        {
+                            "code": "BASE_TYPE_BAD_LENGTH",
+                            "message": "Nonce must be an integer or a string of at most 25 characters",
+                        }
+                    ]
+                }
+            },
+        )
     return str(nonce)

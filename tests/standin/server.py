@@ -67,6 +67,7 @@ class StandinServer:
         for message in self.world.messages.values():
             for attachment in message.attachments:
                 if attachment.id == wanted:
-                    return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=attachment.data, content_type=attachment.content_type or "application/octet-stream"
+                    )
         raise web.HTTPNotFound()
-

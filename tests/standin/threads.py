@@ -69,9 +69,13 @@ def check_thread_fields(payload: dict[str, Any]) -> None:
         name = payload.get("name")
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             raise invalid_field("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-    if payload.get("auto_archive_duration") is not None and payload["auto_archive_duration"] not in AUTO_ARCHIVE_DURATIONS:
-        raise invalid_field("auto_archive_duration", "BASE_TYPE_CHOICES",
-                            f"Value must be one of {set(AUTO_ARCHIVE_DURATIONS)}.")
+    if (
+        payload.get("auto_archive_duration") is not None
+        and payload["auto_archive_duration"] not in AUTO_ARCHIVE_DURATIONS
+    ):
+        raise invalid_field(
+            "auto_archive_duration", "BASE_TYPE_CHOICES", f"Value must be one of {set(AUTO_ARCHIVE_DURATIONS)}."
+        )
 
 
 class ThreadApi:
@@ -166,15 +170,24 @@ class ThreadApi:
         self.world.touch(thread, message.id)
         await self._announce_created(thread)
         await self.rest.dispatch_message("MESSAGE_CREATE", message)
-        return json_response(thread.payload() | {"message": message.payload(),
-                                                 "member": thread.thread_member(self.world.bot.id)}, 201)
+        return json_response(
+            thread.payload() | {"message": message.payload(), "member": thread.thread_member(self.world.bot.id)}, 201
+        )
 
     def _new_thread(self, thread_id: int | None, payload: dict[str, Any], parent: Channel, kind: int) -> Channel:
         from .model import snowflake
 
-        thread = self.world.add_channel(Channel(
-            id=thread_id or snowflake(), name=payload["name"], type=kind, guild=parent.guild, parent=parent,
-            owner_id=self.world.bot.id, auto_archive_duration=payload.get("auto_archive_duration") or 1440))
+        thread = self.world.add_channel(
+            Channel(
+                id=thread_id or snowflake(),
+                name=payload["name"],
+                type=kind,
+                guild=parent.guild,
+                parent=parent,
+                owner_id=self.world.bot.id,
+                auto_archive_duration=payload.get("auto_archive_duration") or 1440,
+            )
+        )
         # The creator is the thread's first member (THREAD_CREATE carries its thread member object).
         thread.members[self.world.bot.id] = iso_at(self.world.now())
         return thread
@@ -231,7 +244,9 @@ class ThreadApi:
             # thread creator"; "Editing a thread to change rate_limit_per_user or locked requires MANAGE_THREADS".
             if ("locked" in payload or "rate_limit_per_user" in payload) and not perms.manage_threads:
                 raise missing_permissions()
-            touches_creator_fields = "name" in payload or "auto_archive_duration" in payload or payload.get("archived") is True
+            touches_creator_fields = (
+                "name" in payload or "auto_archive_duration" in payload or payload.get("archived") is True
+            )
             if touches_creator_fields and not (perms.manage_threads or creator):
                 raise missing_permissions()
             if touches_creator_fields and not unarchive:
@@ -240,8 +255,9 @@ class ThreadApi:
         await world.dispatch("THREAD_UPDATE", thread.payload())
         return thread.payload()
 
-    async def moderate(self, thread: Channel, *, locked: bool | None = None, archived: bool | None = None,
-                       announce: bool = True) -> None:
+    async def moderate(
+        self, thread: Channel, *, locked: bool | None = None, archived: bool | None = None, announce: bool = True
+    ) -> None:
         """A moderator (MANAGE_THREADS, which may change every thread field: Threads.md, Editing &
         Deleting Threads) locks or unlocks, archives or unarchives `thread`. The bot hears of it as a
         THREAD_UPDATE carrying the thread (Gateway_Events.md, Thread Update: "Sent when a thread is
@@ -275,9 +291,15 @@ class ThreadApi:
         payload = channel.payload()
         self.world.remove_channel(channel)
         if channel.is_thread:
-            await self.world.dispatch("THREAD_DELETE", {
-                "id": str(channel.id), "guild_id": str(channel.guild.id),
-                "parent_id": str(channel.parent.id) if channel.parent else None, "type": channel.type})
+            await self.world.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(channel.guild.id),
+                    "parent_id": str(channel.parent.id) if channel.parent else None,
+                    "type": channel.type,
+                },
+            )
         else:
             await self.world.dispatch("CHANNEL_DELETE", payload)
 
@@ -353,8 +375,12 @@ class ThreadApi:
             raise unknown("Guild", 10004)
         active = [t for t in guild.threads if not t.check_archived()]
         me = self.world.bot.id
-        return json_response({"threads": [t.payload() for t in active],
-                              "members": [t.thread_member(me) for t in active if me in t.members]})
+        return json_response(
+            {
+                "threads": [t.payload() for t in active],
+                "members": [t.thread_member(me) for t in active if me in t.members],
+            }
+        )
 
 
 def require_thread_open_for_edit(thread: Channel) -> None:
@@ -374,13 +400,18 @@ def require_thread_unlocked(world: World, thread: Channel) -> None:
         raise thread_locked()
 
 
-async def dispatch_members_update(world: World, thread: Channel, *, added: list[int] = (), removed: list[int] = ()) -> None:
+async def dispatch_members_update(
+    world: World, thread: Channel, *, added: list[int] = (), removed: list[int] = ()
+) -> None:
     """Gateway_Events.md, Thread Members Update: "Sent when anyone is added to or removed from a
     thread. If the current user does not have the GUILD_MEMBERS Gateway Intent, then this event
     will only be sent if the current user was added to or removed from the thread." (The gateway
     filters it per session: gateway.Session.wants.)"""
-    data: dict[str, Any] = {"id": str(thread.id), "guild_id": str(thread.guild.id),
-                            "member_count": min(len(thread.members), 50)}
+    data: dict[str, Any] = {
+        "id": str(thread.id),
+        "guild_id": str(thread.guild.id),
+        "member_count": min(len(thread.members), 50),
+    }
     if added:
         data["added_members"] = [thread.thread_member(u) for u in added]
     if removed:
@@ -398,7 +429,10 @@ def apply_thread_change(world: World, thread: Channel, payload: dict[str, Any]) 
         thread.name = payload["name"]
     if "locked" in payload:
         thread.locked = bool(payload["locked"])
-    if payload.get("auto_archive_duration") is not None and payload["auto_archive_duration"] != thread.auto_archive_duration:
+    if (
+        payload.get("auto_archive_duration") is not None
+        and payload["auto_archive_duration"] != thread.auto_archive_duration
+    ):
         thread.auto_archive_duration = payload["auto_archive_duration"]
         thread.archive_changed_at = thread.last_activity = now
     if "archived" in payload and bool(payload["archived"]) != thread.archived:
@@ -412,8 +446,7 @@ async def add_pinged_members(world: World, thread: Channel, pinged: Iterable[int
     """A message in a thread adds the members it pings (``Message.pinged_users``, mentions.py) to the
     thread: Discord's help on threads says a mentioned user is added to the thread, and its blog that
     private threads show for those "added manually, or @mentioned within the Thread itself"."""
-    added = [user_id for user_id in sorted(pinged)
-             if user_id in thread.guild.members and user_id not in thread.members]
+    added = [user_id for user_id in sorted(pinged) if user_id in thread.guild.members and user_id not in thread.members]
     for user_id in added:
         thread.members[user_id] = iso_at(world.now())
     if added:

@@ -98,8 +98,11 @@ def _validate_rows(errors: _Errors, rows: list[dict[str, Any]]) -> None:
         if len(children) > MAX_ROW_BUTTONS:
             errors.add(path + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ROW_BUTTONS} or fewer in length.")
         if selects and len(children) > 1:
-            errors.add(path + ("components",), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                       "The specified component exceeds the maximum width")
+            errors.add(
+                path + ("components",),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width",
+            )
         for c, comp in enumerate(children):
             _validate_component(errors, path + ("components", c), comp)
 
@@ -125,19 +128,29 @@ def _validate_component(errors: _Errors, path: tuple[Any, ...], comp: dict[str, 
         if kind == 3:
             options = comp.get("options") or []
             if not options or len(options) > MAX_SELECT_OPTIONS:
-                errors.add(path + ("options",), "BASE_TYPE_BAD_LENGTH",
-                           f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.")
+                errors.add(
+                    path + ("options",),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
+                )
             values = [o.get("value") for o in options]
             if len(values) != len(set(values)):
-                errors.add(path + ("options",), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                           "Select component option values must be unique")
+                errors.add(
+                    path + ("options",),
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select component option values must be unique",
+                )
             for o, option in enumerate(options):
                 errors.max_length(path + ("options", o, "label"), option.get("label"), 100)
                 errors.max_length(path + ("options", o, "value"), option.get("value"), 100)
                 errors.max_length(path + ("options", o, "description"), option.get("description"), 100)
             max_values = comp.get("max_values", 1)
             if options and max_values > len(options):
-                errors.add(path + ("max_values",), "BASE_TYPE_MAX", f"int value should be less than or equal to {len(options)}.")
+                errors.add(
+                    path + ("max_values",),
+                    "BASE_TYPE_MAX",
+                    f"int value should be less than or equal to {len(options)}.",
+                )
 
 
 def _check_duplicates(errors: _Errors, components: list[dict[str, Any]], seen: set[str]) -> None:
@@ -145,7 +158,9 @@ def _check_duplicates(errors: _Errors, components: list[dict[str, Any]], seen: s
         custom_id = comp.get("custom_id")
         if custom_id:
             if custom_id in seen:
-                errors.add(("components",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+                errors.add(
+                    ("components",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"
+                )
             seen.add(custom_id)
         _check_duplicates(errors, comp.get("components") or [], seen)
         if comp.get("accessory"):

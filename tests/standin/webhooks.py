@@ -57,8 +57,11 @@ class WebhookApi:
         if interaction.callback_type is not None:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
         if interaction.too_late_to_ack:
-            raise DiscordError(404, UNKNOWN_INTERACTION,
-                               f"Unknown interaction (acknowledged after the {interaction.ack_deadline:g} s limit)")
+            raise DiscordError(
+                404,
+                UNKNOWN_INTERACTION,
+                f"Unknown interaction (acknowledged after the {interaction.ack_deadline:g} s limit)",
+            )
         kind, data = int(payload.get("type", 0)), payload.get("data") or {}
         resource = self._respond(interaction, kind, data, uploads)
         interaction.callback_type = kind
@@ -72,12 +75,16 @@ class WebhookApi:
         if request.query.get("with_response") not in ("1", "true", "True"):
             return no_content()
         original = interaction.original if kind in (4, 5, 7) else None
-        body: dict[str, Any] = {"interaction": {
-            "id": str(interaction.id), "type": interaction.kind, "activity_instance_id": None,
-            "response_message_id": str(original.id) if original else None,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(original and original.ephemeral),
-        }}
+        body: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.kind,
+                "activity_instance_id": None,
+                "response_message_id": str(original.id) if original else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(original and original.ephemeral),
+            }
+        }
         if resource is not None:
             body["resource"] = resource
         return json_response(body)
@@ -107,14 +114,28 @@ class WebhookApi:
         if kind == 9 and interaction.kind in (2, 3):
             interaction.modal = data
             return None
-        raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
-            {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Invalid callback type {kind} here"}]}})
+        raise DiscordError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "type": {
+                    "_errors": [
+                        {"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Invalid callback type {kind} here"}
+                    ]
+                }
+            },
+        )
 
     def _new_message(self, interaction: Interaction, *, ephemeral: bool) -> Message:
         message = Message(
-            id=snowflake(), channel=interaction.channel, author=self.world.bot,
-            flags=EPHEMERAL_FLAG if ephemeral else 0, ephemeral_to=interaction.user if ephemeral else None,
-            interaction_id=interaction.id, webhook_id=self.world.application_id,
+            id=snowflake(),
+            channel=interaction.channel,
+            author=self.world.bot,
+            flags=EPHEMERAL_FLAG if ephemeral else 0,
+            ephemeral_to=interaction.user if ephemeral else None,
+            interaction_id=interaction.id,
+            webhook_id=self.world.application_id,
         )
         if interaction.channel.is_thread and not ephemeral and not interaction.channel.check_archived():
             # A message in a thread is activity: it restarts the auto-archive timer (Threads.md).
@@ -205,10 +226,17 @@ def _checked_choices(choices: Any) -> list[dict[str, Any]]:
             name, value = choice.get("name"), choice.get("value")
             if not isinstance(name, str) or not 1 <= len(name) <= 100:
                 problems.append(f"choices[{index}].name must be 1 to 100 characters: {name!r}")
-            if isinstance(value, bool) or not isinstance(value, (str, int, float)) \
-                    or (isinstance(value, int) and abs(value) > 2 ** 53):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (str, int, float))
+                or (isinstance(value, int) and abs(value) > 2**53)
+            ):
                 problems.append(f"choices[{index}].value is not a valid choice value: {value!r}")
     if problems:
-        raise DiscordError(400, 50035, "Invalid Form Body", {"data": {"choices": {"_errors": [
-            {"code": "BASE_TYPE_INVALID", "message": p} for p in problems]}}})
+        raise DiscordError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {"data": {"choices": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in problems]}}},
+        )
     return choices

@@ -183,7 +183,8 @@ class World:
 
     def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
         return [
-            m for m in self._public_by_channel.get(channel.id, ())
+            m
+            for m in self._public_by_channel.get(channel.id, ())
             if m.channel is channel and (include_deleted or not m.deleted)
         ]
 
