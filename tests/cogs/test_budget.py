@@ -7,6 +7,7 @@ import asyncio
 from types import SimpleNamespace
 
 import aiohttp
+import discord
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
@@ -183,6 +184,13 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
 def test_a_budget_needs_a_rate():
     with pytest.raises(ValueError):
         RequestBudget(0)
+
+
+def test_a_client_not_logged_in_has_no_session_to_hold():
+    """The catalog builds the command tree without logging in: nothing to install, nothing undone."""
+    http = SimpleNamespace(_HTTPClient__session=discord.utils.MISSING)  # discord.py's, before the log-in
+    install(http, RequestBudget(1))()
+    assert vars(http) == {"_HTTPClient__session": discord.utils.MISSING}
 
 
 async def test_a_closed_budget_lets_whatever_waits_go():
