@@ -30,7 +30,7 @@ in as keyword fields), so the extractor finds every text; a ``# Translators:`` c
 the line before the call goes into the template for the translator.
 tests/ops/test_i18n.py fails for a text a catalog lacks or words with other fields.
 Discord's locales without a catalog fall back in ``language_of`` (``es-419`` → ``es``,
-``pt-BR`` → ``pt``, ``en-GB`` → English).
+``zh-TW`` → ``zh_CN``, ``en-GB`` → English).
 """
 
 from __future__ import annotations
@@ -136,15 +136,20 @@ def translations(language: str) -> gettext.GNUTranslations:
 
 def language_of(locale: LocaleLike) -> str:
     """The catalog a Discord locale (or a language code) reads: the whole tag if a catalog has it
-    (``pt-BR`` → ``pt_BR``), else its language (``es-419`` → ``es``, ``zh-CN`` → ``zh``), else
-    ``ENGLISH`` (``en-GB``, ``en-US`` and every language without a catalog)."""
+    (``pt-BR`` → ``pt_BR``, ``zh-CN`` → ``zh_CN``), else its language's (``es-419`` and ``es-ES`` →
+    ``es``), else that language's one regional catalog (``zh-TW`` → ``zh_CN``: Simplified Chinese reads
+    better to a Taiwanese player than English does), else ``ENGLISH`` (``en-GB``, ``en-US`` and every
+    language without a catalog)."""
     key = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
     tag = key.replace("-", "_")
     available = languages()
     if tag in available:
         return tag
     base = tag.split("_", 1)[0].lower()
-    return base if base in available else ENGLISH
+    if base in available:
+        return base
+    regional = [language for language in available if language.split("_", 1)[0] == base]
+    return regional[0] if regional else ENGLISH
 
 
 def language_name(language: str) -> str:

@@ -421,8 +421,24 @@ def test_discords_locales_fall_back_as_their_players_expect():
     assert language_of(discord.Locale.british_english) == language_of(discord.Locale.american_english) == "en"
     assert language_of(None) == "en" and language_of("xx-YY") == "en"
     # a regional Discord locale reads its language's catalog (Spanish, Portuguese, Chinese, once they exist)
-    for regional, language in (("es-419", "es"), ("es-ES", "es"), ("pt-BR", "pt"), ("zh-CN", "zh")):
+    for regional, language in (
+        ("es-419", "es"),
+        ("es-ES", "es"),
+        ("pt-BR", "pt_BR"),
+        ("zh-CN", "zh_CN"),
+        ("zh-TW", "zh_CN"),  # the one Chinese catalog: Simplified reads better than English
+    ):
         assert language_of(regional) == (language if language in languages() else "en")
+
+
+def test_a_regional_locale_reads_its_languages_catalog_whatever_the_catalogs_are_called(monkeypatch):
+    import cogs.i18n
+
+    monkeypatch.setattr(cogs.i18n, "languages", lambda: ("de", "es", "pt_BR", "zh_CN"))
+    assert language_of(discord.Locale.brazil_portuguese) == "pt_BR" and language_of("pt") == "pt_BR"
+    assert language_of(discord.Locale.taiwan_chinese) == language_of(discord.Locale.chinese) == "zh_CN"
+    assert language_of(discord.Locale.latin_american_spanish) == language_of(discord.Locale.spain_spanish) == "es"
+    assert language_of(discord.Locale.french) == "en"
 
 
 def test_plural_forms_follow_each_language(monkeypatch):
