@@ -10,8 +10,9 @@ import discord
 from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
-from cogs.i18n import tr, trn, user_locale
+from cogs.i18n import join, tr, trn, user_locale
 from cogs.render.names import shown_name
+from cogs.render.settings import pace_text
 from cogs.render.text import VARIANT_NAMES
 from cogs.ui.base import service_of
 
@@ -27,19 +28,22 @@ def jump_link(table: Table) -> str:
     return f"{where}/{table.message_id}" if table.message_id is not None else where
 
 
-def _names(table: Table, user_ids) -> str:
+def _names(table: Table, user_ids, locale) -> str:
     names = []
     for user_id in user_ids:
         seat = next((s for s in table.seats if s.user_id == user_id and not s.is_ai), None)
         names.append(shown_name(seat.name) if seat is not None else str(user_id))
-    return ", ".join(names)
+    return join(locale, names)
 
 
 def players_text(table: Table, locale) -> str:
     """The seats' names; an AI seat's name shows it is one, a player an AI took over from is marked."""
-    return ", ".join(
-        tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None else shown_name(s.name)
-        for s in table.seats
+    return join(
+        locale,
+        [
+            tr(locale, "{name} (AI)", name=shown_name(s.name)) if s.takeover is not None else shown_name(s.name)
+            for s in table.seats
+        ],
     )
 
 
@@ -54,14 +58,14 @@ def game_entry(table: Table, user_id: int, locale) -> str:
     elif user_id in owing:
         awaited = tr(locale, "**your move**")
     elif owing:
-        awaited = tr(locale, "waiting for {names}", names=_names(table, owing))
+        awaited = tr(locale, "waiting for {names}", names=_names(table, owing, locale))
     else:
         awaited = tr(locale, "the game is moving on")
     details = [awaited]
     if table.deadline is not None:
         details.append(tr(locale, "time runs out {when}", when=f"<t:{int(table.deadline)}:R>"))
     if table.options.turn_based:
-        details.append(tr(locale, "turn-based: {pace} per move", pace=table.options.pace))
+        details.append(pace_text(locale, table.options.pace))
     return f"{head}\n{' · '.join(details)}\n{jump_link(table)}"
 
 

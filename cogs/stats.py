@@ -33,7 +33,7 @@ from bot.tables.records import (
 from bot.tables.workers import WorkerPool
 from cogs.client import bot_of
 from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, LocaleLike, number, percent, public_locale, tr, trn, user_locale
+from cogs.i18n import N_, LocaleLike, language_of, number, percent, public_locale, tr, trn, user_locale
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
 from cogs.render.names import shown_name
@@ -383,7 +383,9 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
         locale: LocaleLike = user_locale(interaction)
         images = stats_cog(interaction).images
-        export, chart = await images.run(game_files, log_, {word: tr(locale, word) for word in CHART_WORDS})
+        export, chart = await images.run(
+            game_files, log_, {word: tr(locale, word) for word in CHART_WORDS}, language_of(locale)
+        )
         files = [
             discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
             discord.File(io.BytesIO(export.text.encode()), filename=f"6nimmt-game-{export.game_id}.txt"),

@@ -11,7 +11,7 @@ import logging
 
 from bot.tables.table import Table
 from bot.tables.workers import WorkerPool
-from cogs.i18n import tr
+from cogs.i18n import language_of, tr
 from cogs.render.chart import CHART_WORDS, render_score_chart
 from cogs.render.images import WORDS, render_table
 from cogs.render.specials import IMAGE_MARKERS
@@ -42,6 +42,7 @@ class Pictures:
             capacities=view.row_capacities,
             totals=[r.bullheads for r in view.rows],
             words={word: tr(locale, word) for word in WORDS},
+            language=language_of(locale),
         )
         return await self.pool.run(render)
 
@@ -52,7 +53,11 @@ class Pictures:
             return None
         points = [[round_points[seat] for round_points in history] for seat in range(len(table.seats))]
         render = functools.partial(
-            render_score_chart, [s.name for s in table.seats], points, {word: tr(locale, word) for word in CHART_WORDS}
+            render_score_chart,
+            [s.name for s in table.seats],
+            points,
+            {word: tr(locale, word) for word in CHART_WORDS},
+            language_of(locale),
         )
         try:
             return await self.pool.run(render)

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from bot.tables.text import N_
 
+from .fonts import fitting_font, word_font
 from .images import FELT, _font
 
 __all__ = ["CHART_WORDS", "LINE_COLOURS", "chart_size", "render_score_chart"]
@@ -75,13 +76,17 @@ def _drawable(name: str, seat: int) -> str:
 
 
 def render_score_chart(
-    names: Sequence[str], round_points: Sequence[Sequence[int]], words: Mapping[str, str] | None = None
+    names: Sequence[str],
+    round_points: Sequence[Sequence[int]],
+    words: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """PNG bytes: for seat ``p`` (named ``names[p]``), a line through its running total after each round.
 
     ``round_points[p][r]`` is what seat ``p`` took in round ``r + 1`` (as a
     ``SeatResult``'s ``round_points``); every seat has the same number of rounds.
-    ``words`` maps the English of ``CHART_WORDS`` to the reader's language.
+    ``words`` maps the English of ``CHART_WORDS`` to the reader's language, whose catalog
+    ``language`` names (the face its script is drawn in).
     """
     players = len(names)
     if players == 0 or players != len(round_points) or players > len(LINE_COLOURS):
@@ -107,8 +112,9 @@ def render_score_chart(
     width, height = chart_size(players)
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
-    small, title_font = _font(14), _font(18)
-    draw.text((_LEFT, 12), word("Bullheads after each round"), font=title_font, fill=_TEXT)
+    small, title = _font(14), word("Bullheads after each round")
+    draw.text((_LEFT, 12), title, font=fitting_font(language, title, 18, width - 2 * _LEFT), fill=_TEXT)
+    round_font = word_font(language, 14)
 
     def x_at(r: int) -> int:
         return _LEFT + round(r * _W / rounds)
@@ -125,7 +131,11 @@ def render_score_chart(
     for r in range(1, rounds + 1):
         if r % label_every == 0 or r == rounds:
             draw.text(
-                (x_at(r), _TOP + _H + 8), word("Round {round}").format(round=r), font=small, fill=_AXIS, anchor="mt"
+                (x_at(r), _TOP + _H + 8),
+                word("Round {round}").format(round=r),
+                font=round_font,
+                fill=_AXIS,
+                anchor="mt",
             )
     for p, line in enumerate(totals):
         colour = LINE_COLOURS[p]

@@ -21,9 +21,13 @@ def narrate_for_log(events: list, i: int, name) -> tuple[str | None, int]:
     return narrate_special(events, i, name, None)
 
 
-def game_files(log: GameLog, chart_words: Mapping[str, str]) -> tuple[GameExport, bytes | None]:
+def game_files(log: GameLog, chart_words: Mapping[str, str], language: str = "en") -> tuple[GameExport, bytes | None]:
     """The game's export, and its score chart (None for a game without a finished round)."""
     export = export_game(log, narrate=narrate_for_log)
     points = round_points_of(log)
-    chart = render_score_chart([s.display_name for s in log.seats], points, chart_words) if points is not None else None
+    chart = (
+        render_score_chart([s.display_name for s in log.seats], points, chart_words, language)
+        if points is not None
+        else None
+    )
     return export, chart

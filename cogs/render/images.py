@@ -25,6 +25,8 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from bot.tables.text import N_
 from engine.cards import BULLHEADS, HIGHEST_CARD, ROW_LIMIT, total_bullheads
 
+from .fonts import fitting_font
+
 __all__ = [
     "CARD_COLOURS",
     "FELT",
@@ -258,7 +260,9 @@ def _card_mask(scale: int) -> Image.Image:
 
 
 @lru_cache(maxsize=4 * MAX_SCALE)
-def _slot_tile(take: bool, full: bool, scale: int, takes: str = "takes", the_row: str = "the row") -> Image.Image:
+def _slot_tile(
+    take: bool, full: bool, scale: int, takes: str = "takes", the_row: str = "the row", language: str = "en"
+) -> Image.Image:
     """An empty place in a row, card-sized.
 
     ``take`` marks the place whose card takes the row; ``full`` (the row is
@@ -273,19 +277,20 @@ def _slot_tile(take: bool, full: bool, scale: int, takes: str = "takes", the_row
         tile.paste(_TAKE_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, 2 * s))
         d = ImageDraw.Draw(tile)
         tile.paste(_TAKE_LINE, (cw // 2 - 9 * s, 24 * s), _bull_mask(18 * s))
-        _text_centre(d, (cw / 2, ch * 0.64), takes, _font(16 * s), _TAKE_LINE)
-        _text_centre(d, (cw / 2, ch * 0.80), the_row, _font(12 * s), _TAKE_LINE)
+        room = cw - 8 * s
+        _text_centre(d, (cw / 2, ch * 0.64), takes, fitting_font(language, takes, 16 * s, room), _TAKE_LINE)
+        _text_centre(d, (cw / 2, ch * 0.80), the_row, fitting_font(language, the_row, 12 * s, room), _TAKE_LINE)
     else:
         tile.paste(_SLOT_LINE, (0, 0), _ring_mask(cw, ch, _RADIUS * s, s))
     return tile
 
 
 @lru_cache(maxsize=64)
-def _badge(marker: str, scale: int, words: tuple[tuple[str, str], ...] = ()) -> Image.Image:
+def _badge(marker: str, scale: int, words: tuple[tuple[str, str], ...] = (), language: str = "en") -> Image.Image:
     text, bg, ink = _BADGES.get(marker, (marker[:12], *_OTHER_BADGE))
     text = dict(words).get(text, text) if marker in _BADGES else text
     s = scale
-    font = _font(12 * s)
+    font = fitting_font(language, text, 12 * s, (_LABEL_W - 14) * s)
     left, _, right, _ = font.getbbox(text)
     w, h = int(right - left) + 14 * s, 18 * s  # whole pixels (a TrueType box is whole already)
     img = Image.new("RGB", (w, h), FELT)
@@ -322,6 +327,7 @@ def render_table(
     highlight: set[int] | None = None,
     scale: int = 1,
     words: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """The rows of cards as PNG bytes.
 
@@ -334,7 +340,8 @@ def render_table(
     its cards). ``highlight`` holds the cards placed this turn, drawn
     with a glowing border. ``scale`` multiplies every dimension (2 for
     sharper images on high-density screens). ``words`` maps the English
-    ``WORDS`` to the reader's language.
+    ``WORDS`` to the reader's language, whose catalog ``language`` names (the face its script is
+    drawn in, ``cogs.render.fonts``).
     """
     marks = _validate(rows, markers, scale)
     words = words or {}
@@ -356,19 +363,19 @@ def render_table(
     draw = ImageDraw.Draw(img)
     pad = _GLOW_PAD * s
     glow, card_mask = _glow_mask(s), _card_mask(s)
-    label_font = _font(20 * s)
     total_font = _font(30 * s)
-    small_font = _font(12 * s)
     total_x = width - _MARGIN * s - _TOTAL_W * s // 2
 
     for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals, strict=True)):
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s
-        draw.text((lx, y0 + 6 * s), word("Row {row}").format(row=i + 1), font=label_font, fill=_TEXT, anchor="lt")
+        label = word("Row {row}").format(row=i + 1)
+        label_font = fitting_font(language, label, 20 * s, (_LABEL_W - 6) * s)
+        draw.text((lx, y0 + 6 * s), label, font=label_font, fill=_TEXT, anchor="lt")
         by = y0 + 36 * s
         for marker in m:
-            badge = _badge(marker, s, badge_words)
+            badge = _badge(marker, s, badge_words, language)
             img.paste(badge, (lx, by))
             by += badge.height + 5 * s
         # cards (a glow behind those just placed), the empty places, the place that takes it
@@ -380,20 +387,17 @@ def render_table(
                     img.paste(_GLOW, (bx - pad, by_ - pad), glow)
                 img.paste(_card_tile(row[k], s), (bx, by_), card_mask)
             else:
-                img.paste(_slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row")), (bx, by_))
+                tile = _slot_tile(k == take_at, len(row) >= take_at, s, word("takes"), word("the row"), language)
+                img.paste(tile, (bx, by_))
         # the row's bullhead total
         cy = (y0 + y1) // 2
         colour = _TEXT if total < 10 else ((255, 206, 84) if total < 20 else (255, 110, 96))
         bull = 22 * s
         img.paste(colour, (total_x - bull // 2, cy - 36 * s), _bull_mask(bull))
         draw.text((total_x, cy + 4 * s), str(total), font=total_font, fill=colour, anchor="mm")
-        draw.text(
-            (total_x, cy + 30 * s),
-            word("bullheads") if total != 1 else word("bullhead"),
-            font=small_font,
-            fill=_MUTED,
-            anchor="mm",
-        )
+        unit = word("bullheads") if total != 1 else word("bullhead")
+        unit_font = fitting_font(language, unit, 12 * s, (_TOTAL_W - 8) * s)
+        draw.text((total_x, cy + 30 * s), unit, font=unit_font, fill=_MUTED, anchor="mm")
         # a faint rule between the cards and the total
         rx = total_x - _TOTAL_W * s // 2 + 2 * s
         draw.line((rx, y0 + 10 * s, rx, y1 - 10 * s), fill=_SLOT_LINE, width=max(1, s))

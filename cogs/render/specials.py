@@ -7,7 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
-from cogs.i18n import N_, tr, trn
+from cogs.i18n import N_, join, tr, trn
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled,
@@ -307,7 +307,7 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
                 used = 3
         return text + ".", used
     if isinstance(event, BullheadsCancelled):
-        cancelled = ", ".join(str(c) for c in event.cancelled_cards) or tr(locale, "nothing")
+        cancelled = join(locale, [str(c) for c in event.cancelled_cards]) or tr(locale, "nothing")
         return tr(
             locale,
             "➖ {name}'s {card} cancels {cancelled} from their pile (−{points}{bull}, and the "
@@ -327,7 +327,7 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
             row=event.row + 1,
         ), 1
     if isinstance(event, StopsRemoved):
-        rows = ", ".join(str(r + 1) for r in event.rows)
+        rows = join(locale, [str(r + 1) for r in event.rows])
         return "  " + trn(
             locale,
             "The Stop on row {rows} is discarded.",

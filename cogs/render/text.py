@@ -177,7 +177,7 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: Sequ
         and table.game is not None
         and (outcome := table.game.view(None).outcome) is not None
     ):
-        winners = ", ".join(plain_name(table, w) for w in outcome.winners)
+        winners = join(locale, [plain_name(table, w) for w in outcome.winners])
         value = tr(locale, "🏆 {winners}", winners=winners)
         if thread and standings:
             value += "\n" + tr(locale, "[The final standings]({link})", link=f"{thread}/{standings}")

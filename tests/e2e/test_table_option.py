@@ -197,15 +197,15 @@ async def test_games_lists_your_games_yours_to_move_first(world):
         assert entries[0] == "Your open games on this server:" and len(entries) == 4
         first, second, third = entries[1:]
         # Turn-based and bob's move: first, even though its deadline is the furthest.
-        assert first.startswith(f"**#{yours.id}** · Classic · bob, 🤖 ")
-        assert "**your move**" in first and "turn-based: 24h per move" in first
+        assert first.startswith(f"**#{yours.id}** · Classic · bob and 🤖 ")
+        assert "**your move**" in first and "turn-based, 24 h a turn" in first
         assert f"<t:{int(yours.deadline)}:R>" in first
         assert re.search(rf"https://discord\.com/channels/{world.guild.id}/{yours_thread.id}(/\d+)?$", first)
         # Then by deadline: the live game waiting for carol, then the lobby.
-        assert second.startswith(f"**#{waiting.id}** · Classic · carol, bob")
+        assert second.startswith(f"**#{waiting.id}** · Classic · carol and bob")
         assert "waiting for carol" in second and "your move" not in second
         assert f"https://discord.com/channels/{world.guild.id}/{waiting_thread.id}" in second
-        assert third.startswith(f"**#{lobby.id}** · Classic · alice, bob") and "waiting for players (2/10)" in third
+        assert third.startswith(f"**#{lobby.id}** · Classic · alice and bob") and "waiting for players (2/10)" in third
         assert third.endswith(f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{lobby.message_id}")
 
         # Someone at no game is told so, and how to start one.

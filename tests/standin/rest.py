@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from aiohttp import web
 
+from .commands import command_problems, form_errors
 from .message import Message
 from .model import Channel, snowflake
 from .plumbing import (
@@ -29,8 +29,6 @@ from .threads import (
     require_thread_unlocked,
 )
 from .world import ApiError, Command, World
-
-_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 
 class RestApi:
@@ -166,35 +164,8 @@ class RestApi:
 
     def _register(self, guild_id: int | None, scope: dict[str, Command], data: dict[str, Any]) -> Command:
         name = data.get("name", "")
-        if data.get("type", 1) == 1 and (not _COMMAND_NAME.match(name) or name != name.lower()):
-            raise DiscordError(
-                400,
-                50035,
-                "Invalid Form Body",
-                {
-                    "name": {
-                        "_errors": [
-                            {
-                                "code": "APPLICATION_COMMAND_INVALID_NAME",
-                                "message": f"Command name is invalid: {name!r}",
-                            }
-                        ]
-                    }
-                },
-            )
-        if len(data.get("description") or "") > 100 or len(data.get("options") or []) > 25:
-            raise DiscordError(
-                400,
-                50035,
-                "Invalid Form Body",
-                {
-                    "description": {
-                        "_errors": [
-                            {"code": "BASE_TYPE_MAX_LENGTH", "message": "description ≤ 100 chars, ≤ 25 options"}
-                        ]
-                    }
-                },
-            )
+        if problems := command_problems(data):
+            raise DiscordError(400, 50035, "Invalid Form Body", form_errors(problems))
         old = scope.get(name)
         command = Command(id=old.id if old else snowflake(), guild_id=guild_id, data=data)
         scope[name] = command
