@@ -305,7 +305,9 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
             if isinstance(after, CardPlaced) and after.player == event.player:
                 text += tr(locale, ", then places {card} in row {row}", card=after.card, row=after.row + 1)
                 used = 3
-        return text + ".", used
+        # Translators: the end of a special card's narration, a sentence built from the parts above
+        # ("✨ {name} plays …", an effect, ", then places …"): your language's full stop after it.
+        return tr(locale, "{sentence}.", sentence=text), used
     if isinstance(event, BullheadsCancelled):
         cancelled = join(locale, [str(c) for c in event.cancelled_cards]) or tr(locale, "nothing")
         return tr(
