@@ -8,7 +8,7 @@ import pytest
 from discord import app_commands
 
 from tests.standin import DiscordStandin
-from tests.standin.commands import command_problems
+from tests.standin.commands import command_problems, command_size
 
 
 class Translated(app_commands.Translator):
@@ -93,3 +93,13 @@ def test_what_discord_refuses_in_a_payload():
         ("options.0.choices.0.name_localizations.fr", "BASE_TYPE_BAD_LENGTH")
     ]
     assert command_problems(good | {"options": [option] * 26})[0] == ("options", "BASE_TYPE_MAX_LENGTH")
+
+
+def test_a_command_over_4000_characters_counts_its_longest_localizations():
+    option = {"type": 3, "name": "o", "description": "d" * 10, "description_localizations": {"fr": "f" * 100}}
+    sized = {"name": "start", "description": "Open a table", "options": [dict(option, name=f"o{i}") for i in range(25)]}
+    assert command_size(sized) == len("start") + len("Open a table") + 10 * 2 + 15 * 3 + 25 * 100  # o0 … o24
+    assert command_problems(sized) == []
+    choices = [{"name": "c" * 100, "value": "v" * 100}] * 10
+    too_large = dict(sized, options=[*sized["options"][:24], dict(option, name="big", choices=choices)])
+    assert ("_size", "APPLICATION_COMMAND_TOO_LARGE") in command_problems(too_large)

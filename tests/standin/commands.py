@@ -8,6 +8,10 @@
 * At most 25 options per command or subcommand, and 25 choices per option; a choice's name is
   1-100 characters, its ``name_localizations`` too.
 * Options of one parent need distinct names, in the default and in every locale.
+* "Maximum of 4000 characters for combined name, description, and value properties for each
+  command, its options (including subcommands and groups), and choices. When localization fields
+  are present, only the longest localization for each field (including the default value) is
+  counted towards the size limit." (APPLICATION_COMMAND_TOO_LARGE)
 
 A payload that breaks one of these is refused with 400 / 50035 "Invalid Form Body" and the
 path of the first field at fault, as Discord answers.
@@ -29,6 +33,7 @@ LOCALES = frozenset(
 CHAT_INPUT = 1
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
 MAX_OPTIONS = MAX_CHOICES = 25
+MAX_COMMAND_SIZE = 4000
 
 
 def _name_problem(name: object) -> str | None:
@@ -98,6 +103,18 @@ def _options_problems(options: list[dict[str, Any]], path: str) -> list[tuple[st
     return problems
 
 
+def command_size(data: dict[str, Any]) -> int:
+    """What counts towards a command's 4,000 characters: each name, description and string value
+    at its longest among the default and the localizations, over its options and choices."""
+    size = 0
+    for key in ("name", "description"):
+        if isinstance(data.get(key), str):
+            size += max(len(text) for text in [data[key], *(data.get(f"{key}_localizations") or {}).values()])
+    if isinstance(data.get("value"), str):
+        size += len(data["value"])
+    return size + sum(command_size(child) for child in [*(data.get("options") or []), *(data.get("choices") or [])])
+
+
 def command_problems(data: dict[str, Any]) -> list[tuple[str, str]]:
     """Each field of a command payload Discord would refuse, as (path, error code); [] if none."""
     if data.get("type", CHAT_INPUT) != CHAT_INPUT:
@@ -105,10 +122,13 @@ def command_problems(data: dict[str, Any]) -> list[tuple[str, str]]:
         if _length_problem(data.get("name"), 1, 32):
             problems.append(("name", "BASE_TYPE_BAD_LENGTH"))
         return problems
-    return [
+    problems = [
         (path.lstrip("."), why)
         for path, why in _names_and_description(data, "") + _options_problems(data.get("options") or [], "")
     ]
+    if command_size(data) > MAX_COMMAND_SIZE:
+        problems.append(("_size", "APPLICATION_COMMAND_TOO_LARGE"))
+    return problems
 
 
 def form_errors(problems: list[tuple[str, str]]) -> dict[str, Any]:
