@@ -50,7 +50,7 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "source": ("2", "2"),
     "target": ("66", "66"),
     "deck": ("1", "22"),
-    "discard": ("1", "5"),
+    "discard": ("Stop", "Stop, 7 nimmt!"),  # the discarded special cards by name (or "empty")
     "size": ("1", "28"),
 }
 #: Fields the code fills with a count (the n of a text that counts, or a figure).
