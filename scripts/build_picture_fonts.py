@@ -52,8 +52,8 @@ def main() -> None:
     wanted: dict[Path, set[str]] = {FONTS / WORD_FACE: set(ALWAYS)}
     for language in ("en", *languages()):
         wanted.setdefault(face_of(language), {chr(c) for c in range(0x20, 0x7F)}).update(picture_text(language))
-    cut(TTFont(args.noto), wanted[FONTS / WORD_FACE], FONTS / WORD_FACE)
-    collection = TTCollection(args.cjk)
+    cut(TTFont(args.noto, recalcTimestamp=False), wanted[FONTS / WORD_FACE], FONTS / WORD_FACE)
+    collection = TTCollection(args.cjk, recalcTimestamp=False)  # the same bytes for the same characters
     for base, name in CJK_FACES.items():
         if FONTS / name in wanted:
             cut(collection.fonts[CJK_INDEX[base]], wanted[FONTS / name], FONTS / name)
