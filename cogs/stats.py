@@ -33,7 +33,7 @@ from bot.tables.records import (
 from bot.tables.workers import WorkerPool
 from cogs.client import bot_of
 from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, LocaleLike, language_of, number, percent, public_locale, tr, trn, user_locale
+from cogs.i18n import N_, LocaleLike, items, language_of, number, percent, public_locale, tr, trn, user_locale
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
 from cogs.render.names import shown_name
@@ -398,7 +398,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
                     description=tr(locale, "Bullheads after each round"),
                 )
             )
-        standings = ", ".join(f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results)
+        standings = items(locale, [f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results])
         await interaction.followup.send(
             tr(
                 locale,
@@ -422,8 +422,9 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             record = summary.game
             status = tr(locale, GAME_STATUS[record.status])
             when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else status
-            standings = ", ".join(
-                f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}" for r in summary.results
+            standings = items(
+                locale,
+                [f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}" for r in summary.results],
             )
             variant = tr(locale, VARIANT_NAMES[Variant(record.variant)])
             lines.append(f"**#{record.game_id}** · {variant} · {when}\n{standings or status}")

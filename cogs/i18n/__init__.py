@@ -15,7 +15,8 @@ commands). How to use it (everything the Discord face shows goes through one of 
   constant, a label table) for the catalog; translate it later with ``tr``.
   ``Nn_(singular, plural, "field")`` marks a counted one for a ``Text`` of ``bot/``.
 * ``number(locale, 2.5, 2)``, ``percent(locale, 0.45)``, ``join(locale, names)`` — figures and
-  lists as the language writes them ("2,50", "45 %", "a, b und c").
+  lists as the language writes them ("2,50", "45 %", "a, b und c"); ``items(locale, parts)`` a
+  run of items without "and" ("17, 23", "17、23").
 * ``render(locale, text)`` — a ``bot.text.Text`` (what the table service's errors
   and notices carry: English templates and fields) in ``locale``;
   ``error_text(locale, exc)`` — a refused action (``TableError`` or the engine's
@@ -226,6 +227,14 @@ def percent(locale: LocaleLike, ratio: float) -> str:
 def join(locale: LocaleLike, items: Iterable[str]) -> str:
     """A list as ``locale``'s language writes it ("a, b and c", "a, b und c")."""
     return format_list(list(items), locale=formats_of(locale))
+
+
+def items(locale: LocaleLike, parts: Iterable[str]) -> str:
+    """A run of items that takes no "and" (the cards revealed, a row's markers, standings), with
+    the language's separator ("17, 23", "17、23")."""
+    # Translators: the separator between the items of a list without "and" (the cards a turn
+    # revealed, standings): ", " in English, "、" in Japanese and Chinese.
+    return tr(locale, ", ").join(parts)
 
 
 def render(locale: LocaleLike, text: Text) -> str:

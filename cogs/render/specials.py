@@ -7,7 +7,7 @@ public texts use counts and the cards already played face up.
 
 from __future__ import annotations
 
-from cogs.i18n import N_, join, tr, trn
+from cogs.i18n import N_, join, number, tr, trn
 from engine import CardPlaced, Phase, Special
 from engine.anniversary import (
     BullheadsCancelled,
@@ -358,7 +358,13 @@ def narrate_special(events: list, i: int, name, locale) -> tuple[str | None, int
             count=count,
         ), 1
     if isinstance(event, SpecialDeckReshuffled):
-        return tr(locale, "🔀 The special discard pile is shuffled into a new deck ({size} cards).", size=event.size), 1
+        return trn(
+            locale,
+            "🔀 The special discard pile is shuffled into a new deck ({size} card).",
+            "🔀 The special discard pile is shuffled into a new deck ({size} cards).",
+            event.size,
+            size=number(locale, event.size),
+        ), 1
     if isinstance(event, (StopPlaced, SevenNimmtPlaced, FifthRowOpened, CardInserted, CardReplaced, CardShifted)):
         return None, 1  # told with its SpecialPlayed
     return None, 0

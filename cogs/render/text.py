@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.tables.table import Table, TableStatus
-from cogs.i18n import N_, join, render, tr, trn
+from cogs.i18n import N_, items, join, render, tr, trn
 from engine import (
     BULLHEADS,
     CardDrafted,
@@ -194,7 +194,7 @@ def rows_lines(view, locale) -> list[str]:
     lines = []
     for i, (row, markers) in enumerate(zip(view.rows, view.row_markers, strict=True)):
         shown = [tr(locale, MARKER_LABELS[m]) if m in MARKER_LABELS else m for m in markers]
-        mark = f" [{', '.join(shown)}]" if shown else ""
+        mark = f" [{items(locale, shown)}]" if shown else ""
         cards = " ".join(f"{c:>3}" for c in row.cards)
         lines.append(tr(locale, "Row {row}", row=i + 1) + f" · {row.bullheads:>2}{BULL}{mark} │{cards}")
     return lines
@@ -238,7 +238,7 @@ def table_embed(table: Table, locale, notices: list[str] | None = None) -> disco
     if view.phase is Phase.DRAFT and view.draft_log:
         embed.add_field(name=tr(locale, "Draft so far"), value=draft_log_text(table, view), inline=False)
     if view.special_cards:
-        discard = ", ".join(label(s, locale) for s in view.special_discard) or tr(locale, "empty")
+        discard = items(locale, [label(s, locale) for s in view.special_discard]) or tr(locale, "empty")
         embed.add_field(
             name=tr(locale, "Special cards"),
             inline=False,
@@ -338,7 +338,7 @@ def reveal_text(table: Table, events: list, locale) -> str:
             continue
         i += 1
         if isinstance(event, CardsRevealed):
-            shown = ", ".join(f"**{c}** {plain_name(table, p)}" for c, p in event.cards)
+            shown = items(locale, [f"**{c}** {plain_name(table, p)}" for c, p in event.cards])
             lines.append(tr(locale, "🃏 Revealed: {cards}", cards=shown))
         elif isinstance(event, RowTaken):
             # A 7 nimmt! row is taken by its seventh card: "full row" fits every variant.

@@ -177,7 +177,7 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
             prompt = await (await standin.click(alice, reveal, decide)).reply()
             assert prompt.ephemeral_to.id == alice.id
             assert prompt.content.startswith(
-                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst sie: **8**🐮."
+                "Ohne Sonderkarte kommt deine **22** in Reihe 1 und du nimmst die Reihe: **8**🐮."
             )
             assert "drücke **Keine Sonderkarte**" in prompt.content
             assert prompt.button("Keine Sonderkarte → Reihe 1 nehmen — 🐮 8")
