@@ -202,7 +202,7 @@ async def test_every_special_card_through_the_real_buttons(world):
         await world.settle()
         news = last_public_text(world)
         assert "alice plays **Negative = Positive** with 3." in news
-        assert "alice's 11 cancels 10, 12, 13 from their pile" in news
+        assert "alice's 11 cancels 10, 12 and 13 from their pile" in news
         assert_private_stays_private(world)
         world.standin.assert_no_errors()
 
