@@ -142,8 +142,13 @@ def language_of(locale: LocaleLike) -> str:
     better to a Taiwanese player than English does), else ``ENGLISH`` (``en-GB``, ``en-US`` and every
     language without a catalog)."""
     key = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+    return _language_of(key, languages())
+
+
+@functools.lru_cache(maxsize=256)
+def _language_of(key: str, available: tuple[str, ...]) -> str:
+    # Cached: every text looked up asks it (Discord has some thirty locales).
     tag = key.replace("-", "_")
-    available = languages()
     if tag in available:
         return tag
     base = tag.split("_", 1)[0].lower()

@@ -43,6 +43,9 @@ class Priority(enum.IntEnum):
     COSMETIC = 2  # who has joined, a summary: merged into the newest state, never ahead of the rest
 
 
+#: How much later than its start the bot's request may reach Discord when its loop is busy.
+REACH = 0.1
+
 #: The priority of the requests the running task makes (a task started by it inherits it).
 _priority: ContextVar[Priority] = ContextVar("request_priority", default=Priority.NORMAL)
 
@@ -66,6 +69,9 @@ class RequestBudget:
     """At most ``rate`` request starts in any one second; those that must wait go by priority,
     then in the order they came.
 
+    ``reach``: how much later than its start a request may reach Discord (a busy loop, a
+    connection being opened). A start counts for ``1 + reach`` seconds, so what Discord receives
+    in any one second stays within ``rate`` when requests arrive up to ``reach`` late.
     ``clock`` and ``sleep`` are the loop's by default; tests give a fake clock.
     """
 
@@ -75,12 +81,14 @@ class RequestBudget:
         self,
         rate: float,
         *,
+        reach: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         if rate <= 0:
             raise ValueError("a request budget needs a rate above 0")
         self.limit = max(1, int(rate * self.WINDOW))  # starts allowed in any one window
+        self.span = self.WINDOW + reach  # how long a start counts
         self.clock = clock
         self.sleep = sleep
         self._starts: deque[float] = deque()  # when the starts of the last window were granted
@@ -91,7 +99,7 @@ class RequestBudget:
         self.waited = 0  # of those, how many had to wait
 
     def _expire(self, now: float) -> None:
-        while self._starts and self._starts[0] <= now - self.WINDOW:
+        while self._starts and self._starts[0] <= now - self.span:
             self._starts.popleft()
 
     def room_for(self, priority: Priority) -> bool:
@@ -108,7 +116,7 @@ class RequestBudget:
         if len(self._starts) < self.limit and not self._waiting:
             return 0.0
         oldest = self._starts[0] if self._starts else now
-        return max(oldest + self.WINDOW - now, 0.01)
+        return max(oldest + self.span - now, 0.01)
 
     async def acquire(self, priority: Priority | None = None) -> None:
         """Wait until one more request may start (``priority``: the running task's by default)."""
@@ -137,7 +145,7 @@ class RequestBudget:
                     self._starts.append(now)
                     future.set_result(None)
             if self._waiting:
-                await self.sleep(self._starts[0] + self.WINDOW - now)
+                await self.sleep(self._starts[0] + self.span - now)
 
     def close(self) -> None:
         """The process stops: whatever still waits goes now (nothing is left to keep in pace)."""

@@ -28,6 +28,7 @@ Pictures draw names with the built-in font, which keeps printable ASCII only
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -86,6 +87,10 @@ def escaped(text: str) -> str:
     return discord.utils.escape_mentions(text.replace("<", "\\<"))
 
 
+@functools.lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
-    """A name a player chose, for message content and embeds: as typed, no markup, no mention."""
+    """A name a player chose, for message content and embeds: as typed, no markup, no mention.
+
+    Cached: the same few names are drawn into every message of their tables (a few regular
+    expressions each time was 2 % of the bot's time at 1,000 tables)."""
     return isolated(escaped(BREAKS.sub(" ", name)))

@@ -203,3 +203,25 @@ async def test_a_closed_budget_lets_whatever_waits_go():
     budget.close()
     await asyncio.wait_for(waiting, 1)
     assert time.now == 0.0, "let go at the stop, not a second later"
+
+
+async def test_a_start_counts_a_little_longer_so_late_arrivals_keep_to_the_rate():
+    """Requests may reach Discord up to ``reach`` after they start: every one of them still falls
+    within ``rate`` in any second, counted as they arrive ``reach`` late or on time."""
+
+    async def starts_with(reach: float) -> list[float]:
+        time = FakeTime()
+        budget = RequestBudget(3, reach=reach, clock=time.clock, sleep=time.sleep)
+        starts = []
+        for _ in range(9):
+            await budget.acquire()
+            starts.append(time.now)
+        return starts
+
+    starts = await starts_with(0.1)
+    assert starts[3] == pytest.approx(1.1) and starts[6] == pytest.approx(2.2)
+    late = [start + (0.09 if i < 3 else 0.0) for i, start in enumerate(starts)]  # the first three 90 ms late
+    assert most_in_any_second(starts) <= 3 and most_in_any_second(late) <= 3
+    counted_at_start = await starts_with(0.0)
+    late = [start + (0.09 if i < 3 else 0.0) for i, start in enumerate(counted_at_start)]
+    assert most_in_any_second(late) == 6  # what a budget without reach lets Discord receive
