@@ -22,10 +22,11 @@ LAYERS = ("engine", "data", "bot", "cogs")  # each may import only itself and wh
 
 #: Imports of project modules made inside a function: (file, module) → why it is not at the top.
 FUNCTION_LEVEL: dict[tuple[str, str], str] = {
-    # discord.py loads only for running or syncing: not for --health, nor in the spawned
-    # worker processes, which import the main module again
-    ("bot/__main__.py", "bot.sync"): "discord.py, only for --sync",
-    ("bot/__main__.py", "bot.app"): "discord.py, only for running or syncing",
+    # the spawned worker processes run the main module again: it imports nothing
+    ("bot/__main__.py", "bot.cli"): "the command line, not for the spawned workers",
+    # discord.py loads only for running or syncing: not for --health or migrate-db
+    ("bot/cli.py", "bot.sync"): "discord.py, only for --sync",
+    ("bot/cli.py", "bot.app"): "discord.py, only for running or syncing",
     ("data/__init__.py", "data.postgres"): "asyncpg is loaded only by who uses PostgreSQL",
     ("data/__init__.py", "data.sqlite"): "aiosqlite is loaded only by who uses SQLite",
     ("data/__init__.py", "data.transfer"): "needs both backends: only for the one-off migrate-db command",
@@ -173,7 +174,7 @@ def test_the_scan_sees_the_imports():
     sample = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.tables.service import TableService\n"
     lobby = {(ours(i), i.where) for i in imports_of(ROOT / "cogs/ui/lobby.py", sample)}
     assert ("bot.tables.service", "typing") in lobby
-    assert ("bot.app", "function") in {(ours(i), i.where) for i in ALL[ROOT / "bot/__main__.py"]}
+    assert ("bot.app", "function") in {(ours(i), i.where) for i in ALL[ROOT / "bot/cli.py"]}
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 

@@ -137,7 +137,7 @@ def shown_commands(text: str, program: str) -> list[list[str]]:
 
 
 def test_every_bot_command_shown_is_one_the_bot_accepts():
-    from bot.__main__ import migrate_parser, parser
+    from bot.cli import migrate_parser, parser
 
     commands = shown_commands(README, "python -m bot")
     assert ["--health"] in commands and any(args[:1] == ["migrate-db"] for args in commands)
