@@ -1,9 +1,8 @@
 """``python -m bot``: start the 6 nimmt! bot, sync its commands, or check its health (``bot/cli.py``).
 
-The bot's worker processes (pictures, the searching AI, the history export) are spawned, and a
-spawned process runs this main module again: it imports nothing, so a worker loads only what
-its jobs need (a picture worker some 20 MB, not the 40 MB the command line's settings, stores
-and checks would add to each).
+The bot's worker process (the searching AI, pictures, the history export) is spawned, and a
+spawned process runs this main module again: it imports nothing, so the worker loads only what
+its jobs need, not the 40 MB the command line's settings, stores and checks would add.
 """
 
 from __future__ import annotations

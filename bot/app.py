@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
 import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -26,8 +27,9 @@ from .logs import setup_logging
 from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
 from .sync import sync_commands
-from .tables.ai_seats import AIDecider
+from .tables.ai_seats import AIDecider, warm_up
 from .tables.service import ServiceDefaults, TableService
+from .tables.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,9 @@ class SixNimmtBot(commands.Bot):
         self.service: TableService | None = None
         self._server_settings: ServerSettingsBook | None = None
         self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self))
+        #: The one worker process for CPU-heavy work (the searching AI, pictures, a game's files),
+        #: closed last: the cogs may still draw while they wind down.
+        self.workers = WorkerPool(warm_up)
 
     async def setup_hook(self) -> None:
         store = self._store or await open_store(self.settings.database, pool_size=self.settings.database_pool_size)
@@ -114,6 +119,7 @@ class SixNimmtBot(commands.Bot):
                 lobby_minutes=self.settings.lobby_minutes, replacement_ai_level=self.settings.default_ai_level
             ),
             observer=self.metrics,
+            workers=self.workers,
         )
         if self.metrics is not None:
             self.metrics.service = self.service
@@ -164,6 +170,7 @@ class SixNimmtBot(commands.Bot):
                 await self.unload_extension(extension)
             await self.service.store.close()
             self.service = None
+        self.workers.close()
         await super().close()
 
 
@@ -231,6 +238,28 @@ def freeze_survivors(phase: str, info: dict[str, int]) -> None:
             gc.unfreeze()
     elif phase == "stop":
         gc.freeze()
+        if _trim is not None:
+            _trim(0)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows).
+
+    C malloc keeps what was freed for the next allocation: after a thousand finished games a
+    process held 15 MB so, in the gaps between what is still in use. ``malloc_trim`` hands the
+    free pages back to the system (some 0.1 ms)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return cast(Callable[[int], int], trim)
+
+
+_trim = _malloc_trim()
 
 
 async def serve(bot: SixNimmtBot) -> None:

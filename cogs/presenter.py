@@ -69,7 +69,7 @@ class Presenter:
         self.budget = RequestBudget(requests_per_second, reach=REACH)
         self._uninstall = install(client.http, self.budget)
         self.channels = TableChannels(client, service)
-        self.pictures = Pictures()
+        self.pictures = Pictures(service.workers)
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
         self.live = LiveMessages(
@@ -138,7 +138,6 @@ class Presenter:
             if pending:
                 log.warning("%d table(s) still had news to show; the next start shows it", len(pending))
         await self.channels.drop_chores()  # best effort only: nothing committed waits for them
-        self.pictures.close()
         self._uninstall()
         self.budget.close()
 

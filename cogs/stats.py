@@ -30,7 +30,6 @@ from bot.tables.records import (
     open_table_of,
     parse_game_id,
 )
-from bot.tables.workers import WorkerPool
 from cogs.client import bot_of
 from cogs.errors import add_items, remove_items
 from cogs.i18n import N_, LocaleLike, items, language_of, number, percent, public_locale, tr, trn, user_locale
@@ -382,8 +381,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
     if game is not None:
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
         locale: LocaleLike = user_locale(interaction)
-        images = stats_cog(interaction).images
-        export, chart = await images.run(
+        export, chart = await bot_of(interaction).tables.workers.run(
             game_files, log_, {word: tr(locale, word) for word in CHART_WORDS}, language_of(locale)
         )
         files = [
@@ -453,27 +451,15 @@ async def forget_me_command(interaction: discord.Interaction) -> None:
 SUBCOMMANDS: tuple[app_commands.Command[Any, Any, Any], ...] = (stats_command, history_command, forget_me_command)
 
 
-def stats_cog(interaction: discord.Interaction) -> Stats:
-    """The loaded ``Stats`` cog of the bot that received ``interaction``."""
-    cog = bot_of(interaction).get_cog("Stats")
-    if not isinstance(cog, Stats):
-        raise RuntimeError("the Stats cog is not loaded")
-    return cog
-
-
 class Stats(commands.Cog):
     def __init__(self, bot: SixNimmtBot) -> None:
         self.bot = bot
-        # A game's files for /6nimmt history: a worker process, started on first use, keeps the
-        # replay and the chart off the event loop.
-        self.images = WorkerPool()
 
     async def cog_load(self) -> None:
         add_subcommands(self.bot.tree, SUBCOMMANDS)
 
     async def cog_unload(self) -> None:
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
-        self.images.close()
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
     @app_commands.describe(

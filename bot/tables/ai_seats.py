@@ -80,11 +80,13 @@ class AISeats:
     ``seed`` makes each decision's randomness reproducible: the same table,
     step and seat give the same ``random.Random`` wherever the AI thinks.
     A ``decider`` given by a test replaces the AI and is always called inline.
+    ``pool`` is the process's worker (the service's, shared with the pictures); by default
+    one of its own.
     """
 
-    def __init__(self, decider: AIDecider | None = None) -> None:
+    def __init__(self, decider: AIDecider | None = None, pool: WorkerPool | None = None) -> None:
         self._decider = decider
-        self.pool = WorkerPool(warm_up)
+        self.pool = pool if pool is not None else WorkerPool(warm_up)
         self.fallbacks = 0  # searching decisions the worker failed and medium made instead
         self.crashes = 0  # failures (of decisions and outlooks) the AI itself raised: a bug, not a worker down
         # Tables whose failure was logged in full, the most recent WARNED_TABLES (a long run meets

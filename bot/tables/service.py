@@ -25,7 +25,7 @@ from data.models import CorruptTable, RestoredTable
 from data.store import Store
 from engine.ai.coach import Hint, NoHint
 
-from .ai_seats import AIDecider, AISeats
+from .ai_seats import AIDecider, AISeats, warm_up
 from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
@@ -39,6 +39,7 @@ from .text import N_, Text
 from .timers import Scheduler
 from .transactions import UNREACHABLE, Transactions, committed_change
 from .updates import Listener
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +59,17 @@ class TableService:
         clock: Callable[[], float] = time.time,
         ai: AIDecider | None = None,
         observer: Observer | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
         self.store = store
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
-        self.ai = AISeats(ai)
+        #: The process's one worker for CPU-heavy work: the searching AI thinks in it, and the
+        #: face draws its pictures and a game's files there too. The bot's when given (it closes
+        #: it once the face has drawn its last picture), else the service's own.
+        self.workers = workers if workers is not None else WorkerPool(warm_up)
+        self._owns_workers = workers is None
+        self.ai = AISeats(ai, self.workers)
         self.registry = TableRegistry()
         self.tx = Transactions(store, clock, observer)
         self.scheduler = Scheduler(self._on_deadline, clock)
@@ -199,7 +206,8 @@ class TableService:
         for table in list(self.registry.tables.values()):
             async with table.lock:  # whatever was under way has committed or rolled back
                 pass
-        self.ai.close()
+        if self._owns_workers:
+            self.workers.close()
         log.info("table service stopped; %d open table(s) saved", len(self.registry))
 
     def _restore(self, entry: RestoredTable) -> Table | None:

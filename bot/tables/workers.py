@@ -41,12 +41,16 @@ def exit_with_parent(parent_pid: int) -> None:
 class WorkerPool:
     """One worker process (spawned: no copy of the bot's event loop or sockets) that ends with us.
 
-    ``start()`` spawns it at once and runs ``warm`` in it (imports, caches), so
-    the first real job does not pay for a process start; without ``start()`` the
-    pool starts on first use. A worker that dies (the OOM killer, a crash in a C
-    library) breaks a ``ProcessPoolExecutor`` for good: a started pool notices
-    within ``WATCH_SECONDS`` and starts (and warms) a new worker before anyone
-    needs it, and a job that meets the broken pool starts one and runs once more.
+    The bot runs one, for all its CPU-heavy work (the searching AI, pictures, a game's files):
+    each interpreter costs some 30 MB, and on a small host a second worker would only fight the
+    first and the bot for the same cores.
+
+    ``start()`` spawns it at once and runs ``warm`` in it (imports, caches), so the first
+    real job does not pay for a process start; without ``start()`` the pool starts on first
+    use, unwarmed (the job imports what it needs). A worker that dies (the OOM killer, a crash
+    in a C library) breaks a ``ProcessPoolExecutor`` for good: a started pool notices within
+    ``WATCH_SECONDS`` and starts (and warms) a new worker before anyone needs it, and a job
+    that meets the broken pool starts one and runs once more.
     """
 
     WATCH_SECONDS = 0.5
@@ -55,6 +59,7 @@ class WorkerPool:
         self._executor: ProcessPoolExecutor | None = None
         self._warm = warm
         self._warming: concurrent.futures.Future[object] | None = None
+        self._keep_warm = False  # set by start(): every worker it starts is warmed
         self._watcher: asyncio.Task[None] | None = None
         self.restarts = 0  # workers replaced after a death
 
@@ -65,12 +70,13 @@ class WorkerPool:
             initializer=exit_with_parent,
             initargs=(os.getpid(),),
         )
-        if self._warm is not None:
+        if self._warm is not None and self._keep_warm:
             self._warming = self._executor.submit(self._warm)
         return self._executor
 
     def start(self) -> None:
         """Spawn and warm the worker now and replace it whenever it dies (needs a running loop)."""
+        self._keep_warm = True
         if self._executor is None:
             self._start()
         if self._watcher is None:

@@ -24,8 +24,10 @@ CHART_NAME = "scores.png"
 
 
 class Pictures:
-    def __init__(self) -> None:
-        self.pool = WorkerPool()
+    """Draws in ``pool``, the process's worker (the table service's, which closes it)."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
 
     async def table(self, table: Table, events: list, locale) -> bytes:
         """The rows as a picture, the cards ``events`` placed highlighted (raises if it cannot be drawn)."""
@@ -64,6 +66,3 @@ class Pictures:
         except Exception:
             log.exception("table %s: the score chart could not be drawn", table.id)
             return None
-
-    def close(self) -> None:
-        self.pool.close()

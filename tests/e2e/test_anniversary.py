@@ -7,6 +7,7 @@ anyone plays; from there every step is a real click or slash command.
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -358,6 +359,22 @@ async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
         world.standin.assert_no_errors()
 
 
+def spawned_processes() -> set[int]:
+    """The worker processes this process has spawned (multiprocessing's, alive now)."""
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline") as cmdline:
+                spawned = "spawn_main" in cmdline.read()
+        except OSError:  # ended meanwhile
+            continue
+        if parent == os.getpid() and spawned:
+            found.add(int(pid))
+    return found
+
+
 async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 800) -> None:
     """Drive the game through the buttons until it ends. ``users``: seat → member for the human
     seats; ``pick_card(seat, user, game)`` plays one card from the hand; ``decide(user, message,
@@ -385,6 +402,7 @@ async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 8
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)
     monkeypatch.setattr(Lobby, "new_seed", staticmethod(lambda: 7))  # the same deal every run
+    already_running = spawned_processes()
     async with world.running_bot():
         table = await start_anniversary(world, ai_players=1, ai_level="hard")  # the search, in the bot's worker
         users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
@@ -437,6 +455,10 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
         assert ai_plays, "the AI seat plays special cards through the AI interface"
         assert world.bot.service.ai.fallbacks == 0 and world.bot.service.ai.decisions > 0
         assert_private_stays_private(world)
+        # The hard seat's searches, the table pictures and the score chart all ran in one worker.
+        assert any(a.filename == "table.png" for m in world.public() for a in m.attachments)
+        assert [a.filename for a in world.public()[-1].attachments] == ["scores.png"]
+        assert len(spawned_processes() - already_running) == 1
 
         # The exported log tells the special cards as the channel did (plain text, no Markdown).
         export = await (
