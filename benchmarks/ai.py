@@ -269,7 +269,7 @@ async def worker_decisions(decisions: int, seed: int, variant: str = "classic") 
                 step += 1
             deal += 1
     finally:
-        seats.close()
+        await seats.close()
     return times, seats.fallbacks
 
 
@@ -289,7 +289,7 @@ async def first_decisions(starts: int) -> tuple[list[float], list[float], int]:
         await seats.decide(game, 0, "hard", f"{900 + i}:0:0")
         first.append(1000 * (time.perf_counter() - t))
         fallbacks += seats.fallbacks
-        seats.close()
+        await seats.close()
     return warm, first, fallbacks
 
 

@@ -170,7 +170,7 @@ class SixNimmtBot(commands.Bot):
                 await self.unload_extension(extension)
             await self.service.store.close()
             self.service = None
-        self.workers.close()
+        await self.workers.close()
         await super().close()
 
 

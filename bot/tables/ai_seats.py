@@ -190,5 +190,5 @@ class AISeats:
             self._failed(exc, "a special-card outlook", "a thread of the bot works it out", "outlook")
             return await asyncio.to_thread(special_outlook, game)
 
-    def close(self) -> None:
-        self.pool.close()
+    async def close(self) -> None:
+        await self.pool.close()

@@ -207,7 +207,7 @@ class TableService:
             async with table.lock:  # whatever was under way has committed or rolled back
                 pass
         if self._owns_workers:
-            self.workers.close()
+            await self.workers.close()
         log.info("table service stopped; %d open table(s) saved", len(self.registry))
 
     def _restore(self, entry: RestoredTable) -> Table | None:

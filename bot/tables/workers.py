@@ -1,140 +1,263 @@
-"""Worker processes for CPU-heavy work (table images, the searching AI) that end with the bot.
+"""The worker process for CPU-heavy work (the searching AI, pictures, a game's files).
 
-``ProcessPoolExecutor`` stops its workers only through ``shutdown()``; a bot
-killed without running it (``kill -9``, an unhandled SIGTERM, a crash) would
-leave its workers behind, blocked on a pipe nobody writes to any more. Each
-worker therefore watches the process that started it. This module imports
-nothing heavy, so a worker loads only what its own job needs.
+The worker is a plain child process that reads jobs from its standard input and writes
+the answers to its standard output, each a length-prefixed pickle. ``multiprocessing``
+would add a process of its own for every bot (its resource tracker, some 13 MB, there to
+unlink the named semaphores its queues need) and re-import the bot's main module in the
+worker. A pipe needs neither, and it ends the worker with the bot by itself: once the bot is
+gone (a clean stop, ``kill -9``, a crash), the worker reads the end of its input and exits.
+
+This module imports nothing heavy, so the worker loads only what its jobs need.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextlib
+import itertools
 import logging
-import multiprocessing
 import os
-import threading
-import time
+import pickle
+import signal
+import struct
+import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from concurrent.futures import BrokenExecutor
+from typing import Any, TypeVar, cast
 
 log = logging.getLogger(__name__)
 
-PARENT_CHECK_SECONDS = 1.0
-
 T = TypeVar("T")
 
+#: Each message on the pipes: its job's id and length, then a pickle of (function, args) one
+#: way and of (ok, result or exception) the other.
+HEADER = struct.Struct("!QI")
 
-def exit_with_parent(parent_pid: int) -> None:
-    """Pool initializer: watch ``parent_pid`` and end this process once it is gone."""
+#: How long closing waits for the killed worker to be gone.
+CLOSE_SECONDS = 5.0
 
-    def watch() -> None:
-        while os.getppid() == parent_pid:  # an orphan is adopted by another process
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
+#: The worker's command: the bot's import path, then ``serve``.
+BOOT = "import sys; sys.path[:0] = {path!r}; from bot.tables.workers import serve; serve()"
 
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+class WorkerGone(BrokenExecutor):
+    """The worker process ended (killed, crashed) before it answered."""
+
+
+def serve() -> None:
+    """The worker's side: answer jobs one at a time until the input ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the bot's to handle
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a job's print goes to the log, not into the answers
+    sys.stdout = sys.stderr
+    jobs = sys.stdin.buffer
+    while True:
+        header = jobs.read(HEADER.size)
+        if len(header) < HEADER.size:
+            return  # the bot closed the pipe, or is gone
+        job, size = HEADER.unpack(header)
+        message = jobs.read(size)
+        if len(message) < size:
+            return
+        try:
+            fn, args = pickle.loads(message)
+            answer = (True, fn(*args))
+        except BaseException as exc:  # the caller's to handle, as if it had run in the bot
+            answer = (False, exc)
+        try:
+            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an answer that cannot travel: say why instead
+            data = pickle.dumps((False, RuntimeError(f"the worker's answer cannot be sent: {exc!r}")))
+        answers.write(HEADER.pack(job, len(data)) + data)
+        answers.flush()
+
+
+class _Worker:
+    """One child process and the jobs it owes answers to."""
+
+    def __init__(self, on_death: Callable[[_Worker], None]) -> None:
+        self._on_death = on_death
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count()
+        self._closed = False
+        self.dead = False
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._spawned = asyncio.get_running_loop().create_task(self._spawn(), name="worker-spawn")
+
+    async def _spawn(self) -> asyncio.subprocess.Process:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            BOOT.format(path=list(sys.path)),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        self._process = process
+        self._reader = asyncio.get_running_loop().create_task(self._read(process), name="worker-answers")
+        if self._closed:  # closed while it started
+            self._stop(process)
+        return process
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    async def call(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        process = await asyncio.shield(self._spawned)
+        if self.dead or self._closed:
+            raise WorkerGone("the worker process has ended")
+        stdin = cast(asyncio.StreamWriter, process.stdin)
+        job = next(self._ids)
+        data = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending[job] = answer
+        try:
+            stdin.write(HEADER.pack(job, len(data)) + data)
+            await stdin.drain()
+            return await answer
+        except ConnectionError as exc:  # the pipe broke under us: the worker is gone
+            raise WorkerGone("the worker process has ended") from exc
+        finally:
+            self._pending.pop(job, None)
+
+    async def _read(self, process: asyncio.subprocess.Process) -> None:
+        stdout = cast(asyncio.StreamReader, process.stdout)
+        try:
+            while True:
+                job, size = HEADER.unpack(await stdout.readexactly(HEADER.size))
+                ok, value = pickle.loads(await stdout.readexactly(size))
+                answer = self._pending.pop(job, None)
+                if answer is None or answer.done():  # its caller gave up waiting
+                    continue
+                if ok:
+                    answer.set_result(value)
+                else:
+                    answer.set_exception(value)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the worker ended
+        self.dead = True
+        cast(asyncio.StreamWriter, process.stdin).close()  # the pipes closed, asyncio lets the process go
+        for answer in self._pending.values():
+            if not answer.done():
+                answer.set_exception(WorkerGone("the worker process ended before it answered"))
+        self._pending.clear()
+        with contextlib.suppress(ProcessLookupError):
+            await process.wait()  # reaped
+        if not self._closed:
+            self._on_death(self)
+
+    @staticmethod
+    def _stop(process: asyncio.subprocess.Process) -> None:
+        if process.stdin is not None:
+            process.stdin.close()  # the end of its input: it exits after the job it is on
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()  # and at once: nothing is waiting for that job any more
+
+    async def close(self) -> None:
+        """End the worker now (a job under way is dropped) and wait until it is gone."""
+        self._closed = True
+        for answer in self._pending.values():
+            if not answer.done():
+                answer.set_exception(WorkerGone("the worker was closed"))
+        if self._process is not None:
+            self._stop(self._process)
+        with contextlib.suppress(Exception):
+            await self._spawned  # a worker still starting is stopped once it has
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._reader), CLOSE_SECONDS)
 
 
 class WorkerPool:
-    """One worker process (spawned: no copy of the bot's event loop or sockets) that ends with us.
+    """One worker process that ends with us: ``run(fn, *args)`` runs ``fn`` there.
 
     The bot runs one, for all its CPU-heavy work (the searching AI, pictures, a game's files):
     each interpreter costs some 30 MB, and on a small host a second worker would only fight the
-    first and the bot for the same cores.
+    first and the bot for the same cores. Jobs run one at a time, in the order they were asked.
 
     ``start()`` spawns it at once and runs ``warm`` in it (imports, caches), so the first
     real job does not pay for a process start; without ``start()`` the pool starts on first
     use, unwarmed (the job imports what it needs). A worker that dies (the OOM killer, a crash
-    in a C library) breaks a ``ProcessPoolExecutor`` for good: a started pool notices within
-    ``WATCH_SECONDS`` and starts (and warms) a new worker before anyone needs it, and a job
-    that meets the broken pool starts one and runs once more.
+    in a C library) is replaced: a started pool starts (and warms) a new one at once, before
+    anyone needs it, and the jobs it owed answers to run once more on the new one.
     """
 
-    WATCH_SECONDS = 0.5
-
     def __init__(self, warm: Callable[[], object] | None = None) -> None:
-        self._executor: ProcessPoolExecutor | None = None
         self._warm = warm
-        self._warming: concurrent.futures.Future[object] | None = None
         self._keep_warm = False  # set by start(): every worker it starts is warmed
-        self._watcher: asyncio.Task[None] | None = None
+        self._worker: _Worker | None = None
+        self._warming: asyncio.Future[object] | None = None
         self.restarts = 0  # workers replaced after a death
 
-    def _start(self) -> ProcessPoolExecutor:
-        self._executor = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent,
-            initargs=(os.getpid(),),
-        )
+    def _start(self) -> _Worker:
+        worker = self._worker = _Worker(self._died)
         if self._warm is not None and self._keep_warm:
-            self._warming = self._executor.submit(self._warm)
-        return self._executor
+            self._warming = asyncio.ensure_future(worker.call(self._warm, ()))
+            self._warming.add_done_callback(_retrieve)  # a failed warm-up is the next job's news
+        return worker
+
+    def _died(self, worker: _Worker) -> None:
+        if worker is self._worker:
+            log.warning("the worker process %s died; starting a new one", worker.pid)
+            self.restarts += 1
+            self._worker = None
+            if self._keep_warm:
+                self._start()
+
+    def _current(self) -> _Worker:
+        worker = self._worker
+        if worker is None or worker.dead:
+            if worker is not None:  # died before anyone noticed
+                self.restarts += 1
+            worker = self._start()
+        return worker
 
     def start(self) -> None:
         """Spawn and warm the worker now and replace it whenever it dies (needs a running loop)."""
         self._keep_warm = True
-        if self._executor is None:
+        if self._worker is None:
             self._start()
-        if self._watcher is None:
-            self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="worker-watch")
 
     async def ready(self) -> object:
         """Wait until the worker has finished warming up; what ``warm`` returned (None without it)."""
         if self._warming is None:
             return None
-        return await asyncio.wrap_future(self._warming)
-
-    def _broken(self, executor: ProcessPoolExecutor) -> bool:
-        # ``_broken`` is how the executor itself marks a pool whose worker died.
-        return bool(getattr(executor, "_broken", False))
-
-    def _replace(self, executor: ProcessPoolExecutor) -> ProcessPoolExecutor:
-        """Start a new worker in place of ``executor``'s dead one (only the first to notice);
-        the pool that runs jobs now."""
-        if self._executor is executor:
-            log.warning("a worker process died; starting a new one")
-            self.restarts += 1
-            executor.shutdown(wait=False, cancel_futures=True)
-            return self._start()
-        return self._executor if self._executor is not None else self._start()
-
-    async def _watch(self) -> None:
-        while True:
-            await asyncio.sleep(self.WATCH_SECONDS)
-            executor = self._executor
-            if executor is not None and self._broken(executor):
-                self._replace(executor)
+        return await self._warming
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
+        return self._worker is not None
 
     @property
     def alive(self) -> bool:
         """A worker is up (or starting) and not known to be dead."""
-        return self._executor is not None and not self._broken(self._executor)
+        return self._worker is not None and not self._worker.dead
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        executor = self._executor or self._start()
-        if self._broken(executor):  # died since the watcher last looked
-            executor = self._replace(executor)
+        worker = self._current()
         try:
-            return await loop.run_in_executor(executor, fn, *args)
-        except concurrent.futures.process.BrokenProcessPool:
-            # Every call in flight learns of the death at once: only the first replaces
-            # the pool, so the others' retries do not cancel each other's.
-            return await loop.run_in_executor(self._replace(executor), fn, *args)
+            return await worker.call(fn, args)
+        except WorkerGone:
+            if worker.closed:
+                raise  # the pool was closed meanwhile
+            # Died under this job: once more on the worker that replaces it.
+            return await self._current().call(fn, args)
 
-    def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
-            self._watcher = None
+    async def close(self) -> None:
+        """End the worker (jobs under way fail with ``WorkerGone``); ``run`` would start a new one."""
+        self._keep_warm = False
         self._warming = None
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            await worker.close()
+
+
+def _retrieve(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()

@@ -1,7 +1,6 @@
 """AI seats through the service's one interface: hard seats think in a worker process."""
 
 import asyncio
-import concurrent.futures
 import logging
 import os
 import signal
@@ -13,6 +12,7 @@ from bot.health import ai_status, check, write_atomically
 from bot.tables.ai_seats import AISeats, decide_from_state
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
+from bot.tables.workers import WorkerGone
 from engine import Game, GameConfig, Phase, Variant, action_from_dict, action_to_dict
 
 
@@ -22,7 +22,7 @@ async def worker_gone(*args):
 
 
 async def worker_died(*args):
-    raise concurrent.futures.process.BrokenProcessPool("the worker died")
+    raise WorkerGone("the worker died")
 
 
 class LoopGaps:
@@ -128,7 +128,7 @@ async def test_a_dead_worker_is_replaced_and_the_job_runs_again():
         second = await pool.run(os.getpid)
         assert second != first and second != os.getpid()
     finally:
-        pool.close()
+        await pool.close()
     assert not pool.started
 
 
@@ -145,7 +145,7 @@ async def test_started_seats_warm_their_worker_before_the_first_decision():
         assert await seats.pool.run(os.getpid) == warm_pid  # the same, already warm, process
         assert seats.fallbacks == 0
     finally:
-        seats.close()
+        await seats.close()
     assert not seats.pool.started
 
 
@@ -163,7 +163,7 @@ async def test_a_dead_worker_is_replaced_before_anyone_needs_it():
         second = await seats.pool.ready()  # the replacement was warmed too, with no job asking
         assert second not in (first, os.getpid())
     finally:
-        seats.close()
+        await seats.close()
 
 
 async def test_fallbacks_are_counted_and_warned_once_per_table(caplog):
@@ -228,7 +228,7 @@ async def test_a_crash_of_the_ai_is_logged_and_counted_apart_from_a_worker_that_
             assert seats.crashes == 1 and seats.fallbacks == 2
             seats.pool.run = real
     finally:
-        seats.close()
+        await seats.close()
     # The health line says so.
     beat = tmp_path / "beat"
     write_atomically(beat, {"time": 100.0, "ready": True, "tables": 1, **ai_status(seats)})
@@ -255,7 +255,7 @@ async def test_an_outlook_the_worker_cannot_give_is_worked_out_off_the_event_loo
         assert await seats.outlook(game) == "the outlook"
     finally:
         await gaps.stop()
-        seats.close()
+        await seats.close()
     assert gaps.longest < 0.1, f"the event loop stalled for {gaps.longest * 1000:.0f} ms"
 
 

@@ -171,4 +171,4 @@ async def test_the_worker_works_out_the_same_outlook_as_the_engine():
         assert game.phase is Phase.SPECIAL
         assert await seats.outlook(game) == special_outlook(game)
     finally:
-        seats.close()
+        await seats.close()

@@ -360,14 +360,14 @@ async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
 
 
 def spawned_processes() -> set[int]:
-    """The worker processes this process has spawned (multiprocessing's, alive now)."""
+    """The bot's worker processes this process has started (alive now)."""
     found = set()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat") as stat:
                 parent = int(stat.read().rsplit(")", 1)[1].split()[1])
             with open(f"/proc/{pid}/cmdline") as cmdline:
-                spawned = "spawn_main" in cmdline.read()
+                spawned = "bot.tables.workers" in cmdline.read()
         except OSError:  # ended meanwhile
             continue
         if parent == os.getpid() and spawned:

@@ -105,7 +105,7 @@ def english(language) -> set[str]:
 async def test_a_server_plays_a_whole_evening_in_its_language(language, english, tmp_path, caplog):
     reader = discord_locales(language)[0].value  # the players' Discord language (es: es-ES ...)
     caplog.set_level(logging.WARNING, logger="cogs.i18n")
-    async with DiscordStandin() as standin:
+    async with DiscordStandin(rate_limits=True) as standin:  # a whole evening: held to Discord's rate limits
         world = World(standin, tmp_path, locale=reader)
         guild, alice, bob, carol = world.guild, world.alice, world.bob, world.carol
         guild.preferred_locale = "en-US"  # no Community features: Discord says en-US, the server chooses its own

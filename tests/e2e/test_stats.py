@@ -98,9 +98,7 @@ async def test_leaderboard_pages_own_rank_metrics_scope_and_min_games(world):
         world.standin.assert_no_errors()
 
 
-# Not held to the rate limits yet: with them, the export's answer to /6nimmt history game: comes
-# after the 3 s the helper waits for, on a busy machine (to look into; the game itself plays
-# to its end with the limits in the other whole-game tests).
+@pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_stats_history_export_and_forget_me(world):
     async with world.running_bot():
         game_id = await play_a_game(world)

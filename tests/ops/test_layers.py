@@ -22,8 +22,6 @@ LAYERS = ("engine", "data", "bot", "cogs")  # each may import only itself and wh
 
 #: Imports of project modules made inside a function: (file, module) → why it is not at the top.
 FUNCTION_LEVEL: dict[tuple[str, str], str] = {
-    # the spawned worker processes run the main module again: it imports nothing
-    ("bot/__main__.py", "bot.cli"): "the command line, not for the spawned workers",
     # discord.py loads only for running or syncing: not for --health or migrate-db
     ("bot/cli.py", "bot.sync"): "discord.py, only for --sync",
     ("bot/cli.py", "bot.app"): "discord.py, only for running or syncing",
