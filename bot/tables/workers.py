@@ -108,7 +108,11 @@ class _Worker:
         return self._process.pid if self._process is not None else None
 
     async def call(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-        process = await asyncio.shield(self._spawned)
+        try:
+            process = await asyncio.shield(self._spawned)
+        except OSError as exc:  # it could not start: the next job tries a new one
+            self.dead = True
+            raise WorkerGone(f"the worker process could not start: {exc}") from exc
         if self.dead or self._closed:
             raise WorkerGone("the worker process has ended")
         stdin = cast(asyncio.StreamWriter, process.stdin)
@@ -130,10 +134,14 @@ class _Worker:
         try:
             while True:
                 job, size = HEADER.unpack(await stdout.readexactly(HEADER.size))
-                ok, value = pickle.loads(await stdout.readexactly(size))
+                message = await stdout.readexactly(size)
                 answer = self._pending.pop(job, None)
                 if answer is None or answer.done():  # its caller gave up waiting
                     continue
+                try:
+                    ok, value = pickle.loads(message)
+                except Exception as exc:  # e.g. an exception class this process cannot import
+                    ok, value = False, RuntimeError(f"the worker's answer cannot be read: {exc!r}")
                 if ok:
                     answer.set_result(value)
                 else:

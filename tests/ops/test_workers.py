@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.tables.workers import WorkerPool
+from bot.tables.workers import WorkerGone, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +60,7 @@ async def test_a_job_the_worker_cannot_run_is_answered_with_the_error(monkeypatc
 KILLED_BOT = """
 import asyncio, os, signal, sys
 sys.path[:0] = [{root!r}]
-from bot.tables.workers import WorkerPool
+from bot.tables.workers import WorkerGone, WorkerPool
 
 async def main():
     pool = WorkerPool()
@@ -115,3 +115,15 @@ def _children() -> set[int]:
         except OSError:
             continue
     return found
+
+
+async def test_a_worker_that_cannot_start_is_tried_again_on_the_next_job(monkeypatch):
+    pool = WorkerPool()
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")  # as after an upgrade removed it
+    try:
+        with pytest.raises(WorkerGone, match="could not start"):
+            await pool.run(os.getpid)
+        monkeypatch.undo()
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        await pool.close()
