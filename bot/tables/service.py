@@ -25,7 +25,7 @@ from data.models import CorruptTable, RestoredTable
 from data.store import Store
 from engine.ai.coach import Hint, NoHint
 
-from .ai_seats import AIDecider, AISeats, warm_up
+from .ai_seats import AIDecider, AISeats
 from .checks import running_game, seat_of
 from .errors import TableError
 from .lobby import Lobby
@@ -64,12 +64,12 @@ class TableService:
         self.store = store
         self.defaults = defaults or ServiceDefaults()
         self.clock = clock
+        self.ai = AISeats(ai, workers)
         #: The process's one worker for CPU-heavy work: the searching AI thinks in it, and the
         #: face draws its pictures and a game's files there too. The bot's when given (it closes
-        #: it once the face has drawn its last picture), else the service's own.
-        self.workers = workers if workers is not None else WorkerPool(warm_up)
+        #: it once the face has drawn its last picture), else the AI seats' own.
+        self.workers = self.ai.pool
         self._owns_workers = workers is None
-        self.ai = AISeats(ai, self.workers)
         self.registry = TableRegistry()
         self.tx = Transactions(store, clock, observer)
         self.scheduler = Scheduler(self._on_deadline, clock)
