@@ -64,6 +64,7 @@ class ButtonView(discord.ui.View):
     async def go(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.bot.seen.append(
             {
+                "interaction": interaction,
                 "channel": interaction.channel,
                 "app_permissions": interaction.app_permissions,
                 "channel_id": interaction.channel_id,
@@ -302,6 +303,29 @@ async def test_interactions_from_a_thread_and_a_forum_post(world: Any) -> None:
         assert bot.seen[0]["app_permissions"].create_public_threads
         assert isinstance(bot.get_channel(forum.id), discord.ForumChannel)
         standin.assert_no_errors()
+
+
+async def test_a_public_follow_up_keeps_the_thread_rules(world: Any) -> None:
+    """A click's public follow-up is a message the bot user creates in the thread: refused while a
+    moderator has the thread locked (Threads.md, Locked Threads), and it unarchives an archived
+    thread that is not locked, as a message sent with the bot's token does."""
+    standin, guild, channel, alice, _ = world
+    async with standin.running(ThreadBot()) as bot:
+        await standin.wait_for_commands("where")
+        _, thread = await _lobby_thread(bot, channel.id)
+        stored = standin.channel(thread.id)
+        reply = await (await standin.slash(alice, stored, "where")).reply()
+        await (await standin.click(alice, reply, "go")).ack()
+        interaction: discord.Interaction = bot.seen[-1]["interaction"]
+        moderator = standin.server.threads
+        await moderator.moderate(stored, locked=True)
+        await _raises(interaction.followup.send("reveal", wait=True), 403, 160005)
+        private = await interaction.followup.send("only for you", ephemeral=True, wait=True)
+        assert private.flags.ephemeral
+        await moderator.moderate(stored, locked=False, archived=True)
+        sent = await interaction.followup.send("reveal", wait=True)
+        assert standin.message(sent.id).channel is stored and not stored.archived
+        assert [e.body["code"] for e in standin.errors] == [160005]
 
 
 async def test_deleting_threads_and_channels(world: Any) -> None:

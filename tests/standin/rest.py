@@ -250,7 +250,7 @@ class RestApi:
             nonce=nonce,
         )
         if channel.is_thread:
-            await self._reopen_for_message(channel)
+            await self.reopen_for_message(channel)
         apply_payload(self.world, self.base_url, message, payload, uploads, is_edit=False)
         self.world.store(message)
         if nonce is not None:
@@ -263,7 +263,7 @@ class RestApi:
         await self.dispatch_message("MESSAGE_CREATE", message)
         return json_response(message.payload())
 
-    async def _reopen_for_message(self, thread: Channel) -> None:
+    async def reopen_for_message(self, thread: Channel) -> None:
         """Threads.md, Active & Archived Threads: "Sending a message will automatically unarchive the
         thread, unless the thread has been locked by a moderator" (locked: 160005 "Thread is locked";
         the docs give no status, 403 as for other refusals of what the bot may do). Channel.md also

@@ -28,6 +28,7 @@ from .plumbing import (
     unknown,
 )
 from .rest import RestApi
+from .threads import add_pinged_members
 from .world import World
 
 _COMPONENT_KINDS = (3, 5)  # MESSAGE_COMPONENT, MODAL_SUBMIT
@@ -179,9 +180,17 @@ class WebhookApi:
             await self.rest.dispatch_message("MESSAGE_UPDATE", message)
         else:
             ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL_FLAG)
+            if interaction.channel.is_thread and not ephemeral:
+                # A public follow-up is a message the bot user creates in the thread: Threads.md's
+                # rules for sending one hold ("Users (including bot users) without MANAGE_THREADS
+                # ... won't be able to create or update messages in locked threads"; sending one
+                # unarchives an archived thread that is not locked).
+                await self.rest.reopen_for_message(interaction.channel)
             message = self._new_message(interaction, ephemeral=ephemeral)
             apply_payload(self.world, self.rest.base_url, message, payload, uploads, is_edit=False)
             self.world.store(message)
+            if interaction.channel.is_thread and not ephemeral:
+                await add_pinged_members(self.world, interaction.channel, message.pinged_users)
             await self.rest.dispatch_message("MESSAGE_CREATE", message)
         interaction.followups.append(message)
         self.world.notify()
