@@ -35,6 +35,7 @@ from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import REACH, Priority, RequestBudget, install, requests_for
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
+from cogs.presenting.clicks import Clicks
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
 from cogs.presenting.outbox import OutboxDelivery
@@ -70,10 +71,11 @@ class Presenter:
         self._uninstall = install(client.http, self.budget)
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
-        self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
+        self.clicks = Clicks(service.clock)
+        self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back, self.clicks)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
         self.live = LiveMessages(
-            client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget
+            client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget, self.clicks
         )
         self.news = News(client, self.channels, self.outbox, self.live, self.reminders, self.pictures)
         self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
@@ -190,6 +192,7 @@ class Presenter:
         self._paused.discard(table_id)
         self.outbox.forget(table_id)
         self.live.forget(table_id)
+        self.clicks.forget(table_id)
 
     async def _pause(self, table_id: int, seconds: float) -> None:
         """Wait ``seconds``, or less if a stop comes."""

@@ -2,8 +2,11 @@
 
 * ``channels.TableChannels`` — a table's channel and thread on Discord, reached patiently: every
   request is tried again until Discord accepts it or refuses it for good;
-* ``outbox.OutboxDelivery`` — the posts a table owes its channel: each sent once (its nonce, and
-  a look in the channel after a long outage) and then marked shown in the store;
+* ``clicks.Clicks`` — each table's newest click, whose interaction webhook carries its next post
+  (and a lobby's edits) outside the bot token's limit;
+* ``outbox.OutboxDelivery`` — the posts a table owes its channel: each sent once (through a click,
+  or with its nonce; a look in the channel first where neither can tell) and then marked shown in
+  the store;
 * ``live.LiveMessages`` — the message that shows a table now, with its buttons: posted, edited,
   retired;
 * ``reminders.Reminders`` — who owes a move in a turn-based game: mentions and direct messages;

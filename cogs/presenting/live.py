@@ -10,12 +10,10 @@ at most once per ``edit_interval``.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -34,6 +32,7 @@ from engine import Phase
 
 from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels
+from .clicks import Clicks
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
 from .reminders import Reminders
@@ -44,10 +43,6 @@ log = logging.getLogger(__name__)
 EDIT_INTERVAL = 1.0
 #: Minutes without a message after which a finished game's thread archives itself (Discord's least).
 THREAD_ARCHIVE_AFTER_GAME = 60
-#: How long a click's token may edit the message it was on: Discord gives 15 minutes, less a margin.
-CLICK_TOKEN_SECONDS = 14 * 60
-#: How long an edit waits for the click it goes through to be answered (Discord's deadline is 3 s).
-CLICK_ANSWER_SECONDS = 3.0
 
 
 class LiveMessages:
@@ -63,8 +58,10 @@ class LiveMessages:
         pictures: Pictures,
         reminders: Reminders,
         budget: RequestBudget,
+        clicks: Clicks,
     ) -> None:
         self.client = client
+        self.clicks = clicks
         self.service = service
         self.channels = channels
         self.budget = budget
@@ -79,7 +76,6 @@ class LiveMessages:
         self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
         self._behind: set[int] = set()  # tables whose live message is behind their state
         self._lobby_drawn: dict[int, tuple[object, ...]] = {}  # the players each lobby message shows
-        self._clicks: dict[int, Click] = {}  # the newest click on each table's lobby message
         self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
 
     def learn(self, snapshot: TableSnapshot) -> None:
@@ -162,7 +158,6 @@ class LiveMessages:
         self._without_picture.discard(table_id)
         self._news.pop(table_id, None)
         self._lobby_drawn.pop(table_id, None)
-        self._clicks.pop(table_id, None)
         live = self._live.pop(table_id, None)
         if live is not None:
             self._last_edit.pop(live, None)
@@ -294,28 +289,21 @@ class LiveMessages:
 
     # -- edits through a click -------------------------------------------------------------
 
-    def clicked(self, table_id: int, interaction: discord.Interaction) -> Click:
-        """A click on a table's lobby message: once it is answered with no message of its own (see
-        ``Click``), and until its token expires, an edit of that message (the lobby, then the game's
-        summary) goes through the click's own webhook, which Discord does not count against the
-        bot token's limit, instead of a request of the bot's."""
-        click = self._clicks[table_id] = Click(interaction)
-        return click
-
     async def edit_message(self, table: Table, message_id: int | None, **fields: Any) -> None:
         """Edit one of ``table``'s messages, through a click on it when one can, else with the bot's
         token (tried until Discord accepts it)."""
-        click = self._clicks.get(table.id)
-        if click is not None and message_id is not None and click.on(message_id) and await click.usable():
+        click = self.clicks.on_lobby(table.id)
+        if click is not None and message_id is not None and click.on(message_id) and await click.can_edit():
             try:
                 await click.interaction.edit_original_response(**fields)
                 return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # its token ran out, or a 5xx
+                self.clicks.drop(table.id, click)
                 log.debug("table %s: an edit through a click failed (%s); the bot's own request", table.id, exc)
         await self.channels.retry(self.channels.edit, table, message_id, **fields)
 
     def can_edit_through_a_click(self, table_id: int) -> bool:
-        click = self._clicks.get(table_id)
+        click = self.clicks.on_lobby(table_id)
         return click is not None and click.answered_quietly and click.lasts()
 
     def retire_thread(self, table: Table) -> None:
@@ -340,33 +328,6 @@ def edit_priority(table: Table) -> Priority:
     if table.status is TableStatus.PLAYING and game is not None and game.phase is Phase.DRAFT:
         return Priority.PLAYERS
     return Priority.COSMETIC
-
-
-@dataclass
-class Click:
-    """A click on a table's public message, as its button's callback answers it: ``settled`` once
-    the answer is sent (or the click refused), ``answered_quietly`` if that answer was no message
-    of its own (a deferred update), so that the interaction's original message is the one clicked."""
-
-    interaction: discord.Interaction
-    settled: asyncio.Event = field(default_factory=asyncio.Event)
-    answered_quietly: bool = False
-
-    def on(self, message_id: int) -> bool:
-        return self.interaction.message is not None and self.interaction.message.id == message_id
-
-    def lasts(self) -> bool:
-        return (discord.utils.utcnow() - self.interaction.created_at).total_seconds() < CLICK_TOKEN_SECONDS
-
-    async def usable(self) -> bool:
-        """Whether the click can edit its message now, waiting a moment for its answer."""
-        if not self.lasts():
-            return False
-        try:
-            await asyncio.wait_for(self.settled.wait(), CLICK_ANSWER_SECONDS)
-        except TimeoutError:
-            return False
-        return self.answered_quietly
 
 
 def may_be_behind(snapshot: TableSnapshot) -> bool:

@@ -6,22 +6,33 @@ left. Posts carry a nonce made of the table and the post's number, so a post
 re-sent after a crash is not shown twice; Discord remembers a nonce for a few
 minutes only, so a post first tried longer ago (a long outage) is looked for in
 the channel before it is sent again.
+
+A post goes out as the follow-up of the table's newest click in its channel when
+there is one (``clicks.py``): the click that completed a turn carries its reveal, and
+the bot token's budget is left for what no click carries. A follow-up has no nonce,
+so a post whose follow-up may have been taken without its answer arriving (a 5xx, a
+lost connection, a stop), or which a process before this one may have sent that way,
+is looked for in the channel before it is sent again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot
 
 from .budget import Priority
-from .channels import TableChannels, transient
+from .channels import TableChannels, locked_out, transient
+from .clicks import Click, Clicks
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +63,26 @@ class OutboxDelivery:
     """
 
     def __init__(
-        self, client: discord.Client, service: TableService, channels: TableChannels, holds_back: HoldsBack
+        self,
+        client: discord.Client,
+        service: TableService,
+        channels: TableChannels,
+        holds_back: HoldsBack,
+        clicks: Clicks,
     ) -> None:
         self.client = client
         self.service = service
         self.channels = channels
         self.holds_back = holds_back
+        self.clicks = clicks
         self._pending: dict[int, dict[int, tuple[Post, TableSnapshot]]] = {}  # posts to show, by seq
         self._shown: dict[int, int] = {}  # the highest post seq shown, per table
         self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
         self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
         self._restored: set[tuple[int, int]] = set()  # (table, post seq) owed since before this start
+        # (table, post seq) whose follow-up may have been taken without its answer reaching us: when
+        # it was tried (the wall clock's time, as Discord's message ids tell it)
+        self._unsure: dict[tuple[int, int], float] = {}
 
     # -- what is owed ---------------------------------------------------------------
 
@@ -104,6 +124,8 @@ class OutboxDelivery:
         self._shown.pop(table_id, None)
         if self._restored:
             self._restored = {key for key in self._restored if key[0] != table_id}
+        if self._unsure:
+            self._unsure = {key: at for key, at in self._unsure.items() if key[0] != table_id}
 
     # -- delivering -----------------------------------------------------------------
 
@@ -122,6 +144,7 @@ class OutboxDelivery:
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
         self._since.pop(key, None)
         self._restored.discard(key)
+        self._unsure.pop(key, None)
         # Shown: never again from this process, whatever the store says next.
         self._pending[table.id].pop(post.seq, None)
         self._shown[table.id] = max(self._shown.get(table.id, 0), post.seq)
@@ -172,18 +195,68 @@ class OutboxDelivery:
         **fields: Any,
     ) -> discord.Message | None:
         """Send a message of ``post`` to ``where`` (its table's channel, or a player's direct
-        messages), once: with its nonce, and after a long outage only if none of our messages there
-        since the post's first try ``matches`` (None: nothing to look for)."""
+        messages), once: through the table's newest click there if it can, else with its nonce;
+        before a try with the nonce, after a long outage or a follow-up whose fate is unknown, only
+        if none of our messages there since the post's first try ``matches`` (None: nothing to
+        look for)."""
         if post is not None:
-            fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
-            since = self._since.get((table.id, post.seq))
-            if since is not None and matches is not None and self.service.clock() - since > NONCE_TRUST:
-                sent = await self._sent_before(table, where, since, matches)
+            key = (table.id, post.seq)
+            sent = await self._sent_already(table, post, where, matches)
+            if sent is not None:
+                return sent
+            click = self.clicks.newest(table.id)
+            channel_id = getattr(where, "id", None)  # a channel, or a player's direct messages
+            if click is not None and channel_id is not None and await click.can_post_in(channel_id):
+                sent = await self._through(click, table, post, fields)
                 if sent is not None:
                     return sent
+                if key in self._unsure:  # the follow-up may have been taken: look before sending again
+                    sent = await self._sent_already(table, post, where, matches)
+                    if sent is not None:
+                        return sent
+            fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
         for file in fields.get("files", ()):
             file.reset()  # a retried upload sends the picture from its start again
         return await where.send(**fields)
+
+    async def _sent_already(
+        self, table: Table, post: Post, where: discord.abc.Messageable, matches: Callable[[str], bool] | None
+    ) -> discord.Message | None:
+        """The message of ``post`` in ``where`` if one may have been sent already without a nonce to
+        tell: a follow-up whose fate is unknown, a post the process before this one may have sent,
+        or one first tried longer ago than Discord remembers a nonce."""
+        if matches is None:
+            return None
+        key = (table.id, post.seq)
+        since = self._since.get(key)
+        if key in self._unsure:
+            since = self._unsure[key]
+        elif since is None or (key not in self._restored and self.service.clock() - since <= NONCE_TRUST):
+            return None
+        return await self._sent_before(table, where, since, matches)
+
+    async def _through(self, click: Click, table: Table, post: Post, fields: dict[str, Any]) -> discord.Message | None:
+        """``post``'s message as ``click``'s public follow-up; None if that failed (the bot's token
+        sends it then, after looking for it in the channel if the follow-up may have been taken)."""
+        for file in fields.get("files", ()):
+            file.reset()
+        carried = {name: value for name, value in fields.items() if value is not None and name != "files"}
+        if fields.get("files"):
+            carried["files"] = fields["files"]
+        tried = time.time()
+        try:
+            return await click.interaction.followup.send(wait=True, ephemeral=False, **carried)
+        except asyncio.CancelledError:
+            self._unsure[table.id, post.seq] = tried
+            raise
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            if locked_out(exc):
+                raise  # a moderator locked the game's thread: the bot's own post would be refused too
+            if transient(exc):  # a 5xx or a lost answer: Discord may have taken it
+                self._unsure[table.id, post.seq] = tried
+            self.clicks.drop(table.id, click)
+            log.debug("table %s: post %s through a click failed (%s); the bot's own request", table.id, post.seq, exc)
+            return None
 
     async def _sent_before(
         self, table: Table, where: discord.abc.Messageable, since: float, matches: Callable[[str], bool]

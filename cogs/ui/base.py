@@ -12,13 +12,15 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord import InteractionResponseType
 
 from bot.tables.errors import SeatTakenOver, StaleButton, TableError
 from bot.tables.service import TableService
 from bot.tables.table import Table, TableStatus
-from cogs.client import service_of
+from cogs.client import bot_of, service_of
 from cogs.errors import answer_error, failure_message
 from cogs.i18n import error_text, tr, user_locale
+from cogs.presenting.clicks import Click
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
 from engine import IllegalAction
@@ -53,14 +55,19 @@ class TableItem:
     answer = Answer.EDIT
     #: Whether a click makes a move (saves something); a click that only reads says so when the store is away.
     moves = True
+    #: Whether the item is on a lobby message, which the presenter edits through its newest click.
+    on_lobby = False
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return True  # every refusal is answered inside the callback, never silently
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        click = self._register(interaction)
         try:
             async with Reply(interaction, self.answer) as reply:
                 await self.act(interaction, service_of(interaction), reply)
+            if click is not None:
+                click.answered_quietly = interaction.response.type is InteractionResponseType.deferred_message_update
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc, getattr(self, "table_id", None))
         except Exception as exc:
@@ -75,6 +82,19 @@ class TableItem:
             else:
                 log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, failure_message(user_locale(interaction), exc, move=self.moves))
+        finally:
+            if click is not None:
+                click.settled.set()
+
+    def _register(self, interaction: discord.Interaction) -> Click | None:
+        """A click that makes a move on a table may carry the table's next messages (``Clicks``):
+        registered before it is acted on, so that the reveal it brings finds it."""
+        table_id = getattr(self, "table_id", None)
+        presenter = getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
+        if not self.moves or table_id is None or presenter is None:
+            return None
+        click: Click = presenter.clicks.clicked(table_id, interaction, on_lobby=self.on_lobby)
+        return click
 
     async def act(self, interaction: discord.Interaction, service: TableService, reply: Reply) -> None:
         raise NotImplementedError

@@ -34,6 +34,8 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})",
 ):
+    on_lobby = True
+
     def __init__(self, action: str, table_id: int, locale=None) -> None:
         label, style = LOBBY_LABELS[action]
         super().__init__(discord.ui.Button(label=tr(locale, label), style=style, custom_id=f"6n:l:{action}:{table_id}"))
@@ -45,17 +47,9 @@ class LobbyButton(
         return cls(match["action"], int(match["table"]))
 
     async def act(self, interaction, service, reply):
-        # The lobby's next edit can go through this click, once it is answered without a message.
-        presenter = getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
-        click = presenter.live.clicked(self.table_id, interaction) if presenter is not None else None
-        try:
-            await self._act(interaction, service)
-            await reply.acknowledge()  # the lobby message is updated by the presenter
-            if click is not None:
-                click.answered_quietly = True
-        finally:
-            if click is not None:
-                click.settled.set()
+        await self._act(interaction, service)
+        # The lobby message is updated by the presenter, through this click (answered without a message).
+        await reply.acknowledge()
 
     async def _act(self, interaction, service):
         user = interaction.user

@@ -216,7 +216,8 @@ class Click:
             texts.append(i.original.content or "")
         elif i.callback_type in (6, 7) and self.hand is not None:
             texts += [v.content or "" for v in self.hand.versions()[1:]]  # the hand as edited in answer
-        texts += [m.content or "" for m in i.followups if m is not i.original]
+        # Its own follow-ups: a public one is the channel's news the click carried (a reveal).
+        texts += [m.content or "" for m in i.followups if m is not i.original and m.ephemeral]
         return texts
 
     @property

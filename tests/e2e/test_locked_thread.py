@@ -108,14 +108,21 @@ async def bob_is_told_it_is_paused(world, thread):
     assert world.standin.channel_messages(thread) == before
 
 
-def posts_shown(world, thread, table_id) -> list[int]:
-    """The numbers of the game's posts among the thread's messages (each post's nonce names it)."""
-    numbers = []
-    for message in world.standin.channel_messages(thread):
-        match = re.fullmatch(rf"6n{table_id}\.(\d+)", str(message.nonce or ""))
-        if match:
-            numbers.append(int(match[1]))
-    return numbers
+def posts_shown(world, thread, table_id) -> list:
+    """The game's posts among the thread's messages: those the bot's token sent (each post's nonce
+    names it) and those a player's click carried (its public follow-up)."""
+    interactions = world.standin.world.interactions
+
+    def follow_up(message) -> bool:
+        interaction = interactions.get(message.interaction_id)
+        return interaction is not None and message is not interaction.original  # not a command's answer
+
+    return [
+        message
+        for message in world.standin.channel_messages(thread)
+        if not message.ephemeral
+        and (re.fullmatch(rf"6n{table_id}\.(\d+)", str(message.nonce or "")) or follow_up(message))
+    ]
 
 
 def assert_played_to_the_end(world, thread, table_id):
@@ -124,8 +131,12 @@ def assert_played_to_the_end(world, thread, table_id):
     standings = [m for m in messages if "Game over" in (m.content or "")]
     assert len(standings) == 1 and standings[0].button("Rematch")
     shown = posts_shown(world, thread, table_id)
-    assert shown == list(range(1, len(shown) + 1)), shown  # each committed post, once, in order
-    assert standings[0].nonce == f"6n{table_id}.{len(shown)}"
+    numbers = [int(m.nonce.rsplit(".", 1)[1]) for m in shown if m.nonce]
+    assert numbers == sorted(set(numbers)), numbers  # the bot token's posts once each, in order
+    said = [m.content for m in shown]
+    assert len(said) == len(set(said)), said  # no post twice, however it was sent
+    assert sum("🃏 Revealed" in text for text in said) == 10, said  # and none missing: every turn of the round
+    assert shown[-1] is standings[0]
     news = "".join((m.content or "") + str(m.embeds) for m in messages)
     assert "missed two turns" not in news and "AI plays" not in news
 

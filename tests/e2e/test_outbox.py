@@ -110,7 +110,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert presenter.busy_tables == 0 and not presenter._latest and not live._news
         assert not (outbox._pending or outbox._shown or outbox._unmarked or live._live)
         assert not (live._behind or live._repost or presenter._wake or live._without_picture)
-        assert not live._lobby_drawn and not live._clicks
+        assert not live._lobby_drawn and not len(presenter.clicks)
         assert live._last_edit == {}, "no edit times of messages that will never be edited again"
         assert outbox._since == {}, "no first-try times of posts that were shown"
         assert outbox._restored == set()
@@ -237,7 +237,9 @@ async def test_a_5xx_during_a_clean_stop_leaves_the_standings_for_the_next_start
         await pick_first_card(world, world.alice, table)
         await pick_first_card(world, world.bob, table)  # the game is over: its standings are owed
         assert world.bot.service.table_in(world.channel.id) is None
-        # The stop begins; from now on Discord answers every message with 503.
+        # The stop begins; from now on Discord answers every message with 503 (and a click's
+        # follow-up never arrives: the bot's token is left to send the standings).
+        world.standin.fail_next("POST", "/webhooks/{app}/{token}", drop=True, times=10_000)
         world.standin.fail_requests(
             1.0, status=503, routes=["/channels/{channel}/messages", "/channels/{channel}/messages/{message}"]
         )

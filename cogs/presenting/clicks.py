@@ -1,0 +1,107 @@
+"""The clicks whose interaction tokens carry a table's messages outside the bot token's budget.
+
+Discord does not count an interaction's answer, nor what its webhook sends or edits
+afterwards, against the bot token's 50 requests a second. So the newest click on a
+table's buttons, once answered, and for as long as its token lasts (15 minutes), can carry:
+
+* an edit of the message it was on, when it was answered with no message of its own (a
+  lobby's players: ``LiveMessages``);
+* a new public message of the table's into the channel the click was made in, as the
+  click's follow-up (a reveal: ``OutboxDelivery``).
+
+A turn's reveal is then carried by the click that completed the turn, and costs the bot
+token nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import discord
+
+#: How long a click's token may be used: Discord gives 15 minutes, less a margin.
+CLICK_TOKEN_SECONDS = 14 * 60
+#: How long a request waits for the click it goes through to be answered (Discord's deadline is 3 s).
+CLICK_ANSWER_SECONDS = 3.0
+
+
+@dataclass
+class Click:
+    """A click on one of a table's messages (public, or a player's own hand), as its callback
+    answers it: ``settled`` once the callback is done, ``answered_quietly`` if its answer was no
+    message of its own (a deferred update), so that the interaction's original message is the one
+    clicked."""
+
+    interaction: discord.Interaction
+    clock: Callable[[], float]  # the bot's clock: Discord's, and a test's when a test moves time on
+    made_at: float
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_quietly: bool = False
+
+    def on(self, message_id: int) -> bool:
+        return self.interaction.message is not None and self.interaction.message.id == message_id
+
+    def lasts(self) -> bool:
+        return self.clock() - self.made_at < CLICK_TOKEN_SECONDS
+
+    async def _settle(self) -> bool:
+        """Whether the callback is done, waiting a moment for it."""
+        if not self.lasts():
+            return False
+        try:
+            await asyncio.wait_for(self.settled.wait(), CLICK_ANSWER_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
+    async def can_edit(self) -> bool:
+        """Whether the click can edit the message it was on now."""
+        return await self._settle() and self.answered_quietly
+
+    async def can_post_in(self, channel_id: int) -> bool:
+        """Whether the click can send a public follow-up into ``channel_id`` now: it was made there,
+        and answered. Not after a "thinking…" deferral: its first follow-up would take the
+        placeholder's place, and keep it private."""
+        if self.interaction.channel_id != channel_id or not await self._settle():
+            return False
+        kind = self.interaction.response.type
+        return kind is not None and kind is not discord.InteractionResponseType.deferred_channel_message
+
+
+class Clicks:
+    """Each table's newest click (for its posts) and newest click on its lobby message (for that
+    message's edits): two a table at most, so the registry stays small."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._newest: dict[int, Click] = {}
+        self._on_lobby: dict[int, Click] = {}
+
+    def __len__(self) -> int:
+        return len(self._newest.keys() | self._on_lobby.keys())
+
+    def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
+        """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
+        callback runs; the callback sets ``settled``."""
+        click = self._newest[table_id] = Click(interaction, self.clock, self.clock())
+        if on_lobby:
+            self._on_lobby[table_id] = click
+        return click
+
+    def newest(self, table_id: int) -> Click | None:
+        return self._newest.get(table_id)
+
+    def on_lobby(self, table_id: int) -> Click | None:
+        return self._on_lobby.get(table_id)
+
+    def drop(self, table_id: int, click: Click) -> None:
+        """``click`` failed to carry a request (its token ran out, a 5xx): the bot's token takes over."""
+        for clicks in (self._newest, self._on_lobby):
+            if clicks.get(table_id) is click:
+                del clicks[table_id]
+
+    def forget(self, table_id: int) -> None:
+        self._newest.pop(table_id, None)
+        self._on_lobby.pop(table_id, None)
