@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import discord
 
@@ -27,21 +26,58 @@ CLICK_TOKEN_SECONDS = 14 * 60
 CLICK_ANSWER_SECONDS = 3.0
 
 
-@dataclass
 class Click:
     """A click on one of a table's messages (public, or a player's own hand), as its callback
     answers it: ``settled`` once the callback is done, ``answered_quietly`` if its answer was no
     message of its own (a deferred update), so that the interaction's original message is the one
-    clicked."""
+    clicked.
 
-    interaction: discord.Interaction
-    clock: Callable[[], float]  # the bot's clock: Discord's, and a test's when a test moves time on
-    made_at: float
-    settled: asyncio.Event = field(default_factory=asyncio.Event)
-    answered_quietly: bool = False
+    Once settled it keeps only what it carries requests with (the interaction's webhook, where it
+    was made): an interaction holds the whole message clicked, in reference cycles, and a click
+    kept for seconds outlives the young collections, so thousands a minute would pile up for the
+    full ones. Only a click on a lobby keeps its interaction, whose original message it edits.
+    """
+
+    __slots__ = (
+        "interaction",
+        "clock",
+        "made_at",
+        "channel_id",
+        "message_id",
+        "keeps_interaction",
+        "settled",
+        "answered_quietly",
+        "answered_as",
+        "webhook",
+    )
+
+    def __init__(
+        self, interaction: discord.Interaction, clock: Callable[[], float], keeps_interaction: bool = False
+    ) -> None:
+        self.interaction: discord.Interaction | None = interaction
+        self.clock = clock  # the bot's clock: Discord's, and a test's when a test moves time on
+        self.made_at = clock()
+        self.channel_id = interaction.channel_id
+        self.message_id = interaction.message.id if interaction.message is not None else None
+        self.keeps_interaction = keeps_interaction
+        self.settled = asyncio.Event()
+        self.answered_quietly = False
+        self.answered_as: discord.InteractionResponseType | None = None
+        self.webhook: discord.Webhook | None = None
+
+    def settle(self) -> None:
+        """The callback is done: how it answered, and the webhook its follow-ups go through."""
+        interaction = self.interaction
+        if interaction is not None:
+            self.answered_as = interaction.response.type
+            self.answered_quietly = self.answered_as is discord.InteractionResponseType.deferred_message_update
+            self.webhook = interaction.followup
+            if not self.keeps_interaction:
+                self.interaction = None
+        self.settled.set()
 
     def on(self, message_id: int) -> bool:
-        return self.interaction.message is not None and self.interaction.message.id == message_id
+        return self.message_id == message_id
 
     def lasts(self) -> bool:
         return self.clock() - self.made_at < CLICK_TOKEN_SECONDS
@@ -58,16 +94,20 @@ class Click:
 
     async def can_edit(self) -> bool:
         """Whether the click can edit the message it was on now."""
-        return await self._settle() and self.answered_quietly
+        return await self._settle() and self.answered_quietly and self.interaction is not None
 
     async def can_post_in(self, channel_id: int) -> bool:
         """Whether the click can send a public follow-up into ``channel_id`` now: it was made there,
         and answered. Not after a "thinking…" deferral: its first follow-up would take the
         placeholder's place, and keep it private."""
-        if self.interaction.channel_id != channel_id or not await self._settle():
+        if self.channel_id != channel_id or not await self._settle():
             return False
-        kind = self.interaction.response.type
-        return kind is not None and kind is not discord.InteractionResponseType.deferred_channel_message
+        kind = self.answered_as
+        return (
+            self.webhook is not None
+            and kind is not None
+            and kind is not discord.InteractionResponseType.deferred_channel_message
+        )
 
 
 class Clicks:
@@ -85,7 +125,7 @@ class Clicks:
     def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
         """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
         callback runs; the callback sets ``settled``."""
-        click = self._newest[table_id] = Click(interaction, self.clock, self.clock())
+        click = self._newest[table_id] = Click(interaction, self.clock, keeps_interaction=on_lobby)
         if on_lobby:
             self._on_lobby[table_id] = click
         return click

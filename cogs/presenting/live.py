@@ -294,9 +294,11 @@ class LiveMessages:
         token (tried until Discord accepts it)."""
         click = self.clicks.on_lobby(table.id)
         if click is not None and message_id is not None and click.on(message_id) and await click.can_edit():
+            interaction = click.interaction  # a lobby's click keeps it (can_edit)
             try:
-                await click.interaction.edit_original_response(**fields)
-                return
+                if interaction is not None:
+                    await interaction.edit_original_response(**fields)
+                    return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # its token ran out, or a 5xx
                 self.clicks.drop(table.id, click)
                 log.debug("table %s: an edit through a click failed (%s); the bot's own request", table.id, exc)

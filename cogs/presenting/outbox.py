@@ -243,9 +243,12 @@ class OutboxDelivery:
         carried = {name: value for name, value in fields.items() if value is not None and name != "files"}
         if fields.get("files"):
             carried["files"] = fields["files"]
+        webhook = click.webhook  # a settled click's (can_post_in)
+        if webhook is None:
+            return None
         tried = time.time()
         try:
-            return await click.interaction.followup.send(wait=True, ephemeral=False, **carried)
+            return await webhook.send(wait=True, ephemeral=False, **carried)
         except asyncio.CancelledError:
             self._unsure[table.id, post.seq] = tried
             raise

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 
 import discord
-from discord import InteractionResponseType
 
 from bot.tables.errors import SeatTakenOver, StaleButton, TableError
 from bot.tables.service import TableService
@@ -66,8 +65,6 @@ class TableItem:
         try:
             async with Reply(interaction, self.answer) as reply:
                 await self.act(interaction, service_of(interaction), reply)
-            if click is not None:
-                click.answered_quietly = interaction.response.type is InteractionResponseType.deferred_message_update
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc, getattr(self, "table_id", None))
         except Exception as exc:
@@ -84,7 +81,7 @@ class TableItem:
             await answer_error(interaction, failure_message(user_locale(interaction), exc, move=self.moves))
         finally:
             if click is not None:
-                click.settled.set()
+                click.settle()
 
     def _register(self, interaction: discord.Interaction) -> Click | None:
         """A click that makes a move on a table may carry the table's next messages (``Clicks``):
