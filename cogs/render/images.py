@@ -449,6 +449,11 @@ def _encode(img: Image.Image) -> bytes:
 _SNAP = 6  # how far (in any channel) a palette entry next to a flat colour may lie before it becomes it
 
 
+def _apart(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """How far two colours lie apart in their most different channel."""
+    return max(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The palette every picture is drawn in: found once in a sample table that holds every colour a
@@ -470,21 +475,17 @@ def _palette() -> Image.Image:
     pal += [0] * (768 - len(pal))
     entries = [tuple(pal[j : j + 3]) for j in range(0, 768, 3)]
     for c in _EXACT:
-        if c in entries:
-            continue
-
-        def dist(j: int, c: Colour = c) -> int:
-            e = entries[j]
-            return (e[0] - c[0]) ** 2 + (e[1] - c[1]) ** 2 + (e[2] - c[2]) ** 2
-
-        j = min(range(len(entries)), key=dist)
-        pal[3 * j : 3 * j + 3] = c
-        entries[j] = c
+        if c not in entries:  # the nearest entry that is no flat colour itself becomes it
+            j = min((j for j, e in enumerate(entries) if e not in _EXACT), key=lambda j: _apart(entries[j], c))
+            pal[3 * j : 3 * j + 3] = c
+            entries[j] = c
     # Pillow maps a colour to the palette through a cache of small colour boxes: an entry next to a
-    # flat colour could take that colour's box, so such entries become the flat colour themselves.
+    # flat colour could take that colour's box, so such entries become the nearest flat colour.
     for j, e in enumerate(entries):
-        near = next((c for c in _EXACT if max(abs(e[k] - c[k]) for k in range(3)) <= _SNAP), None)
-        if near is not None:
+        if e in _EXACT:
+            continue
+        near = min(_EXACT, key=lambda c: _apart(e, c))
+        if _apart(e, near) <= _SNAP:
             pal[3 * j : 3 * j + 3] = near
     palette = Image.new("P", (1, 1))
     palette.putpalette(pal)

@@ -8,7 +8,17 @@ import pytest
 from PIL import Image
 
 from cogs.i18n import tr
-from cogs.render.images import CARD_COLOURS, FELT, WORDS, bullhead_colour, card_box, image_size, render_table
+from cogs.render.images import (
+    _EXACT,
+    CARD_COLOURS,
+    FELT,
+    WORDS,
+    _encode,
+    bullhead_colour,
+    card_box,
+    image_size,
+    render_table,
+)
 
 FOUR = [[5], [17, 18], [33, 34, 35, 36], [66]]
 FIVE = [[3, 12, 25, 55, 60], [44, 77], [8, 10, 22, 31, 40, 41], [90], [100, 101, 102, 103, 104]]
@@ -138,3 +148,13 @@ def test_the_words_on_the_image_follow_the_given_language():
         _open(render_table(FIVE, markers=FIVE_MARKERS, capacities=FIVE_CAPACITIES, words=german)).size
         == _open(english).size
     )
+
+
+def test_every_flat_colour_survives_the_palette_exactly():
+    """Each flat colour of the picture (the felt, the card faces, the inks, the text) comes out of
+    the palette as itself, however near another it lies (the text's and a white card's do)."""
+    blocks = Image.new("RGB", (8 * len(_EXACT), 8))
+    for i, colour in enumerate(_EXACT):
+        blocks.paste(colour, (8 * i, 0, 8 * i + 8, 8))
+    out = _open(_encode(blocks))
+    assert [out.getpixel((8 * i + 4, 4)) for i in range(len(_EXACT))] == list(_EXACT)

@@ -60,7 +60,7 @@ async def test_a_job_the_worker_cannot_run_is_answered_with_the_error(monkeypatc
 KILLED_BOT = """
 import asyncio, os, signal, sys
 sys.path[:0] = [{root!r}]
-from bot.tables.workers import WorkerGone, WorkerPool
+from bot.tables.workers import WorkerPool
 
 async def main():
     pool = WorkerPool()
