@@ -49,6 +49,7 @@ class Click:
         "answered_quietly",
         "answered_as",
         "webhook",
+        "replaced",
     )
 
     def __init__(
@@ -64,9 +65,11 @@ class Click:
         self.answered_quietly = False
         self.answered_as: discord.InteractionResponseType | None = None
         self.webhook: discord.Webhook | None = None
+        self.replaced: Click | None = None  # the table's newest click before it, until it is settled
 
     def settle(self) -> None:
         """The callback is done: how it answered, and the webhook its follow-ups go through."""
+        self.replaced = None
         interaction = self.interaction
         if interaction is not None:
             self.answered_as = interaction.response.type
@@ -125,10 +128,23 @@ class Clicks:
     def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
         """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
         callback runs; the callback sets ``settled``."""
-        click = self._newest[table_id] = Click(interaction, self.clock, keeps_interaction=on_lobby)
+        click = Click(interaction, self.clock, keeps_interaction=on_lobby)
+        click.replaced = self._newest.get(table_id)
+        self._newest[table_id] = click
         if on_lobby:
             self._on_lobby[table_id] = click
         return click
+
+    def refused(self, table_id: int, click: Click) -> None:
+        """``click`` was refused (not the clicker's table, a stale button): it carries nothing of the
+        table's, and the click it replaced carries again. Call it before ``settle``."""
+        if self._newest.get(table_id) is click:
+            if click.replaced is not None:
+                self._newest[table_id] = click.replaced
+            else:
+                del self._newest[table_id]
+        if self._on_lobby.get(table_id) is click:
+            del self._on_lobby[table_id]
 
     def newest(self, table_id: int) -> Click | None:
         return self._newest.get(table_id)

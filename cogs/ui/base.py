@@ -19,7 +19,7 @@ from bot.tables.table import Table, TableStatus
 from cogs.client import bot_of, service_of
 from cogs.errors import answer_error, failure_message
 from cogs.i18n import error_text, tr, user_locale
-from cogs.presenting.clicks import Click
+from cogs.presenting.clicks import Click, Clicks
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
 from engine import IllegalAction
@@ -61,10 +61,12 @@ class TableItem:
         return True  # every refusal is answered inside the callback, never silently
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        click = self._register(interaction)
+        registered = self._register(interaction)
+        acted = False
         try:
             async with Reply(interaction, self.answer) as reply:
                 await self.act(interaction, service_of(interaction), reply)
+            acted = True
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc, getattr(self, "table_id", None))
         except Exception as exc:
@@ -80,18 +82,21 @@ class TableItem:
                 log.exception("%s on table %s failed", type(self).__name__, getattr(self, "table_id", "?"))
             await answer_error(interaction, failure_message(user_locale(interaction), exc, move=self.moves))
         finally:
-            if click is not None:
+            if registered is not None:
+                clicks, table_id, click = registered
+                if not acted:  # a refused or failed click changes nothing, not even who carries posts
+                    clicks.refused(table_id, click)
                 click.settle()
 
-    def _register(self, interaction: discord.Interaction) -> Click | None:
+    def _register(self, interaction: discord.Interaction) -> tuple[Clicks, int, Click] | None:
         """A click that makes a move on a table may carry the table's next messages (``Clicks``):
         registered before it is acted on, so that the reveal it brings finds it."""
         table_id = getattr(self, "table_id", None)
         presenter = getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
         if not self.moves or table_id is None or presenter is None:
             return None
-        click: Click = presenter.clicks.clicked(table_id, interaction, on_lobby=self.on_lobby)
-        return click
+        clicks: Clicks = presenter.clicks
+        return clicks, table_id, clicks.clicked(table_id, interaction, on_lobby=self.on_lobby)
 
     async def act(self, interaction: discord.Interaction, service: TableService, reply: Reply) -> None:
         raise NotImplementedError

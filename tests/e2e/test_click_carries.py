@@ -9,7 +9,7 @@ from tests.e2e.test_outbox import reveals
 from tests.e2e.test_request_budget import bot_token_requests
 from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
-from tests.e2e.test_timers_and_restarts import start_game
+from tests.e2e.test_timers_and_restarts import run_out_the_clock, start_game
 
 FOLLOW_UP = "/webhooks/{app}/{token}"
 
@@ -89,4 +89,20 @@ async def test_a_follow_up_cut_off_before_discord_took_it_is_sent_by_the_bot(wor
         assert reveal.interaction_id is None and reveal.nonce, "the bot's token sent it, with its nonce"
         made = [r.method for r in bot_token_requests(world, first)]
         assert made == ["GET", "POST"], "a look in the channel, then the post"
+        world.standin.assert_no_errors()
+
+
+async def test_a_refused_click_carries_nothing(world):
+    """carol, who does not play, presses the table's "Play a card" and is refused; bob's turn is then
+    played for him when his time runs out. The reveal goes out through alice's pick, never carol's."""
+    async with world.running_bot():
+        table = await start_game(world, rounds=1, timer=30)
+        mine = await pick(world, world.alice, table)
+        intruder = await world.standin.click(world.carol, table, table.button("Play a card")["custom_id"])
+        refusal = await intruder.reply()
+        assert refusal.ephemeral and refusal.content and not refusal.custom_ids, "carol is told why not, privately"
+        await run_out_the_clock(world, 31)
+        reveal = world.table_message()
+        assert "🃏 Revealed" in reveal.content
+        assert reveal.interaction_id == mine.id, "alice's click carried it, not the refused one"
         world.standin.assert_no_errors()
