@@ -32,6 +32,7 @@ Modes (each prints its figures and how long it ran):
 ``speed``
     the same workload twice, the bot with and without discord.py[speed]'s orjson and zstandard
     (the second run blocks their import): the bot's CPU milliseconds per interaction each way.
+    ``--without uvloop`` compares uvloop's event loop with asyncio's own instead.
 
 ``--threads`` (any mode; measured for human)
     the bot runs with THREADS=true: each table's ``/6nimmt start`` posts its lobby in the channel
@@ -467,7 +468,7 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
     failures_of([r for r in results if not isinstance(r, asyncio.CancelledError)])
 
 
-async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, float, bool]:
+async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, float, bool, str]:
     tally, pace, rng = Tally(), Pace(*args.think), random.Random(2026)
     before = cpu_seconds(bot.pid)
     started = time.monotonic()
@@ -482,7 +483,8 @@ async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, 
     )
     failures_of(results)
     cpu = cpu_seconds(bot.pid) - before
-    return len(acks_between(standin, started)), cpu, (await bot.probe(settle=0))["orjson"]
+    probe = await bot.probe(settle=0)
+    return len(acks_between(standin, started)), cpu, probe["orjson"], probe["loop"]
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -530,6 +532,12 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=10, help="max-rate: at most this many steps")
     parser.add_argument("--factor", type=float, default=0.7, help="max-rate: think time shrinks by this each step")
     parser.add_argument("--repeat", type=int, default=2, help="speed: runs each way, alternating")
+    parser.add_argument(
+        "--without",
+        default="orjson,zstandard",
+        help="speed: the optional modules the bot runs without, the second way (discord.py[speed]'s by default; "
+        "uvloop: asyncio's own event loop)",
+    )
     parser.add_argument(
         "--trace",
         type=int,
@@ -591,9 +599,9 @@ def main() -> None:
     else:
         figures: dict[str, list] = {}
         for _ in range(args.repeat):  # alternating, so a change in the machine's load hits both alike
-            for label, without in (("with orjson + zstandard", ""), ("without them", "orjson,zstandard")):
-                (count, cpu, orjson), compression = asyncio.run(run_mode(args, without))
-                used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}"
+            for label, without in ((f"with {args.without}", ""), ("without", args.without)):
+                (count, cpu, orjson, loop), compression = asyncio.run(run_mode(args, without))
+                used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}, {loop}"
                 figures.setdefault(label, []).append((count, cpu, used))
         print(
             f"load benchmark (speed): {args.tables} tables, one game each, players think "

@@ -209,6 +209,7 @@ def write_probe(path: str) -> None:
                     "object_kinds": collections.Counter(type(o).__name__ for o in gc.get_objects()).most_common(8),
                     "orjson": discord.utils.HAS_ORJSON,
                     "zstd": discord.utils._ZSTD_SOURCE,
+                    "loop": type(asyncio.get_running_loop()).__module__.split(".")[0] + " loop",
                     "ai": ai,
                 }
             )
@@ -358,4 +359,6 @@ if __name__ == "__main__":
     if os.environ.get("SIXNIMMT_TRACEMALLOC"):
         tracemalloc.start(int(os.environ["SIXNIMMT_TRACEMALLOC"]))
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    asyncio.run(main())
+    from bot.app import run_loop  # the loop the bot's own command runs on
+
+    run_loop(main())
