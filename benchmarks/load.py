@@ -88,6 +88,7 @@ from benchmarks.load_players import (  # noqa: E402
     play_game,
     rss_parts,
 )
+from bot.app import run_loop  # noqa: E402
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
 from tests.standin.ratelimits import GLOBAL_PER_SECOND, INVALID_LIMIT  # noqa: E402
@@ -548,6 +549,13 @@ def main() -> None:
     parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument(
+        "--standin-loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the event loop of the stand-in and its players, which share the machine's cores with the bot "
+        "(Discord's own servers would not): uvloop's takes less of them",
+    )
+    parser.add_argument(
         "--hard-tables",
         type=int,
         default=0,
@@ -594,13 +602,15 @@ def main() -> None:
     if args.trace:
         os.environ["SIXNIMMT_TRACEMALLOC"] = str(args.trace)  # the bot process inherits it
     began = time.monotonic()
+    run = asyncio.run if args.standin_loop == "asyncio" else run_loop
+    print(f"the stand-in and its players run on {args.standin_loop}'s event loop", flush=True)
     if args.mode != "speed":
-        asyncio.run(run_mode(args))
+        run(run_mode(args))
     else:
         figures: dict[str, list] = {}
         for _ in range(args.repeat):  # alternating, so a change in the machine's load hits both alike
             for label, without in ((f"with {args.without}", ""), ("without", args.without)):
-                (count, cpu, orjson, loop), compression = asyncio.run(run_mode(args, without))
+                (count, cpu, orjson, loop), compression = run(run_mode(args, without))
                 used = f"gateway {compression}, discord.py parsing with {'orjson' if orjson else 'json'}, {loop}"
                 figures.setdefault(label, []).append((count, cpu, used))
         print(
