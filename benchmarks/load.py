@@ -100,6 +100,22 @@ def ms(values: list[float], share: float) -> str:
     return f"{percentile(values, share) * 1000:.1f} ms"
 
 
+def machine_speed() -> float:
+    """Milliseconds this machine takes for a fixed piece of pure-Python work (best of five).
+
+    The shared machines these figures come from run the same code at speeds that differ up to
+    fourfold from one day to the next; a run's figures are comparable with another's only at a
+    like speed, or back to back."""
+    best = float("inf")
+    for _ in range(5):
+        began = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.perf_counter() - began)
+    return 1000 * best
+
+
 def acks_between(standin, start: float, end: float = float("inf")) -> list[float]:
     return [
         i.ack_latency
@@ -603,7 +619,11 @@ def main() -> None:
         os.environ["SIXNIMMT_TRACEMALLOC"] = str(args.trace)  # the bot process inherits it
     began = time.monotonic()
     run = asyncio.run if args.standin_loop == "asyncio" else run_loop
-    print(f"the stand-in and its players run on {args.standin_loop}'s event loop", flush=True)
+    print(
+        f"the stand-in and its players run on {args.standin_loop}'s event loop; this machine took "
+        f"{machine_speed():.0f} ms for a million additions in a Python loop",
+        flush=True,
+    )
     if args.mode != "speed":
         run(run_mode(args))
     else:
@@ -625,7 +645,10 @@ def main() -> None:
                 f"  {label} ({runs[0][2]}): {count} interactions, {cpu:.2f} s CPU, "
                 f"{1000 * cpu / max(1, count):.2f} ms per interaction (runs: {per})"
             )
-    print(f"  ran {time.monotonic() - began:.0f} s (wall clock, bot start-up included)")
+    print(
+        f"  ran {time.monotonic() - began:.0f} s (wall clock, bot start-up included); "
+        f"a million additions now took {machine_speed():.0f} ms"
+    )
 
 
 if __name__ == "__main__":
