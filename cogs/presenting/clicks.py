@@ -17,13 +17,58 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
+import aiohttp
 import discord
 
 #: How long a click's token may be used: Discord gives 15 minutes, less a margin.
 CLICK_TOKEN_SECONDS = 14 * 60
 #: How long a request waits for the click it goes through to be answered (Discord's deadline is 3 s).
 CLICK_ANSWER_SECONDS = 3.0
+
+
+class OneTryOn5xx:
+    """The HTTP session a click's follow-ups go through: an answer of 5xx is raised at once, as
+    ``discord.DiscordServerError``, where discord.py would try the request again.
+
+    Discord may have taken a request it answers 5xx, and a follow-up has no nonce by which it
+    would drop a second copy: a second try could show a reveal twice. The outbox looks for the
+    post in the channel instead, before the bot's token sends it with its nonce."""
+
+    __slots__ = ("_session",)
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self._session = session
+
+    def request(self, *args: Any, **kwargs: Any) -> _RaiseOn5xx:
+        return _RaiseOn5xx(self._session.request(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class _RaiseOn5xx:
+    """One request of ``OneTryOn5xx``, used as discord.py's webhook adapter uses a request:
+    ``async with session.request(...) as response``."""
+
+    __slots__ = ("_request",)
+
+    def __init__(self, request: Any) -> None:
+        self._request = request
+
+    async def __aenter__(self) -> aiohttp.ClientResponse:
+        response: aiohttp.ClientResponse = await self._request.__aenter__()
+        if response.status >= 500:
+            try:
+                text = await response.text()
+            finally:
+                await self._request.__aexit__(None, None, None)
+            raise discord.DiscordServerError(response, text)
+        return response
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self._request.__aexit__(*exc_info)
 
 
 class Click:
@@ -75,6 +120,7 @@ class Click:
             self.answered_as = interaction.response.type
             self.answered_quietly = self.answered_as is discord.InteractionResponseType.deferred_message_update
             self.webhook = interaction.followup
+            self.webhook.session = OneTryOn5xx(self.webhook.session)  # type: ignore[assignment]
             if not self.keeps_interaction:
                 self.interaction = None
         self.settled.set()

@@ -76,6 +76,27 @@ async def test_a_follow_up_cut_off_after_discord_took_it_is_shown_once(world):
         world.standin.assert_no_errors()
 
 
+async def test_a_follow_up_taken_but_answered_5xx_is_shown_once(world):
+    """Discord takes the follow-up and answers 503 all the same. A follow-up has no nonce, so a
+    second try would show the reveal twice: the bot does not try again through the click, but
+    looks in the channel, finds it, and shows it once."""
+    async with world.running_bot():
+        table = await start_game(world, rounds=1)
+        await pick(world, world.alice, table)
+        failed = world.standin.fail_next("POST", FOLLOW_UP, status=503, applied=True, channel=world.channel.id)
+        first = len(world.standin.requests)
+        await pick(world, world.bob, table)
+        await world.settle()
+        assert failed.spent
+        assert len(reveals(world)) == 1, "the reveal Discord took is the only one"
+        made = [r.method for r in bot_token_requests(world, first)]
+        assert made == ["GET"], "a look in the channel, and no second post"
+        await play_to_the_end(world, [world.alice, world.bob])
+        await world.settle()
+        assert len(reveals(world)) == 10
+        world.standin.assert_no_errors()
+
+
 async def test_a_follow_up_cut_off_before_discord_took_it_is_sent_by_the_bot(world):
     async with world.running_bot():
         table = await start_game(world, rounds=1)
