@@ -219,6 +219,21 @@ def _glow_mask(scale: int) -> Image.Image:
 _PIP_ROWS: dict[int, tuple[int, ...]] = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
 
 
+@lru_cache(maxsize=1024)
+def _text_mask(
+    text: str, anchor: str, size: int, language: str | None = None, width: int | None = None
+) -> tuple[Image.Image, int, int]:
+    """``text`` as an anti-aliased mask, and where the mask's corner lies from the point the text is
+    anchored at. A row's label, its total and its unit repeat from one picture to the next: drawn
+    once, each is pasted in its colour, where drawing the glyphs again was half of a picture's
+    drawing. In ``language``'s word face shrunk to fit ``width``, or else in the figures' face."""
+    font = _font(size) if language is None or width is None else fitting_font(language, text, size, width)
+    left, top, right, bottom = (int(edge) for edge in font.getbbox(text, anchor=anchor))  # whole pixels here
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return mask, left, top
+
+
 def _text_centre(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill, **kw) -> None:
     draw.text(xy, text, font=font, fill=fill, anchor="mm", **kw)
 
@@ -363,6 +378,10 @@ def _draw(
     def word(text: str) -> str:
         return words.get(text, text)
 
+    def put_text(xy: tuple[int, int], text: str, colour: Colour, anchor: str, size: int, width: int | None = None):
+        mask, dx, dy = _text_mask(text, anchor, size, language if width is not None else None, width)
+        img.paste(colour, (xy[0] + dx, xy[1] + dy), mask)
+
     hl = highlight or set()
     s = scale
     if capacities is not None and len(capacities) != len(rows):
@@ -376,16 +395,13 @@ def _draw(
     draw = ImageDraw.Draw(img)
     pad = _GLOW_PAD * s
     glow, card_mask = _glow_mask(s), _card_mask(s)
-    total_font = _font(30 * s)
     total_x = width - _MARGIN * s - _TOTAL_W * s // 2
 
     for i, (row, m, n_slots, total) in enumerate(zip(rows, marks, slots, totals, strict=True)):
         x0, y0, _, y1 = card_box(i, 0, s)
         # label and badges
         lx = _MARGIN * s
-        label = word("Row {row}").format(row=i + 1)
-        label_font = fitting_font(language, label, 20 * s, (_LABEL_W - 6) * s)
-        draw.text((lx, y0 + 6 * s), label, font=label_font, fill=_TEXT, anchor="lt")
+        put_text((lx, y0 + 6 * s), word("Row {row}").format(row=i + 1), _TEXT, "lt", 20 * s, (_LABEL_W - 6) * s)
         by = y0 + 36 * s
         for marker in m:
             badge = _badge(marker, s, badge_words, language)
@@ -407,10 +423,9 @@ def _draw(
         colour = _TEXT if total < 10 else ((255, 206, 84) if total < 20 else (255, 110, 96))
         bull = 22 * s
         img.paste(colour, (total_x - bull // 2, cy - 36 * s), _bull_mask(bull))
-        draw.text((total_x, cy + 4 * s), str(total), font=total_font, fill=colour, anchor="mm")
+        put_text((total_x, cy + 4 * s), str(total), colour, "mm", 30 * s)
         unit = word("bullheads") if total != 1 else word("bullhead")
-        unit_font = fitting_font(language, unit, 12 * s, (_TOTAL_W - 8) * s)
-        draw.text((total_x, cy + 30 * s), unit, font=unit_font, fill=_MUTED, anchor="mm")
+        put_text((total_x, cy + 30 * s), unit, _MUTED, "mm", 12 * s, (_TOTAL_W - 8) * s)
         # a faint rule between the cards and the total
         rx = total_x - _TOTAL_W * s // 2 + 2 * s
         draw.line((rx, y0 + 10 * s, rx, y1 - 10 * s), fill=_SLOT_LINE, width=max(1, s))
