@@ -4,9 +4,12 @@ full collections thaw everything, so a cycle that died while frozen is freed all
 from __future__ import annotations
 
 import gc
+import sys
+
+import pytest
 
 import bot.app
-from bot.app import THAW_EVERY, freeze_survivors
+from bot.app import THAW_EVERY, YOUNG_COLLECTION_EVERY, freeze_survivors, tune_interpreter
 
 
 class Node:
@@ -30,3 +33,27 @@ def test_survivors_are_frozen_and_frozen_cycles_are_freed_at_the_next_thaw(monke
     finally:
         gc.callbacks.remove(freeze_survivors)
         gc.unfreeze()
+
+
+def test_a_serving_bot_lets_short_lived_objects_die_before_the_collector_walks_them():
+    switch, thresholds = sys.getswitchinterval(), gc.get_threshold()
+    young: list[int] = []
+
+    def count_young(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 0:
+            young.append(1)
+
+    tune_interpreter()
+    gc.callbacks.append(count_young)
+    try:
+        gc.collect(0)  # start counting allocations from nothing
+        young.clear()
+        batch = [[] for _ in range(YOUNG_COLLECTION_EVERY - 1_000)]  # what a few clicks make
+        assert young == []  # Python's default would have walked it a dozen times
+        batch += [[] for _ in range(2_000)]
+        assert len(young) == 1
+        assert sys.getswitchinterval() == pytest.approx(0.001)  # a store thread waits 1 ms for its turn, not 5
+    finally:
+        gc.callbacks.remove(count_young)
+        gc.set_threshold(*thresholds)
+        sys.setswitchinterval(switch)
