@@ -29,21 +29,43 @@ itself never does.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from functools import lru_cache
-
-try:  # an accelerator only: the search falls back to the list kernel without it
-    import numpy as np
-    from numpy.typing import NDArray
-
-    AVAILABLE = True
-except ImportError:  # pragma: no cover - exercised where numpy is absent
-    AVAILABLE = False  # and nothing below runs: ``PickBatch.fits`` says no
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..cards import BULLHEADS, ROW_LIMIT
 from ..config import Variant
 from . import kernel
 from .info import InfoSet
 from .medium_model import MediumModel, _tail
+
+
+def _on_first_use(name: str) -> ModuleType | None:
+    """Module ``name``, imported when its first attribute is read (None where it is not installed).
+
+    Only the hard AI's searches use numpy, and they run in the bot's worker process; the bot's
+    own process imports this module all the same (through ``engine.ai``) and would hold numpy's
+    10 MB for nothing. The standard library's ``LazyLoader`` defers the import to first use."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        return None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+else:  # an accelerator only: the search falls back to the list kernel without it
+    np = sys.modules.get("numpy") or _on_first_use("numpy")
+
+#: Whether numpy is installed (``PickBatch.fits`` says no without it, and nothing below runs).
+AVAILABLE = np is not None
 
 GAPS = 106  # the last axis of ``kernel.cost_table``
 POINTS = kernel.MAX_ROW_POINTS + 1

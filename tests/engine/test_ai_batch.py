@@ -1,6 +1,9 @@
 """The array kernel (``engine.ai.batch``) plays rounds exactly as the list kernel does."""
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,8 @@ from engine.ai.info import information_set
 from engine.ai.medium_model import MediumModel
 
 np = pytest.importorskip("numpy")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _positions(seed: int, count: int):
@@ -108,3 +113,24 @@ def test_a_seat_of_the_standard_style_plays_the_standard_heuristic():
         assert [h[int(k.argmin())] for h, k in zip(hands, keys, strict=True)] == [
             standard_pick(rows, pts, h) for h in hands
         ]
+
+
+def test_numpy_is_imported_by_the_first_search_that_uses_it_not_by_importing_the_ai():
+    """The bot's own process imports the AI for its easy and medium seats but leaves the hard
+    searches to its worker: it must not hold numpy (some 10 MB) for them."""
+    script = (
+        "import sys, random\n"
+        "import engine.ai, engine.ai.batch\n"
+        "from engine import Game, GameConfig\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.startswith('numpy.'))\n"
+        "assert loaded() == [], loaded()[:5]\n"
+        "game = Game.new(GameConfig(4, target=None, rounds=1), seed=3)\n"
+        "engine.ai.choose_action(game, 0, 'medium', random.Random(0))\n"
+        "assert loaded() == [], loaded()[:5]\n"
+        "assert engine.ai.batch.PickBatch.fits(engine.ai.information_set(game, 0))\n"
+        "engine.ai.choose_action(game, 0, 'hard', random.Random(0), budget_sims=8)\n"
+        "print(len(loaded()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 0  # the hard search ran as arrays: numpy is there now
