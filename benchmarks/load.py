@@ -175,19 +175,26 @@ class Setup:
         print(f"  stand-in's collector: {self.driver_gc.summary()}")
 
 
-def print_acks(standin, started: float, ramp_end: float) -> None:
-    acks = acks_between(standin, started)
-    print(f"  acknowledgement latency: p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}, max {max(acks or [0]) * 1000:.1f} ms")
+def acks_by_kind(standin, start: float, end: float = float("inf")) -> tuple[dict[str, list[float]], int]:
+    """The acknowledgement latencies of the interactions dispatched in [start, end), by kind of
+    click, and how many of them were never answered."""
     by_kind: dict[str, list[float]] = {}
     unanswered = 0
     for i in standin.world.interactions.values():
-        if i.dispatched_at < started:
+        if not start <= i.dispatched_at < end:
             continue
         if i.ack_latency is None:  # never answered in time: Discord shows the user a failure
             unanswered += 1
             continue
         kind = KINDS.get(str(i.data.get("custom_id", ""))[:4], "slash commands")
         by_kind.setdefault(kind, []).append(i.ack_latency)
+    return by_kind, unanswered
+
+
+def print_acks(standin, started: float, ramp_end: float) -> None:
+    acks = acks_between(standin, started)
+    print(f"  acknowledgement latency: p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)}, max {max(acks or [0]) * 1000:.1f} ms")
+    by_kind, unanswered = acks_by_kind(standin, started)
     if unanswered:
         print(f"    never answered: {unanswered} interactions")
     for label, part in (
@@ -455,6 +462,13 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
             f"{ms(setup.driver_lag.lags[ticks:], 0.99)}",
             flush=True,
         )
+        if percentile(acks, 0.99) >= 0.1:  # which clicks were slow: a burst of one kind, or all alike
+            by_kind, _ = acks_by_kind(standin, window_start, window_end)
+            print(
+                "    "
+                + "; ".join(f"{kind}: n={len(part)} p99 {ms(part, 0.99)}" for kind, part in sorted(by_kind.items())),
+                flush=True,
+            )
         over = [percentile(step[2], 0.99) >= 0.1 for step in steps[-2:]]
         if (len(over) == 2 and all(over)) or pace.high < 0.01 or len(steps) >= args.max_steps:
             break  # two steps in a row over 100 ms: one alone may be the shared machine's noise
