@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.load import acks_between, freeze_periodically, machine_speed, ms  # noqa: E402
-from benchmarks.load_players import Pace, cpu_seconds, wait_until  # noqa: E402
+from benchmarks.load_players import Pace, cpu_seconds, pin_bot, wait_until  # noqa: E402
 from bot.app import run_loop  # noqa: E402
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
@@ -77,6 +77,8 @@ async def run(args) -> None:
                 from benchmarks.load_players import bot_processes
 
                 pid = next(p for p in bot_processes(proc.pid) if p != proc.pid)
+            if args.pin:
+                print(f"  {pin_bot(pid)}", flush=True)
             pace, rng, stop = Pace(*args.think), random.Random(2026), asyncio.Event()
             tasks = [
                 asyncio.create_task(player(standin, tables[i], user, random.Random(rng.random()), pace, stop))
@@ -141,6 +143,7 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=12)
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds before the first step is measured")
     parser.add_argument("--profile", help="write a py-spy profile of the bare bot here")
+    parser.add_argument("--pin", action="store_true", help="the bot on a core of its own (as load.py --pin)")
     args = parser.parse_args()
     print(f"this machine took {machine_speed():.0f} ms for a million additions in a Python loop", flush=True)
     began = time.monotonic()

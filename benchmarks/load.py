@@ -85,6 +85,7 @@ from benchmarks.load_players import (  # noqa: E402
     cpu_seconds,
     describe_ai,
     describe_probe,
+    pin_bot,
     play_game,
     rss_parts,
 )
@@ -538,6 +539,8 @@ async def run_mode(args, without: str = "") -> object:
                 )
             try:
                 await bot.ready()
+                if args.pin:
+                    print(f"  {pin_bot(bot.pid)}", flush=True)
                 mode = {"human": human, "soak": soak, "max-rate": max_rate, "speed": speed_run}[args.mode]
                 return await mode(standin, setup, bot, args), standin.gateway_compression
             finally:
@@ -579,6 +582,11 @@ def main() -> None:
     parser.add_argument("--trace-top", type=int, default=25, help="soak --trace: how many tracebacks to print")
     parser.add_argument("--profile", help="write a py-spy profile of the bot process here")
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the bot on a core of its own; its workers, the stand-in and the players on the others",
+    )
+    parser.add_argument(
         "--standin-loop",
         choices=("uvloop", "asyncio"),
         default="uvloop",
@@ -616,6 +624,8 @@ def main() -> None:
         help="games are played to this score (e.g. 66, the rulebook's) instead of one round",
     )
     args = parser.parse_args()
+    if args.pin and args.processes > 1:
+        parser.error("--pin gives one bot process a core of its own; it takes no --processes")
     # The bot process inherits it (tests/e2e/bot_process.py plays in the channel unless it is set).
     os.environ["THREADS"] = "true" if args.threads else "false"
     if args.processes > 1 and (args.mode != "human" or not os.environ.get("DATABASE_URL", "").startswith("postgres")):
