@@ -32,7 +32,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from benchmarks.load import acks_between, freeze_periodically, machine_speed, ms  # noqa: E402
+from benchmarks.load import acks_between, freeze_periodically, machine_speed, ms, print_highest  # noqa: E402
 from benchmarks.load_players import Pace, cpu_seconds, pin_bot, wait_until  # noqa: E402
 from bot.app import run_loop  # noqa: E402
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
@@ -119,19 +119,11 @@ async def run(args) -> None:
         finally:
             proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             proc.wait(60)
-    good = [(rate, acks) for rate, acks in steps if percentile(acks, 0.99) < 0.1]
     print(
         f"floor benchmark: a bare discord.py bot answering {args.tables} tables' clicks, think time "
         f"x{args.factor:g} every {args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s"
     )
-    if good:
-        rate, acks = max(good, key=lambda g: g[0])
-        print(
-            f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
-            f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})"
-        )
-    else:
-        print("  no step kept ack p99 under 100 ms")
+    print_highest(steps)
 
 
 def main() -> None:

@@ -479,25 +479,30 @@ async def max_rate(standin, setup: Setup, bot: BotProcess, args) -> None:
     ended = time.monotonic()
     elapsed = ended - started
     setup.stop_measuring()
-    good = [(rate, acks) for _, rate, acks, _ in steps if percentile(acks, 0.99) < 0.1]
     print(
         f"load benchmark (max-rate): {args.tables} tables playing non-stop, think time x{args.factor:g} every "
         f"{args.step:g} s from {args.think[0]:g}-{args.think[1]:g} s; {elapsed:.0f} s in all, {tally.games} games"
     )
-    if good:
-        rate, acks = max(good, key=lambda g: g[0])
-        print(
-            f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s "
-            f"(p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})"
-        )
-    else:
-        print("  no step kept ack p99 under 100 ms")
+    print_highest([(rate, acks) for _, rate, acks, _ in steps])
     if steps and percentile(steps[-1][2], 0.99) < 0.1:
         print("  (the players' pace ran out before the bot did: more --tables would push further)")
     print_resolutions(tally)
     print_discord(standin, tally, args, ended)
     setup.print_driver()
     failures_of([r for r in results if not isinstance(r, asyncio.CancelledError)])
+
+
+def print_highest(steps: list[tuple[float, list[float]]]) -> None:
+    """A ladder's verdict: the highest click rate of the steps (rate, ack latencies) whose ack
+    p99 stayed under 100 ms."""
+    good = [(rate, acks) for rate, acks in steps if percentile(acks, 0.99) < 0.1]
+    if not good:
+        print("  no step kept ack p99 under 100 ms")
+        return
+    rate, acks = max(good, key=lambda g: g[0])
+    print(
+        f"  highest click rate with ack p99 < 100 ms: {rate:.0f} clicks/s (p50 {ms(acks, 0.5)}, p99 {ms(acks, 0.99)})"
+    )
 
 
 async def speed_run(standin, setup: Setup, bot: BotProcess, args) -> tuple[int, float, bool, str]:
