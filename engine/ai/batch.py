@@ -67,6 +67,21 @@ else:  # an accelerator only: the search falls back to the list kernel without i
 #: Whether numpy is installed (``PickBatch.fits`` says no without it, and nothing below runs).
 AVAILABLE = np is not None
 
+
+@lru_cache(maxsize=1)
+def _imports() -> bool:
+    """Whether the installed numpy also imports; the first call runs its deferred import.
+
+    A broken install (a build for another Python, a missing shared library) would otherwise fail
+    every hard pick at its first array: the search keeps to the list kernel instead, as it does
+    where numpy is not installed."""
+    try:
+        np.ndarray  # noqa: B018  # the first attribute read runs the import LazyLoader deferred
+    except Exception:
+        return False
+    return True
+
+
 GAPS = 106  # the last axis of ``kernel.cost_table``
 POINTS = kernel.MAX_ROW_POINTS + 1
 LOWS = (ROW_LIMIT + 1) * POINTS * GAPS  # where the danger of a low card starts in the flat table
@@ -314,6 +329,7 @@ class PickBatch:
             and info.variant is Variant.CLASSIC
             and len(sizes) == 1
             and len(info.unseen) >= sum(info.hand_sizes) - len(info.hand)
+            and _imports()
         )
 
     def run(self, cands: list[int], d: int) -> list[list[float]]:

@@ -1,5 +1,6 @@
 """The array kernel (``engine.ai.batch``) plays rounds exactly as the list kernel does."""
 
+import os
 import random
 import subprocess
 import sys
@@ -134,3 +135,27 @@ def test_numpy_is_imported_by_the_first_search_that_uses_it_not_by_importing_the
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 0  # the hard search ran as arrays: numpy is there now
+
+
+def test_a_numpy_that_will_not_import_leaves_the_hard_ai_on_the_list_kernel(tmp_path):
+    """numpy is imported on first use, so an install that is there but broken is found only
+    then: the hard AI must still pick a card, with the list kernel, not fail every pick."""
+    broken = tmp_path / "numpy"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("raise ImportError('numpy built for another Python')\n")
+    script = (
+        "import random\n"
+        "import engine.ai, engine.ai.batch\n"
+        "from engine import Game, GameConfig\n"
+        "game = Game.new(GameConfig(4, target=None, rounds=1), seed=3)\n"
+        "assert engine.ai.batch.AVAILABLE  # installed, as far as finding it goes\n"
+        "action = engine.ai.choose_action(game, 0, 'hard', random.Random(0), budget_sims=8)\n"
+        "assert not engine.ai.batch.PickBatch.fits(engine.ai.information_set(game, 0))\n"
+        "print(action.card in game.hands[0])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
