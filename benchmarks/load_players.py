@@ -57,7 +57,10 @@ def _pin_process(pid: int, cpus: set[int]) -> None:
 def pin_bot(pid: int) -> str:
     """Give the bot process (every thread of it) the first core alone, and its workers, the
     stand-in and the players the others: on a real deployment Discord does not run on the bot's
-    cores, and the bot gets a core a Python process can use whole. What it printed, to say so."""
+    cores, and the bot gets a core a Python process can use whole. Returns a line saying what it did.
+
+    The bot spawns its worker at start-up, before this runs; a worker started later (one that
+    replaces a dead one) inherits the bot's core."""
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         return "not pinned: one core"
