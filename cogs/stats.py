@@ -32,7 +32,20 @@ from bot.tables.records import (
 )
 from cogs.client import bot_of
 from cogs.errors import add_items, remove_items
-from cogs.i18n import N_, LocaleLike, items, language_of, number, percent, public_locale, tr, trn, user_locale
+from cogs.i18n import (
+    DELETED_PLAYER,
+    N_,
+    LocaleLike,
+    items,
+    language_of,
+    number,
+    percent,
+    public_locale,
+    seat_name,
+    tr,
+    trn,
+    user_locale,
+)
 from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
 from cogs.render.names import shown_name
@@ -382,7 +395,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
         log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
         locale: LocaleLike = user_locale(interaction)
         export, chart = await bot_of(interaction).tables.workers.run(
-            game_files, log_, {word: tr(locale, word) for word in CHART_WORDS}, language_of(locale)
+            game_files, log_, {word: tr(locale, word) for word in (*CHART_WORDS, DELETED_PLAYER)}, language_of(locale)
         )
         files = [
             discord.File(io.BytesIO(export.json_text.encode()), filename=f"6nimmt-game-{export.game_id}.json"),
@@ -396,7 +409,9 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
                     description=tr(locale, "Bullheads after each round"),
                 )
             )
-        standings = items(locale, [f"{r.rank}. {shown_name(r.display_name)} {r.points}{BULL}" for r in log_.results])
+        standings = items(
+            locale, [f"{r.rank}. {shown_name(seat_name(locale, r))} {r.points}{BULL}" for r in log_.results]
+        )
         await interaction.followup.send(
             tr(
                 locale,
@@ -422,7 +437,10 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             when = f"<t:{int(record.finished_at.timestamp())}:R>" if record.finished_at else status
             standings = items(
                 locale,
-                [f"{'🏆 ' if r.won else ''}{shown_name(r.display_name)} {r.points}{BULL}" for r in summary.results],
+                [
+                    f"{'🏆 ' if r.won else ''}{shown_name(seat_name(locale, r))} {r.points}{BULL}"
+                    for r in summary.results
+                ],
             )
             variant = tr(locale, VARIANT_NAMES[Variant(record.variant)])
             lines.append(f"**#{record.game_id}** · {variant} · {when}\n{standings or status}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
@@ -22,6 +22,17 @@ TERMINAL_STATUSES: tuple[GameStatus, ...] = ("finished", "cancelled", "abandoned
 Metric = Literal["wins", "win_rate", "avg_points_per_round", "games", "rating"]
 
 DELETED_PLAYER_NAME = "deleted player"
+
+
+class _PastSeat(Protocol):
+    user_id: int | None
+    ai_level: str | None
+
+
+def forgotten(seat: _PastSeat) -> bool:
+    """Whether a past game's seat (a ``SeatInfo`` or a ``ResultRow``) was a player who asked to be
+    forgotten: a human seat with no user id any more, whose name reads ``DELETED_PLAYER_NAME``."""
+    return seat.user_id is None and seat.ai_level is None
 
 
 class _Model(BaseModel):

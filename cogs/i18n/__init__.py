@@ -55,6 +55,7 @@ from discord import app_commands
 from bot.tables.errors import TableError
 from bot.tables.text import N_, ChannelMention, Mention, Name, Plural, Template, Text
 from cogs.render.names import shown_name
+from data.models import DELETED_PLAYER_NAME, ResultRow, SeatInfo, forgotten
 from engine import (
     CardNotInHand,
     IllegalAction,
@@ -229,9 +230,21 @@ def percent(locale: LocaleLike, ratio: float) -> str:
     return format_percent(ratio, locale=formats_of(locale))
 
 
-def join(locale: LocaleLike, items: Iterable[str]) -> str:
-    """A list as ``locale``'s language writes it ("a, b and c", "a, b und c")."""
-    return format_list(list(items), locale=formats_of(locale))
+def join(locale: LocaleLike, parts: Iterable[str]) -> str:
+    """A list as ``locale``'s language writes it ("a, b and c", "a, b und c", "a、b和c").
+
+    A catalog words its own lists: CLDR's patterns, which Babel has, are the formal written ones
+    ("a, b 및 c" in Korean, "a、b和c" with no space before a Latin name in Chinese), where a
+    player reads the language's everyday joining. English keeps CLDR's British pattern.
+    """
+    listed = list(parts)
+    if language_of(locale) == ENGLISH or len(listed) < 2:
+        return format_list(listed, locale=ENGLISH_FORMATS)
+    # Translators: joins the last two items of a list of names, cards or rows ("Anna, Bartek and
+    # Chloé", "17 and 23"); the items before it are joined with the separator ", " (its own entry).
+    # Use the everyday word players write in chat, with the spacing your language puts around a
+    # Latin name or a digit.
+    return tr(locale, "{first} and {second}", first=items(locale, listed[:-1]), second=listed[-1])
 
 
 def items(locale: LocaleLike, parts: Iterable[str]) -> str:
@@ -279,6 +292,21 @@ ILLEGAL_ACTION_TEXTS: dict[type, str] = {
     IllegalSpecial: N_("The rules do not allow that special card here."),
     IllegalAction: N_("The rules do not allow that right now."),
 }
+
+
+#: What a forgotten player's seats read in past games' standings, history and charts. The store
+#: keeps English there (``data.models.DELETED_PLAYER_NAME``); each reader sees it in their words.
+# Translators: shown in place of the name of a player who asked the bot to forget them, in past
+# games' standings, history and score charts ("3. deleted player 42🐮"); lowercase where your
+# language allows, as it stands mid-line.
+DELETED_PLAYER = N_("deleted player")
+assert DELETED_PLAYER == DELETED_PLAYER_NAME  # the stored English is the text looked up
+
+
+def seat_name(locale: LocaleLike, seat: SeatInfo | ResultRow) -> str:
+    """The name a past game's seat is shown by: its player's, or the reader's words for "deleted
+    player" where that player was forgotten."""
+    return tr(locale, DELETED_PLAYER) if forgotten(seat) else seat.display_name
 
 
 def failure_text(locale: LocaleLike, changed: bool) -> str:

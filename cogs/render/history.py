@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.tables.records import GameExport, export_game, round_points_of
-from data.models import GameLog
+from data.models import DELETED_PLAYER_NAME, GameLog, forgotten
 
 from .chart import render_score_chart
 from .specials import narrate_special
@@ -22,12 +22,12 @@ def narrate_for_log(events: list, i: int, name) -> tuple[str | None, int]:
 
 
 def game_files(log: GameLog, chart_words: Mapping[str, str], language: str = "en") -> tuple[GameExport, bytes | None]:
-    """The game's export, and its score chart (None for a game without a finished round)."""
+    """The game's export, and its score chart (None for a game without a finished round).
+
+    ``chart_words`` holds the reader's words for the chart, and for a forgotten player's name."""
     export = export_game(log, narrate=narrate_for_log)
     points = round_points_of(log)
-    chart = (
-        render_score_chart([s.display_name for s in log.seats], points, chart_words, language)
-        if points is not None
-        else None
-    )
+    deleted = chart_words.get(DELETED_PLAYER_NAME, DELETED_PLAYER_NAME)
+    names = [deleted if forgotten(seat) else seat.display_name for seat in log.seats]
+    chart = render_score_chart(names, points, chart_words, language) if points is not None else None
     return export, chart

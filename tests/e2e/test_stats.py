@@ -179,4 +179,8 @@ async def test_stats_history_export_and_forget_me(world):
         assert "alice" not in export.attachments[0].data.decode()
         gone = await slash(world, world.bob, "6nimmt stats", member=world.alice)
         assert "No finished games" in gone.embed["description"]
+        # The store keeps the English; a reader of another language reads the seat in their words.
+        world.bob.user.locale = "de"
+        export = await slash(world, world.bob, "6nimmt history", game=str(game_id))
+        assert "gelöschter Spieler" in export.content and "deleted player" not in export.content
         world.standin.assert_no_errors()

@@ -485,6 +485,17 @@ def test_figures_and_lists_are_written_as_each_language_writes_them():
     assert join(GERMAN, ["a"]) == "a"
 
 
+def test_lists_read_as_players_write_them_not_as_cldr_s_formal_pattern():
+    """Babel's CLDR patterns join with Korean's formal 및 and with no space before a Latin name in
+    Chinese; each catalog words its own last join (its separator joins the rest)."""
+    assert join(discord.Locale.korean, ["Anna", "Bartek", "Chloé"]) == "Anna, Bartek, Chloé"
+    assert join(discord.Locale.chinese, ["Anna", "Bartek", "Chloé"]) == "Anna、Bartek 和 Chloé"
+    assert join(discord.Locale.japanese, ["Anna", "Bartek"]) == "Anna、Bartek"
+    assert join(GERMAN, ["Anna", "Bartek", "Chloé"]) == "Anna, Bartek und Chloé"
+    assert join(discord.Locale.french, ["17", "23"]) == "17 et 23"
+    assert join(None, ["Anna", "Bartek", "Chloé"]) == "Anna, Bartek and Chloé"  # CLDR's British English
+
+
 def test_table_errors_and_notices_are_worded_in_the_readers_language():
     full = LobbyError(TABLE_FULL, players=4)
     assert str(full) == "The table is full (4 players)."  # logs and tests read English
