@@ -525,3 +525,36 @@ def test_every_engine_refusal_has_german_by_kind_and_english_keeps_the_detail():
         error_text(discord.Locale.american_english, engine.CardNotInHand("58 is not in your hand"))
         == "58 is not in your hand"
     )
+
+
+# ---------------------------------------------------------------------------- what readers found
+
+
+def test_command_names_are_the_words_a_native_would_type():
+    """Polish players say "karty" for their hand, not "ręka", and "zapomnij o mnie"; Brazilians put the
+    pronoun first (European Portuguese writes "esqueça-me"); the prompts setting names what it asks about."""
+    polish, brazilian = discord.Locale.polish, discord.Locale.brazil_portuguese
+    assert command_name(polish, "hand") == "karty" and command_name(polish, "forget-me") == "zapomnij-o-mnie"
+    assert command_name(brazilian, "forget-me") == "me-esqueça"
+    assert command_name(discord.Locale.turkish, "prompts") == "özel-kart-soruları"
+    assert command_name(discord.Locale.russian, "prompts") == "вопросы-об-особых-картах"
+    assert command_name(discord.Locale.ukrainian, "prompts") == "питання-про-особливі-карти"
+
+
+def test_one_of_many_open_games_is_one_not_it_in_every_slavic_form():
+    """21, 31 … games take Russian's and Ukrainian's form 0, which said "choose it"."""
+    text = "This channel has {count} open game: choose one with the `table` option."
+    plural = "This channel has {count} open games: choose one with the `table` option."
+    for locale, one, it in ((discord.Locale.russian, "одну", "её"), (discord.Locale.ukrainian, "одну", "її")):
+        for count in (1, 21, 31, 2, 5):
+            chosen = trn(locale, text, plural, count, count=count)
+            assert one in chosen and f" {it} " not in chosen, chosen
+
+
+def test_the_seven_nimmt_card_speaks_of_capacity_in_chinese():
+    """7 nimmt! lets a row hold up to six cards: it does not put six cards in it."""
+    chinese = discord.Locale.chinese
+    narration = tr(chinese, " on row {row}: it now holds six cards", row=2)
+    reminder = tr(chinese, "your card's row holds six cards: the seventh takes it")
+    assert "最多可放六张" in narration and "现在有六张" not in narration
+    assert "最多可放六张" in reminder and "成为该排第六张" not in reminder
