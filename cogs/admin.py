@@ -37,12 +37,41 @@ PACE_CHOICES = [
     app_commands.Choice(name=N_("Turn-based: 24 hours a turn"), value="24h"),
 ]
 #: The server's public language: English and every language with a catalog, each in its own words, or
-#: back to the server's Discord language (its Community "primary language").
+#: back to the server's Discord language (its Community "primary language"). More than Discord's 25
+#: fixed choices, so the option completes what the member types (``language_choices``).
 SERVER_LANGUAGE = "server"
-LANGUAGE_CHOICES = [app_commands.Choice(name=N_("The server's Discord language"), value=SERVER_LANGUAGE)] + [
-    app_commands.Choice(name=app_commands.locale_str(language_name(code), autonym=True), value=code)
-    for code in (ENGLISH, *languages())
-]
+SERVER_LANGUAGE_NAME = N_("The server's Discord language")
+MAX_CHOICES = 25
+
+
+def language_options(locale: discord.Locale) -> list[app_commands.Choice[str]]:
+    """Every value of the ``language`` option, the server's own language first, in the member's words."""
+    return [app_commands.Choice(name=tr(locale, SERVER_LANGUAGE_NAME), value=SERVER_LANGUAGE)] + [
+        app_commands.Choice(name=language_name(code), value=code) for code in (ENGLISH, *languages())
+    ]
+
+
+def chosen_language(locale: discord.Locale, typed: str) -> str | None:
+    """The option's value for what a member sent: a suggestion's value, or a language's name or code
+    typed without picking a suggestion ("deutsch", "pt-br"); None if it names none."""
+    wanted = typed.strip().casefold().replace("-", "_")
+    for option in language_options(locale):
+        if wanted in (option.value.casefold(), option.name.casefold()):
+            return option.value
+    return None
+
+
+async def language_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The suggestions for what the member has typed so far: by a language's own name or its code."""
+    typed = current.strip().casefold()
+    found = [
+        option
+        for option in language_options(user_locale(interaction))
+        if typed in option.name.casefold() or option.value.casefold().startswith(typed.replace("-", "_"))
+    ]
+    return found[:MAX_CHOICES]
+
+
 AI_LEVEL_CHOICES = [
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("medium"), value="medium"),
@@ -70,7 +99,8 @@ class Admin(commands.Cog):
         language=N_("The language of public messages: tables, news, leaderboards (default: the server's)"),
         reset=N_("Back to the bot's defaults (before any other option here)"),
     )
-    @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES, language=LANGUAGE_CHOICES)
+    @app_commands.choices(pace=PACE_CHOICES, ai_level=AI_LEVEL_CHOICES)
+    @app_commands.autocomplete(language=language_choices)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -105,7 +135,12 @@ class Admin(commands.Cog):
         }
         changes.update({name: value for name, value in given.items() if value is not None})
         if language is not None:
-            changes["language"] = None if language == SERVER_LANGUAGE else language
+            value = chosen_language(locale, language)
+            if value is None:
+                names = ", ".join(option.name for option in language_options(locale))
+                await answer_error(interaction, tr(locale, "Choose one of: {choices}.", choices=names))
+                return
+            changes["language"] = None if value == SERVER_LANGUAGE else value
         book = self.bot.server_settings
         async with Reply(interaction, Answer.EPHEMERAL) as reply:
             try:

@@ -30,8 +30,8 @@ Give ``tr``, ``trn`` and ``N_`` the English text as a literal, never an f-string
 in as keyword fields), so the extractor finds every text; a ``# Translators:`` comment on
 the line before the call goes into the template for the translator.
 tests/ops/test_i18n.py fails for a text a catalog lacks or words with other fields.
-Discord's locales without a catalog fall back in ``language_of`` (``es-419`` → ``es``,
-``zh-TW`` → ``zh_CN``, ``en-GB`` → English).
+Discord's locales without a catalog of their own fall back in ``language_of`` (``es-419`` → ``es``,
+``sv-SE`` → ``sv``, ``en-GB`` → English).
 """
 
 from __future__ import annotations
@@ -138,10 +138,9 @@ def translations(language: str) -> gettext.GNUTranslations:
 
 def language_of(locale: LocaleLike) -> str:
     """The catalog a Discord locale (or a language code) reads: the whole tag if a catalog has it
-    (``pt-BR`` → ``pt_BR``, ``zh-CN`` → ``zh_CN``), else its language's (``es-419`` and ``es-ES`` →
-    ``es``), else that language's one regional catalog (``zh-TW`` → ``zh_CN``: Simplified Chinese reads
-    better to a Taiwanese player than English does), else ``ENGLISH`` (``en-GB``, ``en-US`` and every
-    language without a catalog)."""
+    (``pt-BR`` → ``pt_BR``, ``zh-TW`` → ``zh_TW``), else its language's (``es-419`` and ``es-ES`` →
+    ``es``, ``sv-SE`` → ``sv``), else that language's one regional catalog (``pt`` → ``pt_BR``), else
+    ``ENGLISH`` (``en-GB``, ``en-US`` and every language without a catalog)."""
     key = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
     return _language_of(key, languages())
 
@@ -387,8 +386,6 @@ class CatalogTranslator(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
-        if string.extras.get("autonym"):
-            return string.message  # a language's own name, the same in every language
         found = _translations_for(locale)
         if found is None:
             return None

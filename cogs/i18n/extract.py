@@ -112,7 +112,7 @@ class _Recorder(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
-        if locale is discord.Locale.german and not string.extras.get("autonym"):  # once per string
+        if locale is discord.Locale.german:  # once per string
             self.asked.append((string.message, context.location, context.data))
         return None
 

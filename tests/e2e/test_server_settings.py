@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.config import Settings
+from cogs.i18n import languages
 from data import StoreUnavailable
 from data.models import ServerSettings
 from tests.e2e.db_outage import SQLiteLocked
@@ -199,7 +200,16 @@ async def test_a_server_chooses_the_language_of_its_public_messages_and_it_survi
     async with world.running_bot():
         shown = await settings(world, dora)
         assert "**Language of public messages:** the server's Discord language (English)" in shown.content
-        saved = await settings(world, dora, language="de", threads=False)
+        # More languages than Discord's 25 fixed choices: the option suggests what the member types.
+        suggested = await world.standin.autocomplete(dora, world.channel, COMMAND, option="language", value="deu")
+        assert [(c["name"], c["value"]) for c in suggested] == [("Deutsch", "de")]
+        everything = await world.standin.autocomplete(dora, world.channel, COMMAND, option="language")
+        assert everything[0] == {"name": "The server's Discord language", "value": "server"}
+        assert len(everything) == min(25, 2 + len(languages()))  # at most Discord's 25
+        unknown = await settings(world, dora, language="Klingon")
+        assert unknown.ephemeral and unknown.content.startswith("Choose one of: The server's Discord language, English")
+        assert await stored(world) is None or (await stored(world)).language is None
+        saved = await settings(world, dora, language="deutsch", threads=False)  # typed, not picked
         assert "**Language of public messages:** Deutsch ✱" in saved.content, "dora reads her own English"
         assert await stored(world) == ServerSettings(threads=False, language="de")
 
