@@ -17,9 +17,12 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_PATH=/data/sixnimmt.sqlite3 \
     HEALTH_FILE=/tmp/sixnimmt.health
+# FriBiDi: Pillow's wheels bring HarfBuzz and Raqm but load FriBiDi from the system, and without
+# it Thai and Hindi picture words come out unshaped (cogs/render/fonts.py).
 # A user of its own: the bot never needs root. /data holds the SQLite database (a volume);
 # the heartbeat stays in the container's /tmp, so a new container never sees an old one's.
-RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin sixnimmt \
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin sixnimmt \
     && mkdir /data && chown sixnimmt:sixnimmt /data
 COPY --from=build /opt/venv /opt/venv
 USER sixnimmt

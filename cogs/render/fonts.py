@@ -18,6 +18,7 @@ write them.
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,8 +36,13 @@ CJK_FACES = {
 #: Scripts whose letters combine, each face merged with Noto Sans's ASCII.
 SHAPED_FACES = {"th": "NotoSansThai-words.ttf", "hi": "NotoSansDevanagari-words.ttf"}
 WORD_FACE = "NotoSans-words.ttf"
-#: Raqm where Pillow has it (its wheels do), else the basic layout, which cannot shape Thai or Devanagari.
+#: Raqm where Pillow has it (its wheels do, with FriBiDi from the system), else the basic layout,
+#: which cannot shape Thai or Devanagari.
 LAYOUT = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+if LAYOUT is ImageFont.Layout.BASIC:
+    logging.getLogger(__name__).warning(
+        "Pillow has no Raqm layout (install FriBiDi: Debian's libfribidi0): Thai and Hindi picture words are unshaped"
+    )
 
 
 def face_of(language: str) -> Path:

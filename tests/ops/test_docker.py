@@ -91,6 +91,7 @@ def test_the_dockerfile_builds_a_small_non_root_image_with_a_healthcheck():
     final_keys = dict(final)  # the last of each instruction
     user = final_keys["USER"]
     assert user not in {"root", "0"} and user in final_keys["RUN"], "the user is created in the image"
+    assert "libfribidi0" in final_keys["RUN"], "Raqm shapes Thai and Devanagari only with FriBiDi"
     assert exec_form(final_keys["CMD"]) == ["python", "-m", "bot"], "exec form: python gets SIGTERM as PID 1"
     health = final_keys["HEALTHCHECK"]
     assert exec_form(health[health.index("CMD") + 3 :].strip()) == ["python", "-m", "bot", "--health"]
