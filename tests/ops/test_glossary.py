@@ -33,6 +33,8 @@ CONCEPTS: dict[str, re.Pattern[str]] = {
 }
 #: The catalogs written before glossaries were kept as data (their glossaries are prose, in
 #: docs/i18n/<language>.md); every catalog since has a glossary file.
+#: A field of a template: the value filled in ("{card}" is 55 or a special card's name), not the word.
+FIELD = re.compile(r"\{[a-z_]+\}")
 PROSE_GLOSSARIES = frozenset({"de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt_BR", "ru", "tr", "uk", "zh_CN"})
 
 
@@ -70,7 +72,7 @@ def glossary_problems(template: Catalog, catalog: Catalog, glossary: dict, langu
                 continue
             english = english_forms(message)
             translated = translated_forms(catalog.get(message.id, context=message.context))
-            names_it = any(pattern.search(form) for form in english)
+            names_it = any(pattern.search(FIELD.sub("", form)) for form in english)  # "{card}" is a value
             if english[0] in exceptions:
                 seen_exceptions.add(english[0])
                 if not names_it:
