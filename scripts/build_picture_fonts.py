@@ -87,6 +87,8 @@ def merged(script_source: Path, latin_source: Path, characters: set[str], out: P
         cut(source, {c for c in characters - ASCII if ord(c) in source.getBestCmap()}, script)
         cut(TTFont(latin_source, recalcTimestamp=False), characters & ASCII, latin)
         font = Merger().merge([str(script), str(latin)])  # the script's face first: its metrics and name
+        font["head"].created = font["head"].modified = TTFont(script)["head"].modified
+        font.recalcTimestamp = False  # the same bytes for the same characters
         font.save(out)
     print(f"{out.name}: merged, {out.stat().st_size:,} bytes")
 
