@@ -232,6 +232,8 @@ def catalog_problems(template: Catalog, catalog: Catalog, language: str) -> list
     plurals = Catalog(locale=language).num_plurals  # the language's plural rule, from Babel's CLDR data
     if catalog.num_plurals != plurals:
         problems.append(f"{language}: the header says {catalog.num_plurals} plural forms, the language has {plurals}")
+    if catalog.fuzzy:  # msgfmt and translators' tools take a fuzzy header for an unfinished catalog
+        problems.append(f"{language}: the header is marked fuzzy")
     for message in template:
         if not message.id:
             continue
@@ -315,9 +317,10 @@ def test_the_check_fails_for_a_missing_or_broken_entry():
     polish_header = Catalog(locale="pl")
     assert polish_header.num_plurals == 3  # the machinery knows three forms where the language has them
     assert (
-        catalog_problems(template, Catalog(locale="de", header_comment=""), "pl")[0]
+        catalog_problems(template, Catalog(locale="de", header_comment="", fuzzy=False), "pl")[0]
         == "pl: the header says 2 plural forms, the language has 3"
     )
+    assert "de: the header is marked fuzzy" in catalog_problems(template, Catalog(locale="de"), "de")
 
 
 def test_discords_name_rule():
