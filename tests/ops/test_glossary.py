@@ -63,8 +63,8 @@ def glossary_problems(template: Catalog, catalog: Catalog, glossary: dict, langu
         forms = [form.casefold() for form in entry.get("forms") or []]
         avoid = [word.casefold() for word in entry.get("avoid") or []]
         exceptions = {str(text) for text in entry.get("exceptions") or {}}
-        if not forms:
-            problems.append(f"{language}: {concept!r} has no forms")
+        if not forms or any(FIELD.search(form) for form in forms):
+            problems.append(f"{language}: {concept!r} needs forms of its word, not fields: {forms}")
             continue
         seen_exceptions = set()
         for message in template:
