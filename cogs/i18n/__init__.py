@@ -158,8 +158,15 @@ def _language_of(key: str, available: tuple[str, ...]) -> str:
     return regional[0] if regional else ENGLISH
 
 
+#: Where CLDR's name of a language in itself is not what its speakers read in a language menu
+#: (CLDR: "Indonesia", the country's name; Discord's own menu: "Bahasa Indonesia").
+AUTONYMS = {"id": "Bahasa Indonesia"}
+
+
 def language_name(language: str) -> str:
     """A catalog's language in its own words, as a language menu shows it ("Deutsch", "English")."""
+    if language in AUTONYMS:
+        return AUTONYMS[language]
     name = Locale.parse(ENGLISH if language == ENGLISH else language).get_display_name(language) or language
     return name[:1].upper() + name[1:]
 

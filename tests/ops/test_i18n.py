@@ -36,6 +36,7 @@ from cogs.i18n import (
     error_text,
     fields_of,
     join,
+    language_name,
     language_of,
     languages,
     number,
@@ -457,6 +458,12 @@ def test_tr_formats_in_german_and_falls_back_to_english(caplog):
     assert tr(GERMAN, "Not in any catalog") == "Not in any catalog"
     assert "no de translation for 'Not in any catalog'" in caplog.text
     assert command_name(GERMAN, "start") == "eröffnen" and command_name(None, "start") == "start"
+
+
+def test_each_language_is_listed_by_the_name_its_speakers_read():
+    assert language_name("de") == "Deutsch" and language_name("en") == "English"
+    assert language_name("id") == "Bahasa Indonesia"  # CLDR says "Indonesia", the country
+    assert language_name("zh_TW") == "中文 (繁體, 台灣)" and language_name("el") == "Ελληνικά"
 
 
 def test_discords_locales_fall_back_as_their_players_expect():
