@@ -23,17 +23,22 @@ from cogs.render.fonts import CJK_FACES, FONTS, SHAPED_FACES, WORD_FACE, face_of
 from cogs.render.images import WORDS
 
 #: What the Noto Sans face always holds, whatever the catalogs say today: ASCII, Latin-1, Latin
-#: Extended-A, Vietnamese's letters (Ơ, Ư and Latin Extended Additional's tones), Greek and
-#: Cyrillic, so a new catalog in one of those scripts rarely needs a rebuild.
-ALWAYS = {
-    chr(c)
-    for r in ((0x20, 0x7F), (0xA0, 0x180), (0x1A0, 0x1A2), (0x1AF, 0x1B1), (0x370, 0x3D0), (0x400, 0x460))
-    for c in range(*r)
-} | {
-    chr(c)
-    for r in ((0x490, 0x492), (0x300, 0x305), (0x309, 0x30A), (0x323, 0x324), (0x1EA0, 0x1EFA))
-    for c in range(*r)
-}
+#: Extended-A, Romanian's Ș and Ț (comma below), Vietnamese's letters (Ơ, Ư and Latin Extended
+#: Additional's tones), Greek and Cyrillic, so a new catalog in one of those scripts rarely needs
+#: a rebuild.
+ALWAYS = (
+    {
+        chr(c)
+        for r in ((0x20, 0x7F), (0xA0, 0x180), (0x1A0, 0x1A2), (0x1AF, 0x1B1), (0x218, 0x21C), (0x370, 0x3D0))
+        for c in range(*r)
+    }
+    | {chr(c) for c in range(0x400, 0x460)}
+    | {
+        chr(c)
+        for r in ((0x490, 0x492), (0x300, 0x305), (0x309, 0x30A), (0x323, 0x324), (0x1EA0, 0x1EFA))
+        for c in range(*r)
+    }
+)
 ASCII = {chr(c) for c in range(0x20, 0x7F)}
 #: Noto Sans CJK's collection: the index of each face.
 CJK_INDEX = {"ja": 0, "ko": 1, "zh": 2, "zh_TW": 3}

@@ -40,6 +40,8 @@ def test_each_cjk_language_has_its_own_face_and_the_rest_noto_sans():
         faces["fr"] == faces["ru"] == faces["el"] == faces["vi"] == faces["bg"] == faces["en"] == "NotoSans-words.ttf"
     )
     assert "Ж" not in "".join(WORDS) and ord("Ж") in TTFont(face_of("ru")).getBestCmap()
+    words = TTFont(face_of("en")).getBestCmap()
+    assert all(ord(char) in words for char in "ȘșȚțΩωΆƠơƯưệữ")  # Romanian, Greek, Vietnamese: any word
 
 
 def test_a_face_without_a_character_is_found_out(monkeypatch):
