@@ -233,11 +233,38 @@ def print_discord(standin, tally: Tally, args, until: float) -> None:
         f"max {max(seconds, default=0)} over {len(seconds)} s; above {GLOBAL_PER_SECOND} in {over} s "
         f"({100 * over / max(1, len(seconds)):.0f} %)"
     )
+    through_clicks, with_token = pick_progress_edits(standin, until)
+    per = (lambda n: f"{n / tally.turns:.2f}") if tally.turns else (lambda n: "-")
+    print(
+        f"    pick-progress edits (who has picked, on a turn's table message): {through_clicks} through "
+        f"interaction webhooks ({per(through_clicks)} a turn, not counted), {with_token} with the bot token "
+        f"({per(with_token)} a turn, counted above)"
+    )
     scopes = ", ".join(f"{scope} {figures.too_many.get(scope, 0)}" for scope in ("global", "user", "shared"))
     print(
         f"    429s by scope: {scopes}; invalid requests (401, 403, 429 but shared): {figures.invalid}, "
         f"at most {figures.invalid_max_10min} in any 10 minutes (Discord bans at {INVALID_LIMIT:,})"
     )
+
+
+def pick_progress_edits(standin, until: float) -> tuple[int, int]:
+    """The edits of a game's table message (the one with "Play a card") Discord accepted by
+    ``until``: through an interaction's webhook (free), and with the bot token. During a turn the
+    only edit of that message is who has picked."""
+    through_clicks = with_token = 0
+    for request in standin.requests:
+        if request.at > until or request.method != "PATCH" or "/messages/" not in request.path:
+            continue
+        if not 200 <= request.status < 300:
+            continue
+        message = standin.world.messages.get(int(request.path.rsplit("/", 1)[-1]))
+        if message is None or not any(cid.startswith("6n:h:") for cid in message.custom_ids):
+            continue
+        if "/webhooks/" in request.path:
+            through_clicks += 1
+        else:
+            with_token += 1
+    return through_clicks, with_token
 
 
 def failures_of(results) -> list[BaseException]:

@@ -7,10 +7,12 @@ table's buttons, once answered, and for as long as its token lasts (15 minutes),
 * an edit of the message it was on, when it was answered with no message of its own (a
   lobby's players: ``LiveMessages``);
 * a new public message of the table's into the channel the click was made in, as the
-  click's follow-up (a reveal: ``OutboxDelivery``).
+  click's follow-up (a reveal: ``OutboxDelivery``);
+* later edits of that follow-up, while its token lasts: who has picked, on the live table
+  the follow-up is (``LiveMessages``).
 
 A turn's reveal is then carried by the click that completed the turn, and costs the bot
-token nothing.
+token nothing; so does showing, during the next turn, who has picked.
 """
 
 from __future__ import annotations
@@ -160,16 +162,29 @@ class Click:
 
 
 class Clicks:
-    """Each table's newest click (for its posts) and newest click on its lobby message (for that
-    message's edits): two a table at most, so the registry stays small."""
+    """Each table's newest click (for its posts), newest click on its lobby message (for that
+    message's edits) and the click whose follow-up is its live message (for that message's
+    edits): three a table at most, so the registry stays small."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._newest: dict[int, Click] = {}
         self._on_lobby: dict[int, Click] = {}
+        self._carried: dict[int, tuple[int, Click]] = {}  # table -> (message id, the click that sent it)
 
     def __len__(self) -> int:
-        return len(self._newest.keys() | self._on_lobby.keys())
+        return len(self._newest.keys() | self._on_lobby.keys() | self._carried.keys())
+
+    def carried(self, table_id: int, click: Click, message_id: int) -> None:
+        """``click``'s follow-up is ``message_id``, the table's newest message: its webhook may edit it."""
+        self._carried[table_id] = (message_id, click)
+
+    def carrier(self, table_id: int, message_id: int) -> Click | None:
+        """The click whose webhook can still edit ``message_id`` (its follow-up), or None."""
+        found = self._carried.get(table_id)
+        if found is None or found[0] != message_id or found[1].webhook is None or not found[1].lasts():
+            return None
+        return found[1]
 
     def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
         """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
@@ -203,7 +218,10 @@ class Clicks:
         for clicks in (self._newest, self._on_lobby):
             if clicks.get(table_id) is click:
                 del clicks[table_id]
+        if self._carried.get(table_id, (None, None))[1] is click:
+            del self._carried[table_id]
 
     def forget(self, table_id: int) -> None:
         self._newest.pop(table_id, None)
         self._on_lobby.pop(table_id, None)
+        self._carried.pop(table_id, None)

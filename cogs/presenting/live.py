@@ -3,9 +3,12 @@
 A lobby's live message is the lobby itself; a game's is the newest table message,
 posted with the news that moved it on. A message the next post supersedes is never
 edited again: a click on its buttons is answered, privately, that the table has
-moved on. Between posts only what players need is edited in: a lobby's players, a
-Pro draft's next pick (never who has picked: each player's own answer says that),
-at most once per ``edit_interval``.
+moved on. Between posts what players wait on is edited in: a lobby's players, a
+Pro draft's next pick, and during a turn who has picked (✅) and who is still thinking
+(⏳), at most once per ``edit_interval``, so several picks make one edit. A live message
+that a click's follow-up created is edited through that click's webhook while its token
+lasts, which the bot token's budget does not count; any other edit waits for the budget's
+room, as cosmetic work.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.tables.ai_seats import SEARCHING_LEVELS
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
 from bot.tables.updates import TableUpdate
@@ -94,12 +98,13 @@ class LiveMessages:
 
     def needs_edit(self, update: TableUpdate) -> bool:
         """Whether ``update``, bringing no post (which would draw the table anew), changed what the
-        live message shows: a lobby's players, a Pro draft's pick. Who has picked is no reason:
-        each player's own answer says it, and the next post shows the whole turn; nor is a lobby's
-        new thread (Discord shows it under the lobby message)."""
-        if update.kind in ("finished", "cancelled", "picked"):
+        live message shows: a lobby's players, a Pro draft's pick, who has picked this turn. Not
+        a lobby's new thread (Discord shows it under the lobby message)."""
+        if update.kind in ("finished", "cancelled"):
             return False
         snapshot = update.snapshot
+        if update.kind == "picked":
+            return True
         if update.kind == "resumed":  # a game back from its locked thread: a new deadline
             return True
         if update.kind == "restored":
@@ -290,8 +295,8 @@ class LiveMessages:
     # -- edits through a click -------------------------------------------------------------
 
     async def edit_message(self, table: Table, message_id: int | None, **fields: Any) -> None:
-        """Edit one of ``table``'s messages, through a click on it when one can, else with the bot's
-        token (tried until Discord accepts it)."""
+        """Edit one of ``table``'s messages, through a click when one can (a click on it, or the
+        click whose follow-up it is), else with the bot's token (tried until Discord accepts it)."""
         click = self.clicks.on_lobby(table.id)
         if click is not None and message_id is not None and click.on(message_id) and await click.can_edit():
             interaction = click.interaction  # a lobby's click keeps it (can_edit)
@@ -302,11 +307,22 @@ class LiveMessages:
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # its token ran out, or a 5xx
                 self.clicks.drop(table.id, click)
                 log.debug("table %s: an edit through a click failed (%s); the bot's own request", table.id, exc)
+        carrier = self.clicks.carrier(table.id, message_id) if message_id is not None else None
+        if carrier is not None and carrier.webhook is not None and message_id is not None:
+            try:
+                await carrier.webhook.edit_message(message_id, **fields)
+                return
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # ran out, a 5xx, a lock
+                self.clicks.drop(table.id, carrier)
+                log.debug("table %s: an edit through its follow-up failed (%s); the bot's own request", table.id, exc)
         await self.channels.retry(self.channels.edit, table, message_id, **fields)
 
     def can_edit_through_a_click(self, table_id: int) -> bool:
         click = self.clicks.on_lobby(table_id)
-        return click is not None and click.answered_quietly and click.lasts()
+        if click is not None and click.answered_quietly and click.lasts():
+            return True
+        live = self._live.get(table_id)
+        return live is not None and self.clicks.carrier(table_id, live) is not None
 
     def retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:
@@ -336,12 +352,27 @@ def may_be_behind(snapshot: TableSnapshot) -> bool:
     """Whether a table restored at start-up may show less than it committed, beyond the posts it
     still owes (which draw it anew): what changes a live message without a post may have been
     committed just before the stop, unshown, and nothing records which change it shows. That is a
-    lobby's players, a Pro draft's picks, and a game back from a locked thread (its deadline). A
-    game in play shows its last post's table: who has picked is not shown, so it is up to date."""
+    lobby's players, a Pro draft's picks, a game back from a locked thread (its deadline), and who
+    has picked this turn (a turn nobody has picked in yet shows as its post drew it)."""
     return (
         snapshot.status is TableStatus.LOBBY
         or snapshot.state.get("phase") == Phase.DRAFT.value
         or bool(snapshot.meta.get("resumed_at"))
+        or someone_picked(snapshot.table)
+    )
+
+
+def someone_picked(table: Table) -> bool:
+    """Whether a game's turn has picks its table message may not have shown when it was posted: a
+    player's, or a searching AI seat's, which follows the post (an AI seat that needs no search
+    picks in the commit that posts the turn, so its message shows that pick)."""
+    game = table.game
+    if table.status is not TableStatus.PLAYING or game is None:
+        return False
+    view = game.view(None)
+    return view.phase is Phase.PICK and any(
+        picked and (not seat.is_ai or seat.ai_level in SEARCHING_LEVELS)
+        for picked, seat in zip(view.picked, table.seats, strict=True)
     )
 
 

@@ -248,7 +248,9 @@ class OutboxDelivery:
             return None
         tried = time.time()
         try:
-            return await webhook.send(wait=True, ephemeral=False, **carried)
+            message = await webhook.send(wait=True, ephemeral=False, **carried)
+            self.clicks.carried(table.id, click, message.id)
+            return message
         except asyncio.CancelledError:
             self._unsure[table.id, post.seq] = tried
             raise

@@ -201,14 +201,13 @@ async def test_a_thread_archived_and_locked_unheard_pauses_the_game_at_the_first
     async with world.running_bot():
         lobby, thread, table_id = await begun(world)
         await world.standin.server.threads.moderate(thread, locked=True, archived=True, announce=False)
-        # A pick changes no public message (each player's answer says who has picked); the turn's
-        # reveal is the first request, and Discord refuses it.
+        # A pick is edited into the table message: the first request, and Discord refuses it. The
+        # thread is archived, so the bot asks to reopen it, and that is refused too: it is locked.
         table = world.table_message(thread)
         await pick_first_card(world, world.alice, table)
-        assert world.standin.errors == []
-        await pick_first_card(world, world.bob, table)
         await summary_says(world, lobby, paused=True)
-        assert [error.body.get("code") for error in world.standin.errors] == [160005]
+        assert [error.body.get("code") for error in world.standin.errors] == [50083, 50013]
+        await pick_first_card(world, world.bob, table)  # saved; its reveal waits for the unlock
         shown = list(world.standin.channel_messages(thread))
         await pass_time(world, table_id, 5 * 3600)
         assert world.standin.channel_messages(thread) == shown
