@@ -257,7 +257,8 @@ def pick_progress_edits(standin, until: float) -> tuple[int, int]:
             continue
         if not 200 <= request.status < 300:
             continue
-        message = standin.world.messages.get(int(request.path.rsplit("/", 1)[-1]))
+        target = request.path.rsplit("/", 1)[-1]  # a message id, or @original (an answer's own)
+        message = standin.world.messages.get(int(target)) if target.isdigit() else None
         if message is None or not any(cid.startswith("6n:h:") for cid in message.custom_ids):
             continue
         if "/webhooks/" in request.path:
