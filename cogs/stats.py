@@ -39,9 +39,9 @@ from cogs.i18n import (
     items,
     language_of,
     number,
+    past_seat_name,
     percent,
     public_locale,
-    seat_name,
     tr,
     trn,
     user_locale,
@@ -410,7 +410,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
                 )
             )
         standings = items(
-            locale, [f"{r.rank}. {shown_name(seat_name(locale, r))} {r.points}{BULL}" for r in log_.results]
+            locale, [f"{r.rank}. {shown_name(past_seat_name(locale, r))} {r.points}{BULL}" for r in log_.results]
         )
         await interaction.followup.send(
             tr(
@@ -438,7 +438,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             standings = items(
                 locale,
                 [
-                    f"{'🏆 ' if r.won else ''}{shown_name(seat_name(locale, r))} {r.points}{BULL}"
+                    f"{'🏆 ' if r.won else ''}{shown_name(past_seat_name(locale, r))} {r.points}{BULL}"
                     for r in summary.results
                 ],
             )

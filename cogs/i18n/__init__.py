@@ -55,7 +55,7 @@ from discord import app_commands
 from bot.tables.errors import TableError
 from bot.tables.text import N_, ChannelMention, Mention, Name, Plural, Template, Text
 from cogs.render.names import shown_name
-from data.models import DELETED_PLAYER_NAME, ResultRow, SeatInfo, forgotten
+from data.models import ResultRow, SeatInfo, forgotten
 from engine import (
     CardNotInHand,
     IllegalAction,
@@ -305,11 +305,10 @@ ILLEGAL_ACTION_TEXTS: dict[type, str] = {
 # Translators: shown in place of the name of a player who asked the bot to forget them, in past
 # games' standings, history and score charts ("3. deleted player 42🐮"); lowercase where your
 # language allows, as it stands mid-line.
-DELETED_PLAYER = N_("deleted player")
-assert DELETED_PLAYER == DELETED_PLAYER_NAME  # the stored English is the text looked up
+DELETED_PLAYER = N_("deleted player")  # the stored English, DELETED_PLAYER_NAME (a test holds them equal)
 
 
-def seat_name(locale: LocaleLike, seat: SeatInfo | ResultRow) -> str:
+def past_seat_name(locale: LocaleLike, seat: SeatInfo | ResultRow) -> str:
     """The name a past game's seat is shown by: its player's, or the reader's words for "deleted
     player" where that player was forgotten."""
     return tr(locale, DELETED_PLAYER) if forgotten(seat) else seat.display_name

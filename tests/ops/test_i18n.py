@@ -460,6 +460,14 @@ def test_tr_formats_in_german_and_falls_back_to_english(caplog):
     assert command_name(GERMAN, "start") == "eröffnen" and command_name(None, "start") == "start"
 
 
+def test_the_forgotten_players_name_is_looked_up_as_the_store_keeps_it():
+    from cogs.i18n import DELETED_PLAYER
+    from data.models import DELETED_PLAYER_NAME
+
+    assert DELETED_PLAYER == DELETED_PLAYER_NAME
+    assert tr(GERMAN, DELETED_PLAYER) == "gelöschter Spieler"
+
+
 def test_each_language_is_listed_by_the_name_its_speakers_read():
     assert language_name("de") == "Deutsch" and language_name("en") == "English"
     assert language_name("id") == "Bahasa Indonesia"  # CLDR says "Indonesia", the country
