@@ -273,9 +273,12 @@ class SwapButton(
 class PreferenceButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|taking|never)",
+    template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|never)",
 ):
-    """When this player wants to be asked about special cards (shown on their own hand and prompt)."""
+    """When this player wants to be asked about special cards (shown on their own hand and prompt).
+
+    Only today's preference names match: a button of a former name ("taking", long since
+    "saving") is answered as no longer valid (cogs.errors), where building it would raise."""
 
     answer = Answer.EPHEMERAL
 
@@ -297,7 +300,7 @@ class PreferenceButton(
         return cls(int(match["table"]), match["pref"])
 
     async def act(self, interaction, service, reply):
-        preference = prompt_preference(self.preference)  # a button from before a rename still works
+        preference = prompt_preference(self.preference)  # the template admits only today's names
         await service.set_prompts(self.table_id, interaction.user.id, preference)
         await reply.send(tr(user_locale(interaction), PREFERENCES[preference][1]))
 

@@ -110,3 +110,22 @@ def test_the_default_names_the_saving_it_asks_for():
 
     assert f"over {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][0]
     assert f"more than {SAVING_MIN['big'] - 1}🐮" in PREFERENCES["big"][1]
+
+
+async def test_a_preference_button_from_before_the_rename_is_answered_not_dropped(world):
+    """The "saving" preference was once called "taking"; a hand that still shows that button is
+    answered that the button is no longer valid (it raised inside discord.py, unanswered)."""
+    from tests.e2e.test_anniversary import start_anniversary
+    from tests.e2e.test_seats_and_helpers import reply
+
+    async with world.running_bot():
+        table = await start_anniversary(world)
+        before = table.seats[table.seat_of(world.alice.id)].prompts
+        hand = await reply(world, world.alice, "6nimmt hand")
+        old = f"6n:pf:{table.id}:taking"
+        button = next(b for b in hand.buttons if b["custom_id"] == f"6n:pf:{table.id}:saving")
+        button["custom_id"] = old  # the hand as it was drawn before the rename
+        answer = await (await world.standin.click(world.alice, hand, old)).reply()
+        assert answer.ephemeral_to.id == world.alice.id and "not valid" in answer.content
+        assert table.seats[table.seat_of(world.alice.id)].prompts == before, "nothing was changed"
+        world.standin.assert_no_errors()
