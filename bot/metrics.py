@@ -24,6 +24,7 @@ from prometheus_client.registry import Collector
 
 from .tables.observer import Observer
 from .tables.service import TableService
+from .tables.table import PACES, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,8 @@ class Metrics(Observer):
             session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
         ) -> None:
             status = params.response.status
+            if status < 200:  # 101: the gateway's websocket upgrade, no REST request
+                return
             self.requests.labels(request_scope(params.url.path), f"{status // 100}xx").inc()
             if status == 429:
                 self.rate_limited.labels(params.response.headers.get("X-RateLimit-Scope", "unknown")).inc()
@@ -173,7 +176,11 @@ class _StateCollector(Collector):
         tables = GaugeMetricFamily(
             "sixnimmt_tables", "Tables open in this process, by state and pace", labels=["state", "pace"]
         )
-        counts: dict[tuple[str, str], int] = {}
+        # Every open state and pace has a sample, 0 when none: a series that vanishes when the last
+        # table closes reads as "no data", not as none open.
+        counts: dict[tuple[str, str], int] = {
+            (status.value, pace): 0 for status in (TableStatus.LOBBY, TableStatus.PLAYING) for pace in PACES
+        }
         for table in list(service.tables.values()):
             key = (table.status.value, table.options.pace)
             counts[key] = counts.get(key, 0) + 1

@@ -59,6 +59,9 @@ async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
             await standin.wait_for_commands("6nimmt", timeout=10)
             idle = await scrape(port)
             assert total(idle, "sixnimmt_tables") == 0
+            # A sample of 0 for each open state and pace, not no series at all.
+            assert idle[("sixnimmt_tables", (("pace", "live"), ("state", "lobby")))] == 0
+            assert idle[("sixnimmt_tables", (("pace", "24h"), ("state", "playing")))] == 0
             assert total(idle, "sixnimmt_database_up") == 1
 
             lobby = await (
@@ -97,6 +100,8 @@ async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
     through_clicks = total(done, "sixnimmt_discord_requests_total", scope="interaction", status="2xx")
     assert sent + through_clicks >= reveals + answered
     assert total(done, "sixnimmt_discord_rate_limited_total") == 0
+    # The gateway's websocket upgrade (101) is no REST request.
+    assert total(done, "sixnimmt_discord_requests_total", status="1xx") == 0
     assert ("sixnimmt_presenter_tables", ()) in done
     assert total(done, "sixnimmt_ai_fallbacks_total") == 0
     assert ("sixnimmt_ai_worker_up", ()) in done
