@@ -17,6 +17,7 @@ from typing import Any, Literal
 from data.models import GameResult, SeatResult
 from engine import (
     CardDrafted,
+    CardsRevealed,
     ChooseRow,
     Draft,
     Phase,
@@ -176,7 +177,7 @@ class Play:
             remind = []
         if news:
             table.add_post(
-                kind if kind in ("started", "turn") else "notice",
+                post_kind(kind, events),
                 events,
                 notices,
                 self.clock(),
@@ -491,3 +492,14 @@ def count_takes(table: Table, events: Iterable[Event]) -> None:
             else:
                 stats.low_card_takes += 1
             stats.row_takes_by_index[event.row] = stats.row_takes_by_index.get(event.row, 0) + 1
+
+
+def post_kind(kind: str, events: list[Event]) -> str:
+    """What a post of ``advance`` is: "started", "turn" for a turn's reveal (the cards revealed
+    together, which the "turn" timing of ``post_shown`` measures), else "notice" (a row chosen, a
+    special card decided: news that is no turn of its own)."""
+    if kind == "started":
+        return kind
+    if kind == "turn" and any(isinstance(event, CardsRevealed) for event in events):
+        return "turn"
+    return "notice"
