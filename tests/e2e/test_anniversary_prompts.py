@@ -15,7 +15,8 @@ import pytest
 
 from bot.tables.lobby import Lobby
 from bot.tables.table import DEFAULT_PROMPTS
-from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end
+from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end, start_anniversary
+from tests.e2e.test_seats_and_helpers import reply
 from tests.e2e.test_table_play import click_ok, open_table
 
 SEED = 4  # a deal where a player holds two of a kind and big savings come up (see the asserts)
@@ -115,9 +116,6 @@ def test_the_default_names_the_saving_it_asks_for():
 async def test_a_preference_button_from_before_the_rename_is_answered_not_dropped(world):
     """The "saving" preference was once called "taking"; a hand that still shows that button is
     answered that the button is no longer valid (it raised inside discord.py, unanswered)."""
-    from tests.e2e.test_anniversary import start_anniversary
-    from tests.e2e.test_seats_and_helpers import reply
-
     async with world.running_bot():
         table = await start_anniversary(world)
         before = table.seats[table.seat_of(world.alice.id)].prompts

@@ -30,6 +30,7 @@ from bot.tables.lobby import TABLE_FULL
 from bot.tables.text import Text
 from cogs.i18n import (
     COMMAND_NAME,
+    DELETED_PLAYER,
     LOCALES,
     CatalogTranslator,
     command_name,
@@ -47,6 +48,7 @@ from cogs.i18n import (
 )
 from cogs.render.names import shown_name
 from cogs.render.specials import label
+from data.models import DELETED_PLAYER_NAME
 from engine import Special
 from tests.standin.commands import command_problems, command_size
 
@@ -461,9 +463,6 @@ def test_tr_formats_in_german_and_falls_back_to_english(caplog):
 
 
 def test_the_forgotten_players_name_is_looked_up_as_the_store_keeps_it():
-    from cogs.i18n import DELETED_PLAYER
-    from data.models import DELETED_PLAYER_NAME
-
     assert DELETED_PLAYER == DELETED_PLAYER_NAME
     assert tr(GERMAN, DELETED_PLAYER) == "gelöschter Spieler"
 
