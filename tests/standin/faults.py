@@ -1,4 +1,4 @@
-"""Injected Discord failures: REST calls answered 5xx (or cut off), by chance or on purpose.
+"""Injected Discord failures: REST calls answered 5xx or 429 (or cut off), by chance or on purpose.
 
 What a fault does to the world, as on real Discord:
 
@@ -133,8 +133,10 @@ class Faults:
 
 def _check(fault: Fault) -> None:
     statuses = (fault.status,) if isinstance(fault.status, int) else fault.status
-    if not statuses or any(not 500 <= s <= 599 for s in statuses):
-        raise ValueError(f"an injected fault answers a 5xx status, not {fault.status!r}")
+    if not statuses or any(not (500 <= s <= 599 or s == 429) for s in statuses):
+        raise ValueError(f"an injected fault answers a 5xx status or 429, not {fault.status!r}")
+    if 429 in statuses and fault.applied:
+        raise ValueError("a 429 is never applied: Discord refuses the request before it acts")
     if not 0.0 < fault.fraction <= 1.0:
         raise ValueError(f"fraction must be in (0, 1], not {fault.fraction!r}")
     if fault.times is not None and fault.times < 1:
@@ -157,6 +159,19 @@ def channel_of(request: web.Request, interactions_by_token: dict[str, Any]) -> i
         return int(info["channel"])
     interaction = interactions_by_token.get(info.get("token", ""))
     return interaction.channel.id if interaction is not None else None
+
+
+#: The wait an injected 429 asks for (Rate_Limits.md: a 429's body says how long, in seconds).
+INJECTED_RETRY_AFTER = 0.05
+
+
+def too_many_answer() -> tuple[dict[str, Any], dict[str, str]]:
+    """An injected 429 as Discord sends one on a route's own limit (Rate_Limits.md, "Exceeding A
+    Rate Limit"): its body and headers; discord.py waits ``retry_after`` and tries again, five tries
+    in all, and then raises it."""
+    body = {"message": "You are being rate limited.", "retry_after": INJECTED_RETRY_AFTER, "global": False}
+    headers = {"Retry-After": "1", "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+    return body, headers
 
 
 def error_body(status: int) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .faults import Fault, InjectedFault, channel_of, error_body, route_of
+from .faults import Fault, InjectedFault, channel_of, error_body, route_of, too_many_answer
 from .mentions import allowed_mentions_errors, pings_of
 from .message import Attachment, Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, iso_now, snowflake
@@ -152,6 +152,11 @@ async def _inject(world: World, request: web.Request, handler, fault: Fault, rec
         if request.transport is not None:
             request.transport.abort()
         raise asyncio.CancelledError()  # nothing can be answered on a cut connection
+    if status == 429:
+        body, headers = too_many_answer()
+        response = json_response(body, 429)
+        response.headers.update(headers)
+        return response
     return json_response(error_body(status), status)
 
 
