@@ -33,11 +33,12 @@ from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
-from cogs.presenting.budget import REACH, Priority, RequestBudget, install, requests_for
+from cogs.presenting.budget import BEFORE_INSTALL, REACH, Priority, RequestBudget, install, requests_for
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
 from cogs.presenting.clicks import Clicks
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
+from cogs.presenting.openings import Openings
 from cogs.presenting.outbox import OutboxDelivery
 from cogs.presenting.pictures import IMAGE_NAME, Pictures
 from cogs.presenting.reminders import Reminders
@@ -69,13 +70,23 @@ class Presenter:
         # the stand-in counted 47 in a second against a budget of 45 counted at the start.
         self.budget = RequestBudget(requests_per_second, reach=REACH)
         self._uninstall = install(client.http, self.budget)
+        self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self.clicks = Clicks(service.clock)
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back, self.clicks)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
+        self.openings = Openings()
         self.live = LiveMessages(
-            client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget, self.clicks
+            client,
+            service,
+            self.channels,
+            self.outbox,
+            self.pictures,
+            self.reminders,
+            self.budget,
+            self.clicks,
+            self.openings,
         )
         self.news = News(client, self.channels, self.outbox, self.live, self.reminders, self.pictures)
         self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
@@ -92,6 +103,8 @@ class Presenter:
         if known is None or snapshot.version >= known.version or not snapshot.is_open:
             self._latest[tid] = snapshot
         self.live.learn(snapshot)
+        if update.kind == "lobby" and snapshot.version == 1:  # a new lobby: the interaction that asked for it
+            self.openings.claim(tid, snapshot.table.host_id, snapshot.channel_id)
         if update.kind == "restored":
             self.channels.confirm_home(snapshot)
         if not self.outbox.take(snapshot, restored=update.kind == "restored") and self.live.needs_edit(update):
@@ -193,6 +206,7 @@ class Presenter:
         self.outbox.forget(table_id)
         self.live.forget(table_id)
         self.clicks.forget(table_id)
+        self.openings.finish(table_id)
 
     async def _pause(self, table_id: int, seconds: float) -> None:
         """Wait ``seconds``, or less if a stop comes."""

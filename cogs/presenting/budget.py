@@ -23,7 +23,6 @@ import heapq
 import itertools
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from types import SimpleNamespace
@@ -65,14 +64,51 @@ def current_priority() -> Priority:
     return _priority.get()
 
 
-class RequestBudget:
-    """At most ``rate`` request starts in any one second; those that must wait go by priority,
-    then in the order they came.
+#: Seconds above a clock's rounding: a wait for a start to leave the window outlasts it.
+EPSILON = 1e-9
+#: How often a budget whose every start is still being written looks again (they are, within milliseconds).
+IN_FLIGHT_POLL = 0.01
+#: How long a request let through may take to be written before it counts from then anyway (one whose
+#: write is never reported must not hold its start for ever).
+IN_FLIGHT_MOST = 5.0
+#: The requests of the login (the bot's user, its application), made before the budget is installed,
+#: which the catch-up of a start may follow within the same second.
+BEFORE_INSTALL = 4
 
-    ``reach``: how much later than its start a request may reach Discord (a busy loop, a
-    connection being opened). A start counts for ``1 + reach`` seconds, so what Discord receives
-    in any one second stays within ``rate`` when requests arrive up to ``reach`` late.
-    ``clock`` and ``sleep`` are the loop's by default; tests give a fake clock.
+
+class Start:
+    """One request the budget let through: counted from ``at``, or from the moment it is ``sent``
+    (None until then: it counts all the while it waits to be written, ``IN_FLIGHT_MOST`` at most)."""
+
+    __slots__ = ("at", "granted", "_clock")
+
+    def __init__(self, at: float | None, clock: Callable[[], float], granted: float) -> None:
+        self.at = at
+        self.granted = granted
+        self._clock = clock
+
+    def sent(self) -> None:
+        """Its request is written (or given up): it counts for a window from now."""
+        if self.at is None:
+            self.at = self._clock()
+
+    def counted_from(self, now: float) -> float | None:
+        """When it counts from, as ``now`` sees it; None while it is still being written."""
+        if self.at is None and now - self.granted >= IN_FLIGHT_MOST:
+            self.at = self.granted + IN_FLIGHT_MOST
+        return self.at
+
+
+class RequestBudget:
+    """At most ``rate`` requests in any one second; those that must wait go by priority, then in
+    the order they came.
+
+    A request asked for ``until_sent`` counts from the moment it is written, and all the while it
+    waits to be: a busy loop (a restart's catch-up of hundreds of tables) may delay the write of a
+    request let through long after it was let through, and what Discord receives in any sliding
+    second must stay within the rate. ``reach``: how much later than that a request may still
+    reach Discord (the network); a start counts for ``1 + reach`` seconds. ``clock`` and ``sleep``
+    are the loop's by default; tests give a fake clock.
     """
 
     WINDOW = 1.0
@@ -91,16 +127,29 @@ class RequestBudget:
         self.span = self.WINDOW + reach  # how long a start counts
         self.clock = clock
         self.sleep = sleep
-        self._starts: deque[float] = deque()  # when the starts of the last window were granted
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, future)
+        self._starts: list[Start] = []  # the starts of the last window, and those still being written
+        # (priority, order, the start it is given, whether it counts from its write)
+        self._waiting: list[tuple[int, int, asyncio.Future[Start], bool]] = []
         self._order = itertools.count()
         self._serving: asyncio.Task[None] | None = None
         self.granted = 0  # requests let through so far
         self.waited = 0  # of those, how many had to wait
 
     def _expire(self, now: float) -> None:
-        while self._starts and self._starts[0] <= now - self.span:
-            self._starts.popleft()
+        gone = now - self.span
+        if any((at := start.counted_from(now)) is not None and at <= gone for start in self._starts):
+            self._starts = [start for start in self._starts if (at := start.counted_from(now)) is None or at > gone]
+
+    def _start(self, now: float, until_sent: bool) -> Start:
+        start = Start(None if until_sent else now, self.clock, now)
+        self._starts.append(start)
+        return start
+
+    def seed(self, count: int) -> None:
+        """``count`` requests made just now, before the budget could see them, count in its window."""
+        now = self.clock()
+        for _ in range(count):
+            self._start(now, until_sent=False)
 
     def room_for(self, priority: Priority) -> bool:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""
@@ -115,24 +164,28 @@ class RequestBudget:
         self._expire(now)
         if len(self._starts) < self.limit and not self._waiting:
             return 0.0
-        oldest = self._starts[0] if self._starts else now
-        return max(oldest + self.span - now, 0.01)
+        return max(self._next_free(now) - now, 0.01)
 
-    async def acquire(self, priority: Priority | None = None) -> None:
-        """Wait until one more request may start (``priority``: the running task's by default)."""
+    def _next_free(self, now: float) -> float:
+        """When the oldest start of the window leaves it (soon, if every one is still being written)."""
+        counted = [at for start in self._starts if (at := start.counted_from(now)) is not None]
+        return min(counted) + self.span + EPSILON if counted else now + IN_FLIGHT_POLL
+
+    async def acquire(self, priority: Priority | None = None, *, until_sent: bool = False) -> Start:
+        """Wait until one more request may start (``priority``: the running task's by default).
+        ``until_sent``: it counts from when the returned start is ``sent``, not from now."""
         priority = current_priority() if priority is None else priority
         now = self.clock()
         self._expire(now)
         self.granted += 1
         if not self._waiting and len(self._starts) < self.limit:
-            self._starts.append(now)
-            return
+            return self._start(now, until_sent)
         self.waited += 1
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        future: asyncio.Future[Start] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future, until_sent))
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve(), name="request-budget")
-        await future  # a cancelled wait is skipped when its turn comes
+        return await future  # a cancelled wait is skipped when its turn comes
 
     async def _serve(self) -> None:
         """Let the waiting requests go as the window frees starts, the most urgent first."""
@@ -140,20 +193,19 @@ class RequestBudget:
             now = self.clock()
             self._expire(now)
             while self._waiting and len(self._starts) < self.limit:
-                _, _, future = heapq.heappop(self._waiting)
+                _, _, future, until_sent = heapq.heappop(self._waiting)
                 if not future.done():
-                    self._starts.append(now)
-                    future.set_result(None)
+                    future.set_result(self._start(now, until_sent))
             if self._waiting:
-                await self.sleep(self._starts[0] + self.span - now)
+                await self.sleep(self._next_free(now) - now)
 
     def close(self) -> None:
         """The process stops: whatever still waits goes now (nothing is left to keep in pace)."""
         if self._serving is not None:
             self._serving.cancel()
-        for _, _, future in self._waiting:
+        for _, _, future, _ in self._waiting:
             if not future.done():
-                future.set_result(None)
+                future.set_result(Start(self.clock(), self.clock, self.clock()))
         self._waiting.clear()
 
 
@@ -165,16 +217,25 @@ def counts_against_the_limit(path: str) -> bool:
 
 
 def request_trace(budget: RequestBudget) -> aiohttp.TraceConfig:
-    """An aiohttp trace that holds each request to the API until the budget lets it start."""
+    """An aiohttp trace that holds each request to the API until the budget lets it start, and
+    counts it from when its headers are written (or it failed)."""
 
     async def on_request_start(
         session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
     ) -> None:
         if counts_against_the_limit(params.url.path):
-            await budget.acquire()
+            context.budget_start = await budget.acquire(until_sent=True)
+
+    async def on_request_sent(session: aiohttp.ClientSession, context: SimpleNamespace, params: Any) -> None:
+        start: Start | None = getattr(context, "budget_start", None)
+        if start is not None:
+            start.sent()
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(on_request_start)
+    trace.on_request_headers_sent.append(on_request_sent)
+    trace.on_request_exception.append(on_request_sent)  # never written: it counts from its failure
+    trace.on_request_end.append(on_request_sent)
     trace.freeze()
     return trace
 

@@ -12,7 +12,15 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from cogs.presenting.budget import Priority, RequestBudget, current_priority, install, requests_for
+from cogs.presenting.budget import (
+    IN_FLIGHT_MOST,
+    Priority,
+    RequestBudget,
+    Start,
+    current_priority,
+    install,
+    requests_for,
+)
 
 
 class FakeTime:
@@ -135,9 +143,10 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
     class Recorded(RequestBudget):
         asked: list[Priority] = []
 
-        async def acquire(self, priority: Priority | None = None) -> None:
+        async def acquire(self, priority: Priority | None = None, *, until_sent: bool = False) -> Start:
             self.asked.append(current_priority() if priority is None else priority)
-            await super().acquire(priority)
+            assert until_sent, "a request through the session counts from its write"
+            return await super().acquire(priority, until_sent=until_sent)
 
     budget = Recorded(1, clock=time.clock, sleep=time.sleep)
     arrived: list[tuple[str, float]] = []
@@ -170,12 +179,12 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
             ("/api/v10/interactions/4/token/callback", 0.0),
             ("/api/v10/webhooks/5/token/messages/@original", 0.0),
             ("/gateway", 0.0),
-            ("/api/v10/channels/3/messages", 1.0),
+            ("/api/v10/channels/3/messages", pytest.approx(1.0)),
         ]
         assert budget.asked == [Priority.NORMAL, Priority.PLAYERS]
         undo()
         await get("/api/v10/after")
-        assert arrived[-1] == ("/api/v10/after", 1.0) and budget.granted == 2, "undone: no more waiting"
+        assert arrived[-1] == ("/api/v10/after", pytest.approx(1.0)) and budget.granted == 2, "undone: no more waiting"
     finally:
         await session.close()
         await server.close()
@@ -225,3 +234,39 @@ async def test_a_start_counts_a_little_longer_so_late_arrivals_keep_to_the_rate(
     counted_at_start = await starts_with(0.0)
     late = [start + (0.09 if i < 3 else 0.0) for i, start in enumerate(counted_at_start)]
     assert most_in_any_second(late) == 6  # what a budget without reach lets Discord receive
+
+
+async def test_a_request_counts_from_its_write_so_a_busy_loop_keeps_every_sliding_second_within_the_rate():
+    """A restart's catch-up keeps the loop busy: requests let through may be written much later.
+    Each counts from its write, and all the while it waits to be written, so what Discord receives
+    in any sliding second stays within the rate (counted from the grant, six would land in one)."""
+
+    async def written_times(until_sent: bool) -> list[float]:
+        time = FakeTime()
+        budget = RequestBudget(3, clock=time.clock, sleep=time.sleep)
+        late = [await budget.acquire(until_sent=until_sent) for _ in range(3)]  # let through at 0
+        fourth = asyncio.ensure_future(budget.acquire(until_sent=until_sent))
+        for _ in range(30):
+            await asyncio.sleep(0)
+        held = not fourth.done()
+        time.now = max(time.now, 0.9)  # the busy loop writes the first three only now
+        for start in late:
+            start.sent()
+        written = [0.9] * 3
+        starts = [await fourth] + [await budget.acquire(until_sent=until_sent) for _ in range(2)]
+        for start in starts:
+            written.append(time.now)
+            start.sent()
+        assert held == until_sent, "three requests still being written fill the second"
+        return written
+
+    assert most_in_any_second(await written_times(until_sent=True)) == 3
+    assert most_in_any_second(await written_times(until_sent=False)) == 6  # counted from the grant
+
+
+async def test_a_request_whose_write_is_never_reported_frees_its_start_in_the_end():
+    time = FakeTime()
+    budget = RequestBudget(1, clock=time.clock, sleep=time.sleep)
+    await budget.acquire(until_sent=True)  # its write never reported (a request cut off unseen)
+    await budget.acquire(until_sent=True)
+    assert time.now == pytest.approx(IN_FLIGHT_MOST + 1.0, abs=0.02), "counted from the most it may take"
