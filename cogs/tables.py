@@ -17,14 +17,14 @@ from pydantic import ValidationError
 
 from bot.app import SixNimmtBot
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
-from bot.tables.table import TableOptions, TableStatus
+from bot.tables.table import TableOptions, TableSnapshot, TableStatus
 from cogs.client import bot_of, channel_id_of, guild_id_of
 from cogs.errors import add_items, answer_error, remove_items
-from cogs.i18n import N_, error_text, public_locale, render, tr, user_locale
+from cogs.i18n import N_, error_text, render, tr, user_locale
 from cogs.render.names import shown_name
-from cogs.render.text import RULES, limits_text, table_embed
+from cogs.render.text import RULES, limits_text, lobby_embed, table_embed
 from cogs.reply import Answer, Reply
-from cogs.ui import ITEMS, PREFIX, post_lobby, refuse, send_hand
+from cogs.ui import ITEMS, PREFIX, lobby_answer, refuse, send_hand
 from cogs.ui.base import service_of
 from cogs.ui.specials import PREFERENCES
 from engine import Variant, variant_spec
@@ -34,7 +34,7 @@ from .choose import ChooseTable, hosted, joinable, lobby_choices, seated, table_
 from .games import games_command
 from .group import add_subcommands, remove_subcommands
 from .presenter import IMAGE_NAME, Presenter
-from .threads import Threads, game_thread_parent, start_thread, why_not_in_thread
+from .threads import Threads, game_thread_parent, why_not_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,6 @@ async def start_command(
     settings = bot.settings
     guild_id = guild_id_of(interaction)
     locale = user_locale(interaction)
-    public = public_locale(interaction)
     service = service_of(interaction)
     # Inside a game's thread a command means that game (README): while it is on, no second table
     # there; once it is over, the next one opens in the channel, with a thread of its own.
@@ -184,20 +183,18 @@ async def start_command(
             why = why_not_in_thread(interaction, locale) if server.threads else None
             threaded = server.threads and why is None
         try:
-            table = await service.open_lobby(
-                guild_id, channel_id, interaction.user.id, interaction.user.display_name, options, threaded=threaded
-            )
+            # The lobby is shown (and its thread started) by the presenter, as this command's answer
+            # where it can be; the host alone learns why the game runs in the channel.
+            async with lobby_answer(reply, channel_id, why):
+                await service.open_lobby(
+                    guild_id, channel_id, interaction.user.id, interaction.user.display_name, options, threaded=threaded
+                )
         except TableExists as exc:
             link = _message_link(guild_id, exc.channel_id, exc.message_id)
             await reply.error(
                 tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link) + (" " + why if why else "")
             )
             return
-        message_id = await post_lobby(reply, service, table)
-    if threaded and message_id is not None:
-        why = await start_thread(bot, service, table, message_id, interaction.user.display_name, public)
-    if why:  # the host alone learns why the game runs in the channel
-        await interaction.followup.send(why, ephemeral=True)
 
 
 @app_commands.command(name="join", description="Sit down at this channel's table")
@@ -279,7 +276,7 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
     snapshot = table.last_commit()
     shown = snapshot.table
     if shown.status is TableStatus.LOBBY or shown.game is None:
-        await post_lobby(Reply(interaction, Answer.PUBLIC), service_of(interaction), table)
+        await lobby_status(interaction, snapshot)
         return
     # The asker sees the table at once (rows as text and as the picture); everyone gets it
     # posted anew at the bottom of the channel, its buttons with it.
@@ -305,6 +302,23 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
         said = tr(locale, "Here is the table; it is posted again at the bottom of the channel, with its buttons.")
     await interaction.followup.send(said, embed=embed, files=files, ephemeral=True)
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
+
+
+async def lobby_status(interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+    """A lobby, to the asker; posted anew at the bottom of the channel where it is played in place (a
+    game's thread starts on its lobby message, which therefore stays where it is)."""
+    shown = snapshot.table
+    locale = user_locale(interaction)
+    embed = lobby_embed(shown, locale)
+    if shown.thread_id is not None:
+        said = tr(locale, "The game will be played in its thread: {thread}", thread=f"<#{shown.thread_id}>")
+    elif shown.message_id is not None and not shown.threaded:
+        said = tr(locale, "Here is the table; it is posted again at the bottom of the channel, with its buttons.")
+    else:  # its message is on its way (the presenter shows what was committed)
+        said = None
+    await interaction.response.send_message(said, embed=embed, ephemeral=True)
+    if said is not None and shown.thread_id is None:
+        presenter_of(interaction).repost(snapshot)
 
 
 @app_commands.command(name="rules", description="A short summary of this table's rules")

@@ -206,6 +206,8 @@ class Threads(commands.Cog):
             and snapshot.is_open
             and snapshot.meta.get("threaded")
             and not snapshot.meta.get("thread_id")
+            # A lobby whose message was never shown gets its thread once the presenter shows it.
+            and not any(post.kind == "opened" for post in snapshot.posts)
         ):
             self._spawn(self._place(snapshot.table), f"place-{snapshot.id}")
 

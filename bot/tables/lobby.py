@@ -81,6 +81,9 @@ class Lobby:
                 deadline=now + waits,
                 threaded=threaded,
             )
+            # The lobby's message is news like a reveal: committed with the table, shown once by the
+            # presenter (as the opener's answer where it can), and again after a restart if it never was.
+            table.add_post("opened", at=now)
             await self.tx.create(table, "lobby")
             self.registry.add(table)
         finally:

@@ -229,7 +229,7 @@ class Post:
     """
 
     seq: int
-    kind: str  # started, turn, notice, finished, cancelled
+    kind: str  # opened (a lobby's message), started, turn, notice, finished, cancelled, reminder
     events: tuple[Event, ...] = ()
     notices: tuple[Text, ...] = ()
     step: int = 0  # the decision point it opens; the timer waits for it to be seen

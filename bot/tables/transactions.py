@@ -151,7 +151,12 @@ class Transactions:
         """The record of a new table and its first commit, in one transaction (sets ``table.id``)."""
         state = table.game.to_dict() if table.game is not None else {}
         meta = table.meta()
-        change = Commit(state=state, meta=meta, seats=seat_infos(table))
+        change = Commit(
+            state=state,
+            meta=meta,
+            seats=seat_infos(table),
+            posts=[OutboxPost(seq=p.seq, payload=p.to_dict()) for p in table.unsaved],
+        )
         table.id = await self.write(
             lambda: self.store.create_game(
                 guild_id=table.guild_id,

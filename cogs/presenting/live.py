@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,17 +27,20 @@ from bot.tables.ai_seats import SEARCHING_LEVELS
 from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
 from bot.tables.updates import TableUpdate
-from cogs.i18n import tr
+from cogs.i18n import tr, user_locale
 from cogs.render.pings import table_pings
 from cogs.render.specials import waiting_line
 from cogs.render.text import clip, lobby_embed, seat_name, table_embed
-from cogs.ui.lobby import lobby_view, server_lines
+from cogs.reply import Reply
+from cogs.threads import start_thread
+from cogs.ui.lobby import LobbyButton, lobby_view, server_lines
 from cogs.ui.table import table_view
 from engine import Phase
 
 from .budget import Priority, RequestBudget, requests_for
-from .channels import TableChannels
+from .channels import TableChannels, transient
 from .clicks import Clicks
+from .openings import Openings
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
 from .reminders import Reminders
@@ -63,9 +67,11 @@ class LiveMessages:
         reminders: Reminders,
         budget: RequestBudget,
         clicks: Clicks,
+        openings: Openings,
     ) -> None:
         self.client = client
         self.clicks = clicks
+        self.openings = openings
         self.service = service
         self.channels = channels
         self.budget = budget
@@ -171,8 +177,27 @@ class LiveMessages:
 
     async def post(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
         """Post the live table with ``post``'s news above it (the message before it is left as it
-        is: the new one supersedes it); the new message's id."""
+        is: the new one supersedes it); the new message's id. Without a post (``/6nimmt status``),
+        the table or the lobby anew, with a nonce of its own for every try of this repost."""
         locale = self.channels.locale(table)
+        repost = {} if post is not None else {"nonce": f"6r{table.id}.{secrets.token_hex(4)}"[:25]}
+        if table.status is TableStatus.LOBBY:
+            if post is not None:
+                raise ValueError(f"table {table.id}: a lobby's post is its opening ({post.kind})")
+            message = await self.channels.retry(
+                self.outbox.send,
+                table,
+                None,
+                embed=lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
+                view=lobby_view(table, locale),
+                **repost,
+            )
+            if message is None:
+                return None
+            self._lobby_drawn[table.id] = lobby_players(table)
+            self._live[table.id] = message.id
+            self.outbox.live_message_posted(table.id, message.id)
+            return message.id
         self._behind.discard(table.id)  # the new message shows the newest state
         if post is not None:
             late = self.service.clock() - post.at
@@ -215,6 +240,7 @@ class LiveMessages:
             view=table_view(table, locale),
             files=files,
             allowed_mentions=table_pings(table, text),
+            **repost,
         )
         if previous is not None:
             self._last_edit.pop(previous, None)  # superseded: never edited again
@@ -250,6 +276,75 @@ class LiveMessages:
         if post is not None and post.remind:  # a turn-based decision opens
             lines.append(self.reminders.mention_line(table, post, locale))
         return lines
+
+    # -- a lobby's message ------------------------------------------------------------------
+
+    async def open_lobby(self, table: Table, post: Post) -> int | None:
+        """Show a new lobby (its "opened" post), as its opener's answer where that is in the lobby's
+        channel, else in the channel (once: its nonce, or a look for it); then start its game's
+        thread on it, and tell the opener where it is and why it has no thread. The message's id."""
+        locale = self.channels.locale(table)
+        embed = lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale))
+        view = lobby_view(table, locale)
+        opening = self.openings.opener(table.id)
+        opener = opening.reply if opening is not None else None
+        here = opener is not None and opener.interaction.channel_id == table.channel_id
+        message_id = await self._answer_with_lobby(opener, table, post, embed, view) if opener and here else None
+        answered = message_id is not None
+        if message_id is None:
+            message = await self.channels.retry(
+                self.outbox.send_to,
+                self.channels.channel(table),
+                table,
+                post,
+                "",
+                lambda message: shows_lobby(message, table.id),
+                embed=embed,
+                view=view,
+            )
+            message_id = message.id if message is not None else None
+        if message_id is None:
+            return None
+        self._live[table.id] = message_id
+        self._lobby_drawn[table.id] = lobby_players(table)
+        why = opening.why if opening is not None else None
+        if table.threaded and table.thread_id is None:  # its game's thread starts on it
+            why = await start_thread(self.client, self.service, table, message_id, table.host_name, locale) or why
+        if opener is not None and (answered or not here):  # an answer Discord failed is not tried again
+            await self._tell_opener(opener, table, message_id, not here, why)
+        self.openings.finish(table.id)
+        return message_id
+
+    async def _answer_with_lobby(
+        self, opener: Reply, table: Table, post: Post, embed: discord.Embed, view: discord.ui.View
+    ) -> int | None:
+        """The lobby as its opener's public answer; None if Discord did not take it (the bot's token
+        posts it then, after looking for it when Discord may have taken it after all)."""
+        tried = time.time()
+        try:
+            message_id = await opener.send(ephemeral=False, embed=embed, view=view)
+            if message_id is None:
+                message_id = (await opener.interaction.original_response()).id
+            return message_id
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            if transient(exc):
+                self.outbox.unsure(table.id, post, tried)
+            log.info("table %s: its lobby could not be its opener's answer (%s); posted in the channel", table.id, exc)
+            return None
+
+    async def _tell_opener(
+        self, opener: Reply, table: Table, message_id: int, elsewhere: bool, why: str | None
+    ) -> None:
+        """The opener learns where the lobby is (``elsewhere``: it is not the answer) and why its game has
+        no thread; best effort: the lobby is shown either way."""
+        try:
+            if elsewhere:
+                link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"
+                await opener.send(tr(user_locale(opener.interaction), "The new table is open: {link}", link=link))
+            if why:
+                await opener.send(why)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.info("table %s: its opener could not be told where it is (%s)", table.id, exc)
 
     async def edit(self, table: Table) -> None:
         """Bring the live message up to the table's state (who has picked, the lobby's players)."""
@@ -373,6 +468,16 @@ def someone_picked(table: Table) -> bool:
     return view.phase is Phase.PICK and any(
         picked and (not seat.is_ai or seat.ai_level in SEARCHING_LEVELS)
         for picked, seat in zip(view.picked, table.seats, strict=True)
+    )
+
+
+def shows_lobby(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is ``table_id``'s lobby (found by its Join button)."""
+    wanted = LobbyButton("join", table_id).custom_id
+    return any(
+        getattr(child, "custom_id", None) == wanted
+        for row in message.components
+        for child in getattr(row, "children", ())
     )
 
 

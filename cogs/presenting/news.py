@@ -42,6 +42,8 @@ class News:
 
     async def show(self, table: Table, post: Post, newest: bool) -> int | None:
         """Send ``post``; the id of the live message it posted, if it posted one."""
+        if post.kind == "opened":
+            return await self.live.open_lobby(table, post)
         locale = self.channels.locale(table)
         notices = [render(locale, notice) for notice in post.notices]
         live = self.live.message_id(table.id)

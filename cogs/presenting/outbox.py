@@ -169,6 +169,11 @@ class OutboxDelivery:
         if self._unmarked.get(table_id) == (upto, message_id):
             del self._unmarked[table_id]
 
+    def unsure(self, table_id: int, post: Post, tried: float) -> None:
+        """``post``'s message may have been taken by Discord at ``tried`` (the wall clock's time)
+        without its answer reaching us: it is looked for in the channel before it is sent again."""
+        self._unsure[table_id, post.seq] = tried
+
     async def send(
         self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "", **fields: Any
     ) -> discord.Message | None:
@@ -181,7 +186,7 @@ class OutboxDelivery:
             table,
             post,
             nonce_tag,
-            (lambda content: says(content, words)) if words else None,
+            (lambda message: says(message.content, words)) if words else None,
             **fields,
         )
 
@@ -191,7 +196,7 @@ class OutboxDelivery:
         table: Table,
         post: Post | None,
         nonce_tag: str,
-        matches: Callable[[str], bool] | None,
+        matches: Callable[[discord.Message], bool] | None,
         **fields: Any,
     ) -> discord.Message | None:
         """Send a message of ``post`` to ``where`` (its table's channel, or a player's direct
@@ -220,7 +225,11 @@ class OutboxDelivery:
         return await where.send(**fields)
 
     async def _sent_already(
-        self, table: Table, post: Post, where: discord.abc.Messageable, matches: Callable[[str], bool] | None
+        self,
+        table: Table,
+        post: Post,
+        where: discord.abc.Messageable,
+        matches: Callable[[discord.Message], bool] | None,
     ) -> discord.Message | None:
         """The message of ``post`` in ``where`` if one may have been sent already without a nonce to
         tell: a follow-up whose fate is unknown, a post the process before this one may have sent,
@@ -264,7 +273,7 @@ class OutboxDelivery:
             return None
 
     async def _sent_before(
-        self, table: Table, where: discord.abc.Messageable, since: float, matches: Callable[[str], bool]
+        self, table: Table, where: discord.abc.Messageable, since: float, matches: Callable[[discord.Message], bool]
     ) -> discord.Message | None:
         """Our message that ``matches`` among those in ``where`` since ``since``: an earlier try that
         Discord took, too long ago for the nonce to tell; or None."""
@@ -272,7 +281,7 @@ class OutboxDelivery:
         after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since - 5, UTC)))
         try:
             async for message in where.history(limit=LOOK_BACK, after=after):
-                if me is not None and message.author.id == me.id and matches(message.content):
+                if me is not None and message.author.id == me.id and matches(message):
                     log.info("table %s: a post was already sent (message %s)", table.id, message.id)
                     return message
         except discord.HTTPException as exc:  # cannot read the channel: sending is all that is left

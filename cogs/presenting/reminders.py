@@ -94,7 +94,7 @@ class Reminders:
                 table,
                 post,
                 f"d{index}",
-                lambda content: same.fullmatch(content) is not None,
+                lambda message: same.fullmatch(message.content) is not None,
                 content=text(deadline_mark(table)),
             )
         except discord.Forbidden as exc:

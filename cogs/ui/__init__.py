@@ -9,7 +9,7 @@ the tables cog registers them with the bot.
 from .base import PREFIX, ReclaimButton, TableItem, item_view, refuse
 from .draft import DraftSelect
 from .hand import HandButton, HintButton, PickButton, RemindButton, TrackerButton, send_hand
-from .lobby import LobbyButton, RematchButton, lobby_view, post_lobby, rematch_view
+from .lobby import LobbyButton, RematchButton, lobby_answer, lobby_view, rematch_view
 from .specials import SPECIAL_ITEMS
 from .table import RowButton, table_view
 
@@ -35,7 +35,7 @@ __all__ = [
     "TableItem",
     "item_view",
     "lobby_view",
-    "post_lobby",
+    "lobby_answer",
     "refuse",
     "rematch_view",
     "send_hand",

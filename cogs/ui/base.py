@@ -10,6 +10,7 @@ user itself.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -92,7 +93,7 @@ class TableItem:
         """A click that makes a move on a table may carry the table's next messages (``Clicks``):
         registered before it is acted on, so that the reveal it brings finds it."""
         table_id = getattr(self, "table_id", None)
-        presenter = getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
+        presenter = presenter_of(interaction)
         if not self.moves or table_id is None or presenter is None:
             return None
         clicks: Clicks = presenter.clicks
@@ -100,6 +101,12 @@ class TableItem:
 
     async def act(self, interaction: discord.Interaction, service: TableService, reply: Reply) -> None:
         raise NotImplementedError
+
+
+def presenter_of(interaction: discord.Interaction) -> Any:
+    """The presenter of the tables' cog (``cogs.presenter.Presenter``, which this layer cannot name), or
+    None while that cog is not loaded."""
+    return getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
 
 
 def moved_on(interaction: discord.Interaction, table: Table | None) -> str | None:

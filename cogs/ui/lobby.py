@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 import discord
 
-from bot.tables.service import TableService
-from bot.tables.table import Table
-from cogs.client import bot_of
-from cogs.i18n import N_, public_locale, tr, user_locale
+from cogs.client import bot_of, channel_id_of
+from cogs.i18n import N_, tr
 from cogs.render.settings import settings_lines
-from cogs.render.text import lobby_embed
 from cogs.reply import Answer, Reply
-from cogs.threads import start_thread
+from cogs.threads import game_thread_parent
 
-from .base import TableItem, item_view
+from .base import TableItem, item_view, presenter_of
 
 LOBBY_LABELS = {
     # Translators: a button label (at most 80 characters).
@@ -89,21 +90,13 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         book = bot_of(interaction).server_settings
         # a rematch button is pressed in a server; elsewhere the bot's own defaults hold
         threads = (book.cached(interaction.guild_id) if interaction.guild_id is not None else book.bot_defaults).threads
-        table = await service.rematch(
-            self.table_id, interaction.user.id, interaction.user.display_name, threads=threads
-        )
-        message_id = await post_lobby(reply, service, table)
-        if table.threaded and message_id is not None:
-            why = await start_thread(
-                interaction.client,
-                service,
-                table,
-                message_id,
-                interaction.user.display_name,
-                public_locale(interaction),
-            )
-            if why:
-                await interaction.followup.send(why, ephemeral=True)
+        parent = game_thread_parent(interaction)
+        if parent is not None:
+            # Pressed in a finished game's thread: the lobby goes to the channel, and the answer, only
+            # the player's, says where (even if the save is slow and the answer deferred).
+            reply.answer = Answer.EPHEMERAL
+        async with lobby_answer(reply, parent if parent is not None else channel_id_of(interaction)):
+            await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name, threads=threads)
 
 
 def lobby_view(table, locale) -> discord.ui.View:
@@ -119,40 +112,28 @@ def rematch_view(table_id: int, locale) -> discord.ui.View:
     return view
 
 
-async def post_lobby(reply: Reply, service: TableService, table: Table) -> int | None:
-    """Post the public lobby (as committed) and remember its message; its id.
-
-    It is the interaction's answer, unless the interaction came from another channel (a Rematch
-    pressed in a finished game's thread): then the lobby goes to the table's channel, where its
-    thread will start, and the player is told where it is."""
-    interaction = reply.interaction
-    locale = public_locale(interaction)
-    shown = table.last_commit().table
-    embed = lobby_embed(shown, locale, server=server_lines(interaction.client, table.guild_id, locale))
-    view = lobby_view(shown, locale)
-    message_id: int | None
-    if interaction.channel_id != table.channel_id:
-        channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = (await channel.send(embed=embed, view=view)).id
-        await reply.send(
-            tr(
-                user_locale(interaction),
-                "The new table is open: {link}",
-                link=f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}",
-            )
-        )
-    else:
-        message_id = await reply.send(ephemeral=False, embed=embed, view=view)
-        message_id = message_id or (await interaction.original_response()).id
-    if not await service.set_message(table.id, message_id, lobby=True):
-        # The game began (or the lobby closed) before Discord told us this message's id,
-        # so nothing else knows to take its buttons away.
-        channel = interaction.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.get_partial_message(message_id).edit(
-            embed=lobby_embed(table.last_commit().table, locale), view=None
-        )
-        return None
-    return message_id
+@contextlib.asynccontextmanager
+async def lobby_answer(reply: Reply, channel_id: int, why: str | None = None) -> AsyncIterator[None]:
+    """Around the service opening a lobby in ``channel_id`` for the user of ``reply``'s interaction:
+    the presenter shows the lobby (committed with the table) as this interaction's answer, or, from
+    another channel, in ``channel_id`` with a link as the answer; ``why``: why the game has no
+    thread, told to the opener alone. Waits until it is shown, or until the answer is deferred (the
+    presenter answers later through the interaction's token)."""
+    presenter = presenter_of(reply.interaction)
+    if presenter is None:  # the tables' cog is unloading: the next start shows the lobby
+        yield
+        await reply.defer()
+        return
+    user_id = reply.interaction.user.id
+    opening = presenter.openings.expect(user_id, channel_id, reply, why)
+    try:
+        yield
+    finally:
+        presenter.openings.withdraw(user_id, opening)  # the lobby's commit claimed it, or none was opened
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(opening.done.wait(), reply.defer_after + 0.5)
+    if not opening.done.is_set():
+        await reply.defer()  # nothing if it was answered: the presenter answers through its token
 
 
 def server_lines(client, guild_id: int | None, locale) -> list[str]:

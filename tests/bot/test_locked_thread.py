@@ -124,7 +124,7 @@ async def test_a_pause_whose_save_fails_changes_nothing(store, clock):
 
 async def test_a_post_held_by_the_lock_does_not_stretch_the_turn_by_the_pause(store, clock):
     service, table, _ = await playing(store, clock)
-    [started] = table.outbox
+    [opened, started] = table.outbox  # the lobby's message and the table's first
     clock.advance(5)  # refused at once: the face learns of the lock from it
     await service.thread_locked(THREAD)
     clock.advance(5 * 3600)

@@ -40,7 +40,8 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
         1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1, turn_seconds=60)
     )
     await service.begin(table.id, 100)
-    [post] = table.outbox
+    [opened, post] = table.outbox  # the lobby's message and the table's first
+    assert opened.kind == "opened"
     committed = clock() + 60
     assert table.deadline == committed
     clock.advance(7)  # Discord took seven seconds to accept the table message
@@ -70,7 +71,7 @@ async def test_a_post_shown_in_time_changes_no_timer(store, clock):
         1, 10, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=1, turn_seconds=60)
     )
     await service.begin(table.id, 100)
-    [post] = table.outbox
+    [_, post] = table.outbox
     hand = list(table.game.hands[table.seat_of(100)])
     await service.post_seen_late(table.id, post, 0.3)  # shown 300 ms after its commit: on time
     assert service.scheduler.deadline(table.id) == table.deadline

@@ -97,7 +97,7 @@ async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_re
     assert table.deadline == clock() + TURN_BASED_LOBBY_SECONDS
     await service.join(table.id, 200, "bob")
     await service.begin(table.id, 100)
-    [started] = table.outbox
+    [opened, started] = table.outbox  # the lobby's message and the table's first
     assert started.kind == "started" and set(started.remind) == {100, 200}  # mentioned as the turn starts
     assert table.deadline == clock() + 8 * 3600
     assert service.scheduler.deadline(table.id) == table.deadline - 2 * 3600  # the reminder wakes it first

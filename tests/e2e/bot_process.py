@@ -50,6 +50,7 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     ``results``     inside the result's write, after its rows and before they commit;
     ``posted``      once Discord has accepted a post of a turn (its reveal), before the
                     write that records it as shown;
+    ``lobby``       right after the commit of a new lobby, before its message is posted;
     ``thread``      as the bot asks Discord to start a game's thread on its lobby (posted and
                     saved), before the request is sent;
     ``thread-started`` once Discord has started that thread, before the bot saves it.
@@ -113,6 +114,12 @@ class CrashingStore:
         result = await self._inner.mark_shown(game_id, upto=upto, message_id=message_id)
         self._time("mark_shown", started)
         return result
+
+    async def create_game(self, **kwargs):
+        game_id = await self._inner.create_game(**kwargs)
+        if CRASH_AT == "lobby":
+            die(CRASH_AT)  # the lobby is committed; its message is neither posted nor the command answered
+        return game_id
 
     async def commit(self, game_id, commit):
         started = time.perf_counter()

@@ -362,3 +362,66 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
         assert [c.id for c in standin.world.channels.values() if c.is_thread] == [
             m.id for m in standin.channel_messages(channel)
         ], "one thread for each lobby"
+
+
+async def play_alone_to_the_end(standin, channel, user) -> None:
+    """``user`` plays a one-round game against AI seats to its standings: each turn the lowest card
+    of the hand, row 1 when asked, waiting each time for the next table message to be posted."""
+    for _ in range(40):
+        live = next((m for m in reversed(standin.channel_messages(channel)) if m.custom_ids), None)
+        if live is None or not table_ids(live):  # the standings' Rematch is the newest
+            return
+        choice = table_ids(live)[0]
+        if choice.startswith("6n:r:"):
+            await (await standin.click(user, live, choice)).ack()
+        else:
+            cards, hand = await open_hand(standin, user, live)
+            await (await standin.click(user, hand, cards[min(cards)])).reply(timeout=10)
+        await standin.world.wait_until(
+            lambda live=live: (
+                next((m for m in reversed(standin.channel_messages(channel)) if m.custom_ids), live) is not live
+            ),
+            10,
+            "the game did not move on",
+        )
+    raise AssertionError("the game did not end")
+
+
+async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_the_restart(tmp_path):
+    """The bot dies right after committing a new lobby: its message never posted, the command never
+    answered. The next process shows the lobby (in the channel, or with its game's thread started
+    on it), once, and the game is played to its standings."""
+    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
+        guild = standin.add_guild("Bullpen")
+        channel = standin.add_text_channel(guild, "games")
+        alice = standin.add_member(guild, "alice")
+        bot = BotProcess(standin, tmp_path, seed=1)
+        try:
+            for threads in ("false", "true"):
+                await bot.start("lobby", sync=threads == "false", THREADS=threads)
+                await standin.wait_for_commands("6nimmt", timeout=10)
+                before = len(standin.channel_messages(channel))
+                start = await standin.slash(alice, channel, "6nimmt start", rounds=1, ai_players=1, ai_level="easy")
+                await bot.died()
+                assert start.callback_type is None  # never answered
+                await bot.start(THREADS=threads)
+                lobby = await standin.wait_for_message(
+                    lambda m: not m.ephemeral and any(c.startswith("6n:l:join:") for c in m.custom_ids), 10
+                )
+                await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
+                where = channel
+                if threads == "true":
+                    where = await standin.world.wait_until(
+                        lambda lobby=lobby: standin.world.channels.get(lobby.id), 10, "the lobby's thread"
+                    )
+                await wait_for_live(standin, where, "6n:h:")
+                await play_alone_to_the_end(standin, where, alice)
+                assert "Game over" in standin.channel_messages(where)[-1].content
+                new = standin.channel_messages(channel)[before:]
+                lobbies = [m for m in new if "6n:l:join:" in str(m.custom_ids) or "table open" in str(m.embed)]
+                assert [m.id for m in new if m.id == lobby.id] == [lobby.id] and len(lobbies) <= 1, new
+                await bot.kill()
+        finally:
+            if bot.proc is not None and bot.proc.returncode is None:
+                bot.proc.kill()
+                await bot.proc.wait()

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from cogs.reply import Reply
 from tests.e2e.test_table_play import click_ok, play_until_over
 
 
@@ -246,23 +247,23 @@ async def test_a_lobby_change_shown_after_the_start_does_not_post_a_second_table
 async def start_with_a_late_lobby_id(world, *clicks):
     """``/6nimmt start``, then ``clicks`` ((user, label) on the lobby) before the bot learns the
     lobby message's id, as when Discord is slow to answer; returns the start and the lobby."""
-    service = world.bot.service
     gate = asyncio.Event()
-    set_message = service.set_message
-    calls = []
+    send = Reply.send
 
-    async def late(table_id, message_id, **kwargs):
-        calls.append(message_id)
-        if len(calls) == 1:  # the lobby's
+    async def late(self, *args, **kwargs):  # Discord shows the lobby at once, and answers late
+        message_id = await send(self, *args, **kwargs)
+        if kwargs.get("ephemeral") is False:
             await gate.wait()
-        return await set_message(table_id, message_id, **kwargs)
+        return message_id
 
-    service.set_message = late
-    start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
-    opened = await start.reply()
-    for user, label in clicks:
-        await click_ok(world, user, opened, opened.button(label)["custom_id"])
-    await world.settle()
+    Reply.send = late
+    try:
+        start = await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)
+        opened = await start.reply()
+        for user, label in clicks:
+            await click_ok(world, user, opened, opened.button(label)["custom_id"])
+    finally:
+        Reply.send = send
     gate.set()
     await world.standin.world.wait_until(
         lambda: not world.standin.message(opened.id).custom_ids, 3, "the lobby kept its buttons"

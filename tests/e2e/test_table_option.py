@@ -14,8 +14,9 @@ async def reply(world, user, command, *, channel=None, **options):
 
 
 async def threaded_table(world, host, *, begin=False, players=(), **options):
-    """A table of ``world.channel`` whose game plays in a thread of its own, made through the service
-    (as ``/6nimmt start`` will make one); its thread is returned with it."""
+    """A table of ``world.channel`` whose game plays in a thread of its own, opened through the service
+    (as ``/6nimmt start`` opens one): the presenter posts its lobby and starts its thread on it. The
+    table and its thread."""
     service = world.bot.service
     table = await service.open_lobby(
         world.guild.id,
@@ -25,8 +26,8 @@ async def threaded_table(world, host, *, begin=False, players=(), **options):
         TableOptions(rounds=1, target=None, **options),
         threaded=True,
     )
-    thread = world.standin.add_thread(world.channel, f"game {table.id}")
-    await service.set_thread(table.id, thread.id)
+    await world.settle()
+    thread = world.standin.world.channels[service.get(table.id).thread_id]
     for player in players:
         await service.join(table.id, player.id, player.user.name)
     if begin:

@@ -1,0 +1,109 @@
+"""A lobby is committed state, shown like a reveal: once, whatever Discord does to its post.
+
+A Rematch pressed in a finished game's thread (or ``/6nimmt start`` typed there) posts the new
+lobby into the channel with the bot's token; ``/6nimmt start`` in a channel answers with it. Each
+path here gets its post failed as Discord may fail it (a 503, a 429 that outlasts discord.py's
+own tries, a cut connection, applied or not), and the lobby still shows exactly once, its
+player is told where, and its game is played to the standings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_table_play import click_ok
+from tests.e2e.test_threads import begun_in_thread, play_in
+
+MESSAGES = "/channels/{channel}/messages"
+CALLBACK = "/interactions/{id}/{token}/callback"
+
+#: How Discord may fail a post: refused (503), refused until discord.py gives up (429 five times),
+#: taken but answered 503, or its connection cut before or after Discord took it.
+FAILURES = {
+    "503": dict(status=503),
+    "503-applied": dict(status=503, applied=True),
+    "429": dict(status=429, times=5),
+    "cut": dict(drop=True),
+    "cut-applied": dict(drop=True, applied=True),
+}
+
+
+def lobbies(world, channel=None):
+    """The lobby messages in the channel (each found by its Join button)."""
+    return [m for m in world.public(channel) if any(cid.startswith("6n:l:join:") for cid in m.custom_ids)]
+
+
+async def finished_in_thread(world):
+    """alice's game (with an AI seat) played to its standings in its thread: (lobby, standings)."""
+    lobby, thread, _ = await begun_in_thread(world)
+    await play_in(world, thread, [world.alice])
+    await world.settle()
+    standings = world.standin.channel_messages(thread)[-1]
+    assert standings.button("Rematch")
+    return lobby, standings
+
+
+async def play_the_new_game(world, lobby):
+    """The new lobby's thread, its game started and played to its standings there."""
+    thread = await world.standin.world.wait_until(
+        lambda: world.standin.world.channels.get(lobby.id), 3, "the new game's thread"
+    )
+    await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+    await play_in(world, thread, [world.alice])
+    await world.settle()
+    assert "Game over" in world.standin.channel_messages(thread)[-1].content
+
+
+@pytest.mark.parametrize("failure", FAILURES, ids=list(FAILURES))
+async def test_a_rematch_whose_lobby_post_fails_shows_the_lobby_once(world, failure):
+    world.threads = True
+    async with world.running_bot():
+        first, standings = await finished_in_thread(world)
+        rule = world.standin.fail_next("POST", MESSAGES, channel=world.channel.id, **FAILURES[failure])
+        rematch = await world.standin.click(world.alice, standings, standings.button("Rematch")["custom_id"])
+        said = await rematch.reply(timeout=10)
+        await world.settle()
+        assert rule.spent
+        shown = [m for m in lobbies(world) if m.id != first.id]
+        assert len(shown) == 1, [m.id for m in shown]
+        assert "table open" in shown[0].embed["title"]
+        assert said.ephemeral_to.id == world.alice.id and "new table is open" in said.content
+        assert f"/{world.channel.id}/{shown[0].id}" in said.content
+        await play_the_new_game(world, shown[0])
+        world.standin.assert_no_errors()
+
+
+@pytest.mark.parametrize("failure", ["503", "cut"])
+async def test_the_next_game_typed_in_a_finished_thread_shows_its_lobby_once_when_its_post_fails(world, failure):
+    world.threads = True
+    async with world.running_bot():
+        first, standings = await finished_in_thread(world)
+        thread = world.standin.world.channels[first.id]
+        rule = world.standin.fail_next("POST", MESSAGES, channel=world.channel.id, **FAILURES[failure])
+        start = await world.standin.slash(world.alice, thread, "6nimmt start", rounds=1, ai_players=1)
+        said = await start.reply(timeout=10)
+        await world.settle()
+        assert rule.spent
+        shown = [m for m in lobbies(world) if m.id != first.id]
+        assert len(shown) == 1 and f"/{world.channel.id}/{shown[0].id}" in said.content
+        await play_the_new_game(world, shown[0])
+        world.standin.assert_no_errors()
+
+
+@pytest.mark.parametrize("failure", ["cut", "cut-applied"])
+async def test_a_start_whose_answer_fails_shows_its_lobby_once(world, failure):
+    """The lobby is the command's answer; Discord cuts that answer's connection, before or after
+    taking it. The lobby is in the channel once either way, and its game is played to the end."""
+    async with world.running_bot():
+        rule = world.standin.fail_next("POST", CALLBACK, **FAILURES[failure])
+        await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
+        await world.standin.world.wait_until(lambda: lobbies(world), 5, "the lobby")
+        await world.settle()
+        assert rule.spent
+        [lobby] = lobbies(world)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await play_in(world, world.channel, [world.alice, world.bob])
+        await world.settle()
+        assert len(lobbies(world)) == 0 and "Game over" in world.public()[-1].content
+        assert sum("table open" in str(m.embed) or "started" in str(m.embed) for m in world.public()) == 1
