@@ -33,7 +33,9 @@ def demo_table() -> Table:
     game = Game.new(options.game_config(len(seats)), seed=7)
     for _ in range(7):  # each drafter takes the lowest card still face up
         game.apply(Draft(game.drafter, min(game.draft_pool)))
-    return Table(1, 1, 1, 1, options, seats, status=TableStatus.PLAYING, game=game, deadline=1_900_000_000)
+    return Table(
+        1, 1, 1, host_id=1, options=options, seats=seats, status=TableStatus.PLAYING, game=game, deadline=1_900_000_000
+    )
 
 
 def _readable(text: str) -> str:

@@ -54,7 +54,15 @@ def demo_prompt() -> SpecialPrompt:
     )
     game.pick(0, 22)
     game.pick(1, 90)
-    table = Table(1, 1, 1, 1, TableOptions(variant="anniversary"), [Seat(1, "alice"), Seat(2, "bob")], game=game)
+    table = Table(
+        1,
+        1,
+        1,
+        host_id=1,
+        options=TableOptions(variant="anniversary"),
+        seats=[Seat(1, "alice"), Seat(2, "bob")],
+        game=game,
+    )
     plays = [a for a in game.legal_actions(0) if hasattr(a, "special")]
     return SpecialPrompt(table, 0, game.view(0), game.phase, game.preview_placement(22), plays, special_outlook(game))
 

@@ -6,11 +6,13 @@ Speaks ids and engine objects only; the Discord face renders it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias, cast, get_args
+from collections.abc import Callable, Iterable
+from dataclasses import KW_ONLY, MISSING, dataclass, field, fields
+from types import NoneType, UnionType
+from typing import Any, Literal, TypeAlias, Union, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -263,31 +265,63 @@ class Post:
         )
 
 
-@dataclass
-class Table:
-    """One table in one channel (or thread), as the table service changes it.
+class CorruptCheckpoint(ValueError):
+    """A stored checkpoint that cannot be a table's: ``str()`` names the field and why."""
 
-    Only the service touches a live table, under its ``lock``; everyone else
-    reads a ``TableSnapshot`` of what was committed.
+
+@dataclass(frozen=True)
+class Checkpointed:
+    """How a field of ``TableRecord`` is written in a checkpoint's meta and read back (its
+    ``checkpointed`` metadata). A field of a plain JSON type needs none: ``int``, ``float``,
+    ``bool``, ``str``, or one of them or None, written as it is and read by that type."""
+
+    write: Callable[[Any], Any] | None = None  # None: as it is
+    read: Callable[[Any], Any] | None = None  # None: by the field's declared type
+    #: In every checkpoint ever written: one without it is corrupt, not read as the default.
+    required: bool = False
+
+
+def checkpointed(
+    write: Callable[[Any], Any] | None = None, read: Callable[[Any], Any] | None = None, *, required: bool = False
+) -> dict[str, Checkpointed]:
+    """A record field's metadata: how it is saved (see ``Checkpointed``)."""
+    return {"checkpointed": Checkpointed(write, read, required)}
+
+
+@dataclass(kw_only=True)
+class TableRecord:
+    """A table's committed state, declared once: ``checkpoint`` writes it, ``read`` reads it back
+    and ``Table.roll_back`` copies it, each by going through these fields.
+
+    ``game`` is the checkpoint's state (the engine writes and reads its own); every other field is
+    the key of its name in the checkpoint's meta. A field added here is saved with no other edit
+    (one of a type other than plain JSON says how with ``checkpointed``), and a checkpoint written
+    before it reads as its default.
     """
 
-    id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    options: TableOptions
-    seats: list[Seat]
-    status: TableStatus = TableStatus.LOBBY
-    seed: int = 0
-    game: Game | None = None
-    step: int = 0  # bumps at every new decision point, so older buttons are stale
+    host_id: int = field(metadata=checkpointed(required=True))
+    options: TableOptions = field(
+        metadata=checkpointed(
+            lambda options: options.model_dump(mode="json"), TableOptions.model_validate, required=True
+        )
+    )
+    seats: list[Seat] = field(
+        metadata=checkpointed(
+            lambda seats: [seat.to_dict() for seat in seats],
+            lambda data: [Seat.from_dict(seat) for seat in data],
+            required=True,
+        )
+    )
+    status: TableStatus = field(
+        default=TableStatus.LOBBY, metadata=checkpointed(lambda status: status.value, TableStatus, required=True)
+    )
+    seed: int = field(default=0, metadata=checkpointed(required=True))
+    game: Game | None = None  # the checkpoint's state, {} before the game starts
+    # bumps at every new decision point, so older buttons are stale
+    step: int = field(default=0, metadata=checkpointed(required=True))
     deadline: float | None = None  # epoch seconds of the current timer
-    message_id: int | None = None  # the public lobby / table message (stored on its own, see mark_shown)
     created_at: float = 0.0
-    outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
-    unsaved: list[Post] = field(default_factory=list)  # added by the change under way, not committed yet
     post_seq: int = 0  # the seq of the newest post ever numbered: never goes back
-    closed_notice: Text | None = None  # why it closed (cancelled or abandoned)
     # Where it plays: ``channel_id`` holds its lobby (and, for a game in a thread, the summary
     # message the thread was started on, whose id the thread shares); ``thread_id`` the game.
     threaded: bool = False  # the game plays in a thread of its own (once ``thread_id`` is known)
@@ -299,13 +333,123 @@ class Table:
     paused_at: float | None = None
     time_left: float | None = None
     resumed_at: float = 0.0  # when it last went on after a pause
+    # why it closed (cancelled or abandoned)
+    closed_notice: Text | None = field(default=None, metadata=checkpointed(Text.to_data, Text.from_data))
+
+    def checkpoint(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What a commit saves, (state, meta): the engine's state of the game ({} before it starts)
+        and every other field under its name (a table's posts and message id are stored on their own)."""
+        state = self.game.to_dict() if self.game is not None else {}
+        return state, {meta_field.name: meta_field.write_from(self) for meta_field in _META}
+
+    @staticmethod
+    def read(state: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str, Any]:
+        """The fields ``checkpoint`` wrote, by name; ``CorruptCheckpoint`` if the meta cannot be a table's."""
+        values = {meta_field.name: meta_field.read_from(meta) for meta_field in _META}
+        values["game"] = Game.from_dict(state) if state else None
+        return values
+
+
+@dataclass(frozen=True)
+class _MetaField:
+    """One key of a checkpoint's meta, as ``TableRecord`` declares its field."""
+
+    name: str
+    write: Callable[[Any], Any]
+    read: Callable[[Any], Any]
+    required: bool
+    nullable: bool  # None is one of its values
+    default: Callable[[], Any]
+
+    def write_from(self, record: TableRecord) -> Any:
+        value = getattr(record, self.name)
+        return None if value is None else self.write(value)
+
+    def read_from(self, meta: dict[str, Any]) -> Any:
+        value = meta.get(self.name)
+        if value is not None:
+            try:
+                return self.read(value)
+            except Exception as exc:  # whatever a reader raises, the error names the field it broke on
+                raise CorruptCheckpoint(f"the checkpoint's {self.name} cannot be read ({value!r:.80}): {exc}") from exc
+        if self.required:
+            raise CorruptCheckpoint(f"the checkpoint has no {self.name}")
+        # A null is a saved None; a key missing, one the version that wrote it did not have yet.
+        return None if self.nullable and self.name in meta else self.default()
+
+
+#: The types a record field is saved as without saying how: their value is JSON already.
+_PLAIN_JSON = (int, float, bool, str)
+
+
+def _meta_fields() -> tuple[_MetaField, ...]:
+    types = get_type_hints(TableRecord)
+    meta: list[_MetaField] = []
+    for record_field in fields(TableRecord):
+        if record_field.name == "game":
+            continue
+        how: Checkpointed = record_field.metadata.get("checkpointed", Checkpointed())
+        declared = types[record_field.name]
+        meta.append(
+            _MetaField(
+                record_field.name,
+                how.write or (lambda value: value),
+                how.read or _plain_reader(record_field.name, declared),
+                how.required,
+                NoneType in _kinds(declared),
+                _default_of(record_field),
+            )
+        )
+    return tuple(meta)
+
+
+def _default_of(record_field: dataclasses.Field[Any]) -> Callable[[], Any]:
+    if record_field.default_factory is not MISSING:
+        return record_field.default_factory
+    return lambda: record_field.default
+
+
+def _kinds(declared: Any) -> tuple[Any, ...]:
+    """The types a field's values may have: each of a union's (``int | None``), else the one declared."""
+    return get_args(declared) if get_origin(declared) in (Union, UnionType) else (declared,)
+
+
+def _plain_reader(name: str, declared: Any) -> Callable[[Any], Any]:
+    """How a field of a plain JSON type (or that or None) is read: by the type's own conversion."""
+    kinds = [kind for kind in _kinds(declared) if kind is not NoneType]
+    if len(kinds) != 1 or kinds[0] not in _PLAIN_JSON:
+        raise TypeError(f"TableRecord.{name}: a {declared} is no JSON value; say how it is saved with checkpointed()")
+    return cast(Callable[[Any], Any], kinds[0])
+
+
+_META = _meta_fields()
+
+
+@dataclass
+class Table(TableRecord):
+    """One table in one channel (or thread), as the table service changes it.
+
+    Only the service touches a live table, under its ``lock``; everyone else
+    reads a ``TableSnapshot`` of what was committed. What a commit checkpoints
+    is its ``TableRecord``; the fields declared here are not in the checkpoint.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    _: KW_ONLY
+    # Saved apart from the checkpoint, each on its own.
+    message_id: int | None = None  # the public lobby / table message (see mark_shown)
+    outbox: list[Post] = field(default_factory=list)  # committed, not yet shown
+    # In memory only, never saved.
+    unsaved: list[Post] = field(default_factory=list)  # added by the change under way, not committed yet
     decision: DecisionId | None = field(default=None, repr=False, compare=False)  # the game's decision_id
     outlook: CachedOutlook | None = field(default=None, repr=False, compare=False)
     # (seat, step, card): see specials.declined_for
     queued_swap: tuple[int, int, Special] | None = field(default=None, repr=False, compare=False)
     lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
     # (step, seconds): the current decision's post reached the channel that late, and its timer waits
-    # as long (see TableService.post_seen_late); in memory only, never committed
+    # as long (see TableService.post_seen_late)
     grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     # the last committed (state, meta)
@@ -422,29 +566,6 @@ class Table:
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
-    def meta(self) -> dict[str, Any]:
-        """The service's side of a checkpoint (the engine saves its own state; posts and the
-        message id are stored on their own)."""
-        return {
-            "host_id": self.host_id,
-            "options": self.options.model_dump(mode="json"),
-            "seats": [s.to_dict() for s in self.seats],
-            "status": self.status.value,
-            "seed": self.seed,
-            "step": self.step,
-            "deadline": self.deadline,
-            "created_at": self.created_at,
-            "post_seq": self.post_seq,
-            "threaded": self.threaded,
-            "thread_id": self.thread_id,
-            "reminded_step": self.reminded_step,
-            "paused": self.paused,
-            "paused_at": self.paused_at,
-            "time_left": self.time_left,
-            "resumed_at": self.resumed_at,
-            "closed_notice": self.closed_notice.to_data() if self.closed_notice is not None else None,
-        }
-
     def roll_back(self) -> None:
         """Back to the last committed checkpoint: a change whose save failed did not happen.
 
@@ -454,27 +575,11 @@ class Table:
             raise RuntimeError(f"table {self.id} has no commit to go back to")
         state, meta = self.saved
         fresh = Table.from_checkpoint(self.id, self.guild_id, self.channel_id, meta, state or None)
-        for name in (
-            "host_id",
-            "options",
-            "seats",
-            "status",
-            "seed",
-            "step",
-            "deadline",
-            "created_at",
-            "game",
-            "decision",
-            "closed_notice",
-            "threaded",
-            "thread_id",
-            "reminded_step",
-            "paused",
-            "paused_at",
-            "time_left",
-            "resumed_at",
-        ):
-            setattr(self, name, getattr(fresh, name))
+        post_seq = self.post_seq  # never goes back (see above)
+        for record_field in fields(TableRecord):
+            setattr(self, record_field.name, getattr(fresh, record_field.name))
+        self.post_seq = post_seq
+        self.decision = fresh.decision
         self.unsaved = []
         self.outlook = None  # worked out again from the restored game
         self.queued_swap = None
@@ -518,34 +623,12 @@ class Table:
         posts: Iterable[Post] = (),
         message_id: int | None = None,
     ) -> Table:
-        closed = meta.get("closed_notice")
+        """The table a checkpoint saved, with the posts it still owes its channel and its message;
+        ``CorruptCheckpoint`` if the meta cannot be a table's."""
         owed = list(posts)
-        table = cls(
-            id=table_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=int(meta["host_id"]),
-            options=TableOptions.model_validate(meta["options"]),
-            seats=[Seat.from_dict(s) for s in meta["seats"]],
-            status=TableStatus(meta["status"]),
-            seed=int(meta["seed"]),
-            step=int(meta["step"]),
-            deadline=meta.get("deadline"),
-            message_id=message_id,
-            created_at=float(meta.get("created_at") or 0.0),
-            outbox=owed,
-            post_seq=max([int(meta.get("post_seq", 0)), *(p.seq for p in owed)]),
-            closed_notice=Text.from_data(closed) if closed else None,
-            threaded=bool(meta.get("threaded", False)),
-            thread_id=int(meta["thread_id"]) if meta.get("thread_id") else None,
-            reminded_step=int(meta.get("reminded_step") or 0),
-            paused=meta.get("paused") or None,
-            paused_at=_seconds(meta.get("paused_at")),
-            time_left=_seconds(meta.get("time_left")),
-            resumed_at=float(meta.get("resumed_at") or 0.0),
-        )
-        if state:
-            table.game = Game.from_dict(state)
+        table = cls(table_id, guild_id, channel_id, message_id=message_id, outbox=owed, **TableRecord.read(state, meta))
+        table.post_seq = max([table.post_seq, *(p.seq for p in owed)])
+        if table.game is not None:
             table.decision = table.game.decision_id
         return table
 
@@ -595,7 +678,3 @@ class TableSnapshot:
     @property
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
-
-
-def _seconds(value: Any) -> float | None:
-    return None if value is None else float(value)

@@ -131,8 +131,7 @@ class Transactions:
         ``seats``/``status``/``host``: the game's record changes too; ``result``: the
         game is over and these are its results (the store finishes it with them).
         """
-        state = table.game.to_dict() if table.game is not None else {}
-        meta = table.meta()
+        state, meta = table.checkpoint()
         posts = table.unsaved
         change = Commit(
             state=state,
@@ -149,8 +148,7 @@ class Transactions:
 
     async def create(self, table: Table, kind: str) -> None:
         """The record of a new table and its first commit, in one transaction (sets ``table.id``)."""
-        state = table.game.to_dict() if table.game is not None else {}
-        meta = table.meta()
+        state, meta = table.checkpoint()
         change = Commit(
             state=state,
             meta=meta,

@@ -76,7 +76,14 @@ def test_the_chart_draws_no_direction_control():
 
 
 def test_a_table_message_pings_only_the_players_it_mentions():
-    table = Table(7, 1, 2, 100, TableOptions(), [Seat(100, "alice"), Seat(101, "bob"), Seat(None, "Ada", "easy")])
+    table = Table(
+        7,
+        1,
+        2,
+        host_id=100,
+        options=TableOptions(),
+        seats=[Seat(100, "alice"), Seat(101, "bob"), Seat(None, "Ada", "easy")],
+    )
     allowed = table_pings(table, f"<@100> <@!101> <@{USER}> <@&{ROLE}> @everyone")
     assert allowed.to_dict() == {"parse": [], "users": [100, 101]}
     assert table_pings(table, "no mention").to_dict() == {"parse": [], "users": []}

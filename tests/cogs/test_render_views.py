@@ -81,7 +81,9 @@ def view_problems(view) -> list[str]:
 def new_table(variant: str, seed: int) -> Table:
     seats, options = VARIANTS[variant]
     options = TableOptions(variant=variant, helpers=True, **options)
-    table = Table(7, 1, 2, 100, options, [Seat(100 + i, f"{LONG_NAME[:31]}{i}") for i in range(seats)])
+    table = Table(
+        7, 1, 2, host_id=100, options=options, seats=[Seat(100 + i, f"{LONG_NAME[:31]}{i}") for i in range(seats)]
+    )
     table.game = Game.new(options.game_config(seats), seed=seed)
     table.status = TableStatus.PLAYING
     table.deadline = 1_900_000_000

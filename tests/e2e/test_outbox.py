@@ -160,7 +160,7 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
         table_message = await start_game(world, rounds=1)
         service = world.bot.service
         table = service.table_in(world.channel.id)
-        before = (table.game.to_dict(), table.meta())
+        before = table.checkpoint()
         commit = service.store.commit
 
         async def away(*args, **kwargs):
@@ -173,7 +173,7 @@ async def test_a_click_whose_save_fails_changes_nothing(world, monkeypatch):
         card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
         answer = await (await world.standin.click(world.alice, hand, card)).reply()
         assert "nothing was changed" in answer.content
-        assert (table.game.to_dict(), table.meta()) == before, "memory is back at the last checkpoint"
+        assert table.checkpoint() == before, "memory is back at the last checkpoint"
 
         monkeypatch.setattr(service.store, "commit", commit)  # the database is back
         again = await (await world.standin.click(world.alice, hand, card)).reply()
