@@ -20,6 +20,7 @@ from cogs.client import bot_of, service_of
 from cogs.errors import answer_error, failure_message
 from cogs.i18n import error_text, tr, user_locale
 from cogs.presenting.clicks import Click, Clicks
+from cogs.render.links import message_link
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
 from engine import IllegalAction
@@ -118,7 +119,7 @@ def moved_on(interaction: discord.Interaction, table: Table | None) -> str | Non
     return tr(
         user_locale(interaction),
         "The table has moved on: {link}",
-        link=f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}",
+        link=message_link(table.guild_id, where, table.message_id),
     )
 
 
