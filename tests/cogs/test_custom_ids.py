@@ -14,7 +14,7 @@ import pytest
 
 from cogs import stats
 from cogs.ui import ITEMS
-from cogs.ui.base import ReclaimButton
+from cogs.ui.base import FLAG, IdFormat, ReclaimButton, digits, one_of
 from cogs.ui.draft import DraftSelect
 from cogs.ui.hand import HandButton, HintButton, PickButton, RemindButton, TrackerButton
 from cogs.ui.lobby import LOBBY_LABELS, LobbyButton, RematchButton
@@ -172,3 +172,30 @@ def test_templates_admit_what_they_admitted_when_those_buttons_were_sent():
     assert set(TEMPLATES) == set(EXAMPLES)
     for cls, admitted in TEMPLATES.items():
         assert re.sub(r"\(\?P<\w+>", "(", cls.__discord_ui_compiled_template__.pattern) == admitted, cls.__name__
+
+
+async def test_a_paged_select_is_rebuilt_with_the_clicked_ones_options():
+    for sent in (DraftSelect(12, 34, 2, [80, 81, 82]), ChoiceSelect(12, 34, 1, [("a", "m:menu"), ("b", "m:stop")])):
+        cls = type(sent)
+        match = cls.__discord_ui_compiled_template__.fullmatch(sent.custom_id)
+        rebuilt = await cls.from_custom_id(None, sent.item, match)
+        assert [o.value for o in rebuilt.item.options] == [o.value for o in sent.item.options]
+        assert (rebuilt.table_id, rebuilt.step) == (12, 34)
+
+
+def test_an_id_format_names_exactly_its_fields():
+    """Every ``{field}`` has a part (``table_id`` and ``step`` have theirs), and every part a field."""
+    assert IdFormat("6n:x:{table_id}:{step}:{card}", card=digits(3)).pattern == (
+        r"6n:x:(?P<table_id>\d{1,18}):(?P<step>\d{1,9}):(?P<card>\d{1,3})"
+    )
+    with pytest.raises(ValueError):
+        IdFormat("6n:x:{table_id}:{card}")  # no part for card
+    with pytest.raises(ValueError):
+        IdFormat("6n:x:{table_id}", card=digits(3))  # a part for no field
+
+
+def test_an_id_format_reads_back_what_it_wrote():
+    ids = IdFormat("6n:x:{table_id}:{dm}:{word}", dm=FLAG, word=one_of("yes", "no"))
+    for dm in (True, False):
+        built = ids.build(table_id=7, dm=dm, word="no")
+        assert ids.parse(re.fullmatch(ids.pattern, built)) == {"table_id": 7, "dm": dm, "word": "no"}
