@@ -49,14 +49,11 @@ from bot.tables.service import TableService  # noqa: E402
 from bot.tables.table import TableOptions, TableStatus  # noqa: E402
 from data import open_store  # noqa: E402
 from engine import Phase, Variant  # noqa: E402
+from tests.helpers import first_legal  # noqa: E402
 from tests.standin import DiscordStandin, Message  # noqa: E402
 from tests.standin.model import Channel, iso_at, snowflake  # noqa: E402
 
 GUILDS, CHANNELS, MEMBERS = 20, 5, 100  # per server: channels, members
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
 
 
 class FakeClock:

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
 from cogs.i18n import join, tr, trn, user_locale
+from cogs.render.links import table_link
 from cogs.render.names import shown_name
 from cogs.render.settings import pace_text
 from cogs.render.text import VARIANT_NAMES
@@ -18,14 +19,6 @@ from cogs.ui.base import service_of
 
 #: Discord's limit for a message's content.
 MAX_CONTENT = 2000
-
-
-def jump_link(table: Table) -> str:
-    """Where the game is shown: its live message, else its channel (or thread)."""
-    # The lobby of a game in a thread is in the channel, and the thread shares its id.
-    channel = table.channel_id if table.message_id == table.thread_id else table.home_id
-    where = f"https://discord.com/channels/{table.guild_id}/{channel}"
-    return f"{where}/{table.message_id}" if table.message_id is not None else where
 
 
 def _names(table: Table, user_ids, locale) -> str:
@@ -66,7 +59,7 @@ def game_entry(table: Table, user_id: int, locale) -> str:
         details.append(tr(locale, "time runs out {when}", when=f"<t:{int(table.deadline)}:R>"))
     if table.options.turn_based:
         details.append(pace_text(locale, table.options.pace))
-    return f"{head}\n{' · '.join(details)}\n{jump_link(table)}"
+    return f"{head}\n{' · '.join(details)}\n{table_link(table)}"
 
 
 def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTENT) -> str:

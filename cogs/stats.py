@@ -50,7 +50,7 @@ from cogs.render.chart import CHART_WORDS
 from cogs.render.history import game_files
 from cogs.render.names import shown_name
 from cogs.render.text import BULL, GREEN, VARIANT_NAMES
-from cogs.ui.base import TableItem, item_view, service_of
+from cogs.ui.base import IdFormat, Part, TableItem, digits, item_view, one_of, service_of
 from data.models import LeaderboardEntry, Metric, PlayerStats
 from data.store import Store
 from engine import Variant
@@ -221,7 +221,17 @@ async def leaderboard_message(
 class LeaderboardPage(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6s:lb:(?P<scope>[sa]):(?P<metric>[a-z]):(?P<min>\d{1,4}):(?P<page>\d{1,5})",
+    template=IdFormat(
+        "6s:lb:{scope}:{metric}:{min_games}:{page}",
+        scope=Part(
+            "[sa]",
+            read=lambda code: "server" if code == "s" else "global",
+            write=lambda scope: "s" if scope == "server" else "a",
+        ),
+        metric=Part("[a-z]", read=lambda code: METRIC_BY_CODE.get(code, "rating"), write=lambda m: METRICS[m][0]),
+        min_games=digits(4),
+        page=digits(5),
+    ),
 ):
     """A page button: anyone may page; the board is read anew from the store on every click."""
 
@@ -232,17 +242,12 @@ class LeaderboardPage(
     ) -> None:
         page = max(page, 0)  # "Previous" on page 1 points at page 1, "Next" at page 2: ids stay distinct
         scope = "server" if scope in ("s", "server") else "global"
-        custom_id = f"6s:lb:{'s' if scope == 'server' else 'a'}:{METRICS[metric][0]}:{min_games}:{page}"
+        custom_id = self.id_format.build(scope=scope, metric=metric, min_games=min_games, page=page)
         super().__init__(
             discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled)
         )
         self.scope = scope
         self.metric, self.min_games, self.page = metric, min_games, page
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        metric = METRIC_BY_CODE.get(match["metric"], "rating")
-        return cls(match["scope"], metric, int(match["min"]), int(match["page"]))
 
     async def act(self, interaction, service, reply):
         embed, view = await leaderboard_message(interaction, self.scope, self.metric, self.min_games, self.page)
@@ -313,7 +318,9 @@ def stats_embed(locale, stats: PlayerStats, name: str, where: str) -> discord.Em
 
 
 class ForgetButton(
-    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6s:fm:(?P<user>\d{1,20}):(?P<answer>yes|no)"
+    TableItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=IdFormat("6s:fm:{user_id}:{answer}", user_id=digits(20), answer=one_of("yes", "no")),
 ):
     """The confirmation of ``/6nimmt forget-me``; only the asking user may answer it."""
 
@@ -325,13 +332,11 @@ class ForgetButton(
             # Translators: a button label (at most 80 characters).
             else (tr(locale, "Keep my data"), discord.ButtonStyle.secondary)
         )
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"6s:fm:{user_id}:{answer}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=self.id_format.build(user_id=user_id, answer=answer))
+        )
         # ``choice``, not ``answer``: that names how TableItem answers the click (an edit of the question)
         self.user_id, self.choice = user_id, answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["user"]), match["answer"])
 
     async def act(self, interaction, service, reply):
         locale = user_locale(interaction)

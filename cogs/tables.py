@@ -21,6 +21,7 @@ from bot.tables.table import TableOptions, TableSnapshot, TableStatus
 from cogs.client import bot_of, channel_id_of, guild_id_of
 from cogs.errors import add_items, answer_error, remove_items
 from cogs.i18n import N_, error_text, render, tr, user_locale
+from cogs.render.links import message_link, table_link
 from cogs.render.names import shown_name
 from cogs.render.text import RULES, limits_text, lobby_embed, table_embed
 from cogs.reply import Answer, Reply
@@ -37,12 +38,6 @@ from .presenter import IMAGE_NAME, Presenter
 from .threads import Threads, game_thread_parent, why_not_in_thread
 
 log = logging.getLogger(__name__)
-
-
-def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
-    """A jump link to the message (to its channel, while the message's id is not known yet)."""
-    where = f"https://discord.com/channels/{guild_id}/{channel_id}"
-    return where if message_id is None else f"{where}/{message_id}"
 
 
 def first_error(exc: ValidationError, locale) -> str:
@@ -122,8 +117,7 @@ async def start_command(
     if parent is not None:
         running = service.tables_in(channel_id_of(interaction))
         if running:
-            game = running[0].as_committed()
-            link = _message_link(game.guild_id, game.channel_of(game.message_id), game.message_id)
+            link = table_link(running[0].as_committed())
             await answer_error(
                 interaction,
                 tr(locale, "This thread's game is still open: {link}. Start the next one once it is over.", link=link),
@@ -190,7 +184,7 @@ async def start_command(
                     guild_id, channel_id, interaction.user.id, interaction.user.display_name, options, threaded=threaded
                 )
         except TableExists as exc:
-            link = _message_link(guild_id, exc.channel_id, exc.message_id)
+            link = message_link(guild_id, exc.channel_id, exc.message_id)
             await reply.error(
                 tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link) + (" " + why if why else "")
             )

@@ -66,8 +66,7 @@ class TableChannels:
     def channel(self, table: Table, message_id: int | None = None) -> discord.PartialMessageable:
         """Where ``message_id`` is (by default, where the game's messages go): a game's thread, except
         for the lobby message in its channel that the thread was started on (they share an id)."""
-        where = table.channel_id if message_id is not None and message_id == table.thread_id else table.home_id
-        return self.client.get_partial_messageable(where, guild_id=table.guild_id)
+        return self.client.get_partial_messageable(table.channel_of(message_id), guild_id=table.guild_id)
 
     def locale(self, table: Table) -> LocaleLike:
         """Public table messages speak the server's language (English when unknown)."""

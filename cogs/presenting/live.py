@@ -28,6 +28,7 @@ from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot, TableStatus
 from bot.tables.updates import TableUpdate
 from cogs.i18n import tr, user_locale
+from cogs.render.links import message_link
 from cogs.render.pings import table_pings
 from cogs.render.specials import waiting_line
 from cogs.render.text import clip, lobby_embed, seat_name, table_embed
@@ -339,7 +340,7 @@ class LiveMessages:
         no thread; best effort: the lobby is shown either way."""
         try:
             if elsewhere:
-                link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"
+                link = message_link(table.guild_id, table.channel_id, message_id)
                 await opener.send(tr(user_locale(opener.interaction), "The new table is open: {link}", link=link))
             if why:
                 await opener.send(why)

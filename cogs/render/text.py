@@ -28,6 +28,7 @@ from engine import (
     Variant,
 )
 
+from .links import message_link
 from .names import shown_name
 from .specials import MARKER_LABELS, label, narrate_special
 
@@ -137,7 +138,7 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: Sequ
         value=seats or "—",
         inline=False,
     )
-    thread = f"https://discord.com/channels/{table.guild_id}/{table.thread_id}" if table.thread_id else None
+    thread = message_link(table.guild_id, table.thread_id) if table.thread_id else None
     if table.status is TableStatus.LOBBY and table.deadline:
         embed.add_field(
             name=tr(locale, "Closes"),

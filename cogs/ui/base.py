@@ -2,15 +2,21 @@
 
 Custom ids are compact and carry only public facts: the table id, the step
 (so an earlier turn's buttons are refused) and, for the ephemeral hand only,
-a card. ``from_custom_id`` only parses — discord.py drops an interaction
-without a word when it raises — and every check and callback answers the
-user itself.
+a card. Each item declares its id where it is defined, as an ``IdFormat``
+passed as its ``template``; from that one declaration the item builds its id,
+discord.py matches a click, and ``TableItem.from_custom_id`` parses it back.
+That only parses — discord.py drops an interaction without a word when it
+raises — and every check and callback answers the user itself.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+import re
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import discord
 
@@ -21,6 +27,7 @@ from cogs.client import bot_of, service_of
 from cogs.errors import answer_error, failure_message
 from cogs.i18n import error_text, tr, user_locale
 from cogs.presenting.clicks import Click, Clicks
+from cogs.render.links import message_link
 from cogs.reply import Answer, Reply
 from data.errors import StoreUnavailable
 from engine import IllegalAction
@@ -28,6 +35,63 @@ from engine import IllegalAction
 log = logging.getLogger(__name__)
 
 PREFIX = "6n:"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One field of a custom id: what it admits (a regular expression without groups), how its
+    text becomes the value the item's constructor takes, and how that value is written."""
+
+    pattern: str
+    read: Callable[[str], Any] = str
+    write: Callable[[Any], str] = str
+
+
+def digits(most: int) -> Part:
+    """A whole number of at most ``most`` digits."""
+    return Part(r"\d" if most == 1 else rf"\d{{1,{most}}}", int)
+
+
+def one_of(*words: str) -> Part:
+    """One of ``words``, as written."""
+    return Part("|".join(words))
+
+
+TABLE = digits(18)  # a table's id
+STEP = digits(9)  # the table's step the item was sent at: a click of an earlier one is refused
+FLAG = Part("[01]", read=lambda text: text == "1", write=lambda value: str(int(value)))
+
+
+class IdFormat:
+    """An item's custom id, declared once, where the item is: ``layout`` with a ``{name}`` for each
+    field, ``name`` being the parameter of the item's constructor it carries; ``parts`` says what
+    each field admits (``table_id`` and ``step`` are ``TABLE`` and ``STEP`` unless given).
+
+    From it come the template discord.py matches a click against (``pattern``), the id an item
+    is sent with (``build``) and, from a matched id, the constructor's arguments (``parse``)."""
+
+    SHARED: ClassVar[dict[str, Part]] = {"table_id": TABLE, "step": STEP}
+
+    def __init__(self, layout: str, **parts: Part) -> None:
+        pieces = list(string.Formatter().parse(layout))
+        names = [name for _, name, _, _ in pieces if name is not None]
+        unknown = set(parts) - set(names)
+        if unknown or any(name not in parts and name not in self.SHARED for name in names):
+            raise ValueError(f"the fields of {layout!r} and its parts {sorted(parts)} differ")
+        self.layout = layout
+        self.parts = {name: parts.get(name) or self.SHARED[name] for name in names}
+        self.pattern = "".join(
+            re.escape(literal) + (f"(?P<{name}>{self.parts[name].pattern})" if name is not None else "")
+            for literal, name, _, _ in pieces
+        )
+
+    def build(self, **values: Any) -> str:
+        """The id of the item built with ``values`` (every field's)."""
+        return self.layout.format(**{name: part.write(values[name]) for name, part in self.parts.items()})
+
+    def parse(self, match: re.Match[str]) -> dict[str, Any]:
+        """The constructor's arguments for an id ``pattern`` matched."""
+        return {name: part.read(match[name]) for name, part in self.parts.items()}
 
 
 def item_view() -> discord.ui.View:
@@ -57,6 +121,20 @@ class TableItem:
     moves = True
     #: Whether the item is on a lobby message, which the presenter edits through its newest click.
     on_lobby = False
+    #: The item's custom id, declared as the class's ``template``.
+    id_format: ClassVar[IdFormat]
+
+    def __init_subclass__(cls, *, template: IdFormat | None = None, **kwargs: Any) -> None:
+        """An item class declares its custom id as ``template=IdFormat(...)``; discord.py gets the pattern."""
+        if template is not None:
+            cls.id_format = template
+            kwargs["template"] = template.pattern
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        """The item a clicked custom id stands for: its fields, read back, are the constructor's arguments."""
+        return cls(**cls.id_format.parse(match))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return True  # every refusal is answered inside the callback, never silently
@@ -125,7 +203,7 @@ def moved_on(interaction: discord.Interaction, table: Table | None) -> str | Non
     return tr(
         user_locale(interaction),
         "The table has moved on: {link}",
-        link=f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}",
+        link=message_link(table.guild_id, where, table.message_id),
     )
 
 
@@ -151,7 +229,7 @@ async def refuse(
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
-class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:rc:(?P<table>\d{1,18})"):
+class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:rc:{table_id}")):
     """ "Take my seat back", shown privately to a player an AI took over from (never a kicked one)."""
 
     def __init__(self, table_id: int, locale=None) -> None:
@@ -161,14 +239,10 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
                 label=tr(locale, "Take my seat back"),
                 emoji="🪑",
                 style=discord.ButtonStyle.success,
-                custom_id=f"6n:rc:{table_id}",
+                custom_id=self.id_format.build(table_id=table_id),
             )
         )
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
         await service.reclaim_seat(self.table_id, interaction.user.id)
@@ -178,11 +252,11 @@ class ReclaimButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         )
 
 
-class PagedSelect:
+class PagedSelect(TableItem):
     """A select whose options are only in the message: rebuilt from the clicked one."""
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        made = cls(int(match["table"]), int(match["step"]), int(match["page"]))
+        made = await super().from_custom_id(interaction, item, match)
         made.item.options = item.options
         return made

@@ -7,14 +7,13 @@ import discord
 from cogs.i18n import tr, user_locale
 from cogs.render.text import card_label
 
-from .base import PagedSelect, TableItem, item_view
+from .base import IdFormat, PagedSelect, digits, item_view
 
 
 class DraftSelect(
-    TableItem,
     PagedSelect,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"6n:d:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)",
+    template=IdFormat("6n:d:{table_id}:{step}:{page}", page=digits(1)),
 ):
     """Pro draft: the face-up cards (public) in selects of at most 25 options."""
 
@@ -29,7 +28,7 @@ class DraftSelect(
             discord.ui.Select(
                 placeholder=tr(locale, "Draft a card ({low}–{high})", low=low, high=high),
                 options=options,
-                custom_id=f"6n:d:{table_id}:{step}:{page}",
+                custom_id=self.id_format.build(table_id=table_id, step=step, page=page),
             )
         )
         self.table_id, self.step = table_id, step

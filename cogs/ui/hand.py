@@ -16,12 +16,12 @@ from cogs.render.tracker import tracker_text
 from cogs.reply import Answer, Reply
 from engine import BULLHEADS, Phase
 
-from .base import TableItem, item_view, moved_on
+from .base import FLAG, IdFormat, TableItem, digits, item_view, moved_on
 from .draft import draft_selects
 from .specials import preference_view
 
 
-class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:h:(?P<table>\d{1,18})"):
+class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:h:{table_id}")):
     """ "Play a card" on the public table: opens a fresh ephemeral hand on every click."""
 
     answer = Answer.EPHEMERAL
@@ -33,14 +33,10 @@ class HandButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
                 label=tr(locale, "Play a card"),
                 emoji="🃏",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"6n:h:{table_id}",
+                custom_id=self.id_format.build(table_id=table_id),
             )
         )
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
         await send_hand(reply, service, self.table_id)
@@ -142,7 +138,7 @@ def draft_hand_view(table, view, locale) -> discord.ui.View:
 
 
 class RemindButton(
-    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:rm:(?P<table>\d{1,18}):(?P<dm>[01])"
+    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:rm:{table_id}:{dm}", dm=FLAG)
 ):
     """Turn-based games: the player's reminders come as a direct message (``dm``) or as a mention in
     the game's channel; the button offers the other way."""
@@ -161,14 +157,10 @@ class RemindButton(
                 emoji="🔔" if dm else "🔕",
                 row=3,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"6n:rm:{table_id}:{int(dm)}",
+                custom_id=self.id_format.build(table_id=table_id, dm=dm),
             )
         )
         self.table_id, self.dm = table_id, dm
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), match["dm"] == "1")
 
     async def act(self, interaction, service, reply):
         await service.set_reminders(self.table_id, interaction.user.id, self.dm)
@@ -185,7 +177,7 @@ class RemindButton(
             await reply.edit(content=said, view=None)
 
 
-class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:tr:(?P<table>\d{1,18})"):
+class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:tr:{table_id}")):
     """Helpers: the played-card tracker, answered privately (it shows only what the player has seen)."""
 
     answer = Answer.EPHEMERAL
@@ -199,14 +191,10 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
                 emoji="📝",
                 row=4,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"6n:tr:{table_id}",
+                custom_id=self.id_format.build(table_id=table_id),
             )
         )
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
         table, seat, view = service.hand(self.table_id, interaction.user.id)
@@ -217,7 +205,7 @@ class TrackerButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         await reply.send(tracker_text(table, view, locale))
 
 
-class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:hi:(?P<table>\d{1,18})"):
+class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:hi:{table_id}")):
     """Helpers: the coach's hint, answered privately: what hard expects each card to cost, and its pick."""
 
     answer = Answer.EPHEMERAL
@@ -231,14 +219,10 @@ class HintButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=
                 emoji="💡",
                 row=row,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"6n:hi:{table_id}",
+                custom_id=self.id_format.build(table_id=table_id),
             )
         )
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
         service.hand(self.table_id, interaction.user.id)  # refuses outsiders before the coach thinks
@@ -282,21 +266,19 @@ def card_style(card: int, chosen: bool) -> discord.ButtonStyle:
 class PickButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:p:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<card>\d{1,3})",
+    template=IdFormat("6n:p:{table_id}:{step}:{card}", card=digits(3)),
 ):
     """A card in an ephemeral hand; only ever sent to the hand's owner."""
 
     def __init__(self, table_id: int, step: int, card: int, chosen: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=card_label(card), style=card_style(card, chosen), custom_id=f"6n:p:{table_id}:{step}:{card}"
+                label=card_label(card),
+                style=card_style(card, chosen),
+                custom_id=self.id_format.build(table_id=table_id, step=step, card=card),
             )
         )
         self.table_id, self.step, self.card = table_id, step, card
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]), int(match["card"]))
 
     async def act(self, interaction, service, reply):
         result = await service.pick(self.table_id, interaction.user.id, self.card, self.step)

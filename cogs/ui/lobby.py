@@ -14,7 +14,7 @@ from cogs.render.settings import settings_lines
 from cogs.reply import Answer, Reply
 from cogs.threads import game_thread_parent
 
-from .base import TableItem, item_view, presenter_of
+from .base import IdFormat, TableItem, item_view, one_of, presenter_of
 
 LOBBY_LABELS = {
     # Translators: a button label (at most 80 characters).
@@ -33,19 +33,19 @@ LOBBY_LABELS = {
 class LobbyButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:l:(?P<action>join|leave|ai|start|cancel):(?P<table>\d{1,18})",
+    template=IdFormat("6n:l:{action}:{table_id}", action=one_of("join", "leave", "ai", "start", "cancel")),
 ):
     on_lobby = True
 
     def __init__(self, action: str, table_id: int, locale=None) -> None:
         label, style = LOBBY_LABELS[action]
-        super().__init__(discord.ui.Button(label=tr(locale, label), style=style, custom_id=f"6n:l:{action}:{table_id}"))
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, label), style=style, custom_id=self.id_format.build(action=action, table_id=table_id)
+            )
+        )
         self.action = action
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(match["action"], int(match["table"]))
 
     async def act(self, interaction, service, reply):
         await self._act(interaction, service)
@@ -67,7 +67,7 @@ class LobbyButton(
             await service.cancel(self.table_id, user.id, can_manage)
 
 
-class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:m:(?P<table>\d{1,18})"):
+class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:m:{table_id}")):
     answer = Answer.PUBLIC  # the new lobby is the answer
 
     def __init__(self, table_id: int, locale=None) -> None:
@@ -77,14 +77,10 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
                 label=tr(locale, "Rematch"),
                 emoji="🔁",
                 style=discord.ButtonStyle.success,
-                custom_id=f"6n:m:{table_id}",
+                custom_id=self.id_format.build(table_id=table_id),
             )
         )
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]))
 
     async def act(self, interaction, service, reply):
         book = bot_of(interaction).server_settings

@@ -38,7 +38,7 @@ from cogs.render.specials import (
 from cogs.reply import Answer, Reply
 from engine import Phase, PlaySpecial, Special
 
-from .base import PagedSelect, TableItem, item_view
+from .base import IdFormat, PagedSelect, Part, TableItem, digits, item_view, one_of
 
 MAX_CHOICE_BUTTONS = 20
 SELECT_SIZE = 25
@@ -91,7 +91,7 @@ def _number(part: str) -> int | None:
 class ChoiceButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"6n:sx:(?P<table>\d{{1,18}}):(?P<step>\d{{1,9}}):(?P<code>{_CODE})",
+    template=IdFormat("6n:sx:{table_id}:{step}:{code}", code=Part(_CODE)),
 ):
     """One choice of the ephemeral special-card prompt (a play, or a step towards one)."""
 
@@ -107,24 +107,23 @@ class ChoiceButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=style, emoji=emoji, row=row, custom_id=f"6n:sx:{table_id}:{step}:{code}"
+                label=label[:80],
+                style=style,
+                emoji=emoji,
+                row=row,
+                custom_id=self.id_format.build(table_id=table_id, step=step, code=code),
             )
         )
         self.table_id, self.step, self.code = table_id, step, code
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]), match["code"])
 
     async def act(self, interaction, service, reply):
         await act_on_choice(reply, service, self.table_id, self.step, self.code)
 
 
 class ChoiceSelect(
-    TableItem,
     PagedSelect,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"6n:sc:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<page>\d)",
+    template=IdFormat("6n:sc:{table_id}:{step}:{page}", page=digits(1)),
 ):
     """Many choices (a Shift's cards, a low card's Negative = Positive) in one select."""
 
@@ -146,7 +145,7 @@ class ChoiceSelect(
                 placeholder=tr(locale, "Choose…"),
                 options=options,
                 row=row,
-                custom_id=f"6n:sc:{table_id}:{step}:{page}",
+                custom_id=self.id_format.build(table_id=table_id, step=step, page=page),
             )
         )
         self.table_id, self.step = table_id, step
@@ -159,9 +158,7 @@ class ChoiceSelect(
         await act_on_choice(reply, service, self.table_id, self.step, code)
 
 
-class DecideButton(
-    TableItem, discord.ui.DynamicItem[discord.ui.Button], template=r"6n:s:(?P<table>\d{1,18}):(?P<step>\d{1,9})"
-):
+class DecideButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], template=IdFormat("6n:s:{table_id}:{step}")):
     """Public: opens the decider's ephemeral prompt (the bot cannot push one on its own)."""
 
     answer = Answer.EPHEMERAL
@@ -173,14 +170,10 @@ class DecideButton(
                 label=tr(locale, "Decide"),
                 emoji="✨",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"6n:s:{table_id}:{step}",
+                custom_id=self.id_format.build(table_id=table_id, step=step),
             )
         )
         self.table_id, self.step = table_id, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]))
 
     async def act(self, interaction, service, reply):
         prompt = service.special_prompt(self.table_id, interaction.user.id, self.step)
@@ -191,7 +184,7 @@ class DecideButton(
 class DeclineButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:sd:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<phase>special|swap)",
+    template=IdFormat("6n:sd:{table_id}:{step}:{phase}", phase=one_of(Phase.SPECIAL, Phase.SWAP)),
 ):
     def __init__(
         self, table_id: int, step: int, phase: Phase, row: int | None = None, locale=None, outcome=None
@@ -210,14 +203,10 @@ class DeclineButton(
                 label=text[:80],
                 style=discord.ButtonStyle.success,
                 row=row,
-                custom_id=f"6n:sd:{table_id}:{step}:{phase}",
+                custom_id=self.id_format.build(table_id=table_id, step=step, phase=phase),
             )
         )
         self.table_id, self.step, self.phase = table_id, step, phase
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]), match["phase"])
 
     async def act(self, interaction, service, reply):
         locale = user_locale(interaction)
@@ -233,7 +222,7 @@ class DeclineButton(
 class SwapButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:sw:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<special>[a-z_]{1,20})",
+    template=IdFormat("6n:sw:{table_id}:{step}:{special}", special=Part("[a-z_]{1,20}")),
 ):
     def __init__(
         self, table_id: int, step: int, special: str, row: int | None = None, locale=None, count: int = 1
@@ -247,14 +236,10 @@ class SwapButton(
                 emoji=EMOJI.get(shown) if shown is not None else None,
                 row=row,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"6n:sw:{table_id}:{step}:{special}",
+                custom_id=self.id_format.build(table_id=table_id, step=step, special=special),
             )
         )
         self.table_id, self.step, self.special = table_id, step, special
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]), match["special"])
 
     async def act(self, interaction, service, reply):
         await service.swap(self.table_id, interaction.user.id, self.step, self.special)
@@ -273,7 +258,7 @@ class SwapButton(
 class PreferenceButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:pf:(?P<table>\d{1,18}):(?P<pref>always|saving|big|never)",
+    template=IdFormat("6n:pf:{table_id}:{preference}", preference=one_of(*PREFERENCES)),
 ):
     """When this player wants to be asked about special cards (shown on their own hand and prompt).
 
@@ -289,15 +274,11 @@ class PreferenceButton(
             discord.ui.Button(
                 label=tr(locale, PREFERENCES[preference][0]),
                 row=row,
-                custom_id=f"6n:pf:{table_id}:{preference}",
+                custom_id=self.id_format.build(table_id=table_id, preference=preference),
                 style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
             )
         )
         self.table_id, self.preference = table_id, preference
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), match["pref"])
 
     async def act(self, interaction, service, reply):
         preference = prompt_preference(self.preference)  # the template admits only today's names

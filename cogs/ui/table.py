@@ -7,7 +7,7 @@ import discord
 from cogs.i18n import tr
 from engine import Phase
 
-from .base import TableItem, item_view
+from .base import IdFormat, TableItem, digits, item_view
 from .draft import draft_selects
 from .hand import HandButton
 from .specials import DecideButton
@@ -16,7 +16,7 @@ from .specials import DecideButton
 class RowButton(
     TableItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"6n:r:(?P<table>\d{1,18}):(?P<step>\d{1,9}):(?P<row>\d)",
+    template=IdFormat("6n:r:{table_id}:{step}:{row}", row=digits(1)),
 ):
     """Public row choice for a low card; only the chooser may press it."""
 
@@ -26,14 +26,10 @@ class RowButton(
             discord.ui.Button(
                 label=tr(locale, "Row {row}", row=row + 1) + f" · {cost}🐮",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"6n:r:{table_id}:{step}:{row}",
+                custom_id=self.id_format.build(table_id=table_id, step=step, row=row),
             )
         )
         self.table_id, self.step, self.row = table_id, step, row
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["table"]), int(match["step"]), int(match["row"]))
 
     async def act(self, interaction, service, reply):
         # The service refuses outsiders, the engine anyone but the chooser.

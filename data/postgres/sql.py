@@ -91,9 +91,3 @@ class Numbered:
         if rows:
             text, _ = numbered(sql)
             await self.conn.executemany(text, rows)
-
-
-def changed_rows(status: str) -> int:
-    """The row count of an asyncpg command status such as ``UPDATE 3``."""
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else 0

@@ -109,12 +109,6 @@ def _tables(opponents: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     return flat, np.array(BULLHEADS, dtype=np.int64)
 
 
-def _gather(a: NDArray[np.int64], idx: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``a[b, idx[b, ...]]`` for every batch row ``b`` (``idx`` of any trailing shape)."""
-    shape = idx.shape
-    return np.take_along_axis(a, idx.reshape(shape[0], -1), axis=1).reshape(shape)
-
-
 def _place(
     ends: NDArray[np.int64],
     lens: NDArray[np.int64],

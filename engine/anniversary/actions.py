@@ -20,25 +20,20 @@ negative_positive   ``row``: the row taken; ``card``: the card whose bullheads t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from ..actions import register_action
 from ..errors import CorruptState
 from .specials import Special
 
 
-@register_action
-@dataclass(frozen=True, slots=True)
-class PlaySpecial:
-    """Play ``special`` on the number card about to be placed (see the table above)."""
+class _NamesSpecial:
+    """What an action naming a special card (``PlaySpecial``, ``Swap``) does with the name: the
+    card it is built with, as a ``Special`` where the name is one; and from the action log, a
+    name that is none is refused."""
 
-    player: int
+    __slots__ = ()
     special: Special
-    row: int | None = None
-    card: int | None = None
-    target_row: int | None = None
-    position: int | None = None
-    kind: ClassVar[str] = "play_special"
 
     def __post_init__(self) -> None:
         # not contextlib.suppress: ten times the cost of a try, and every legal play is built here
@@ -48,12 +43,26 @@ class PlaySpecial:
             pass  # the game refuses it with a readable message
 
     @classmethod
-    def from_dict(cls, fields: dict[str, Any]) -> PlaySpecial:
+    def from_dict(cls, fields: dict[str, Any]) -> Self:
         try:
             Special(fields["special"])
         except ValueError as exc:
             raise CorruptState(f"not a special card: {fields.get('special')!r}") from exc
         return cls(**fields)
+
+
+@register_action
+@dataclass(frozen=True, slots=True)
+class PlaySpecial(_NamesSpecial):
+    """Play ``special`` on the number card about to be placed (see the table above)."""
+
+    player: int
+    special: Special
+    row: int | None = None
+    card: int | None = None
+    target_row: int | None = None
+    position: int | None = None
+    kind: ClassVar[str] = "play_special"
 
 
 @register_action
@@ -67,26 +76,12 @@ class DeclineSpecial:
 
 @register_action
 @dataclass(frozen=True, slots=True)
-class Swap:
+class Swap(_NamesSpecial):
     """After taking a row: discard ``special`` from the hand and draw the top of the deck."""
 
     player: int
     special: Special
     kind: ClassVar[str] = "swap"
-
-    def __post_init__(self) -> None:
-        try:  # noqa: SIM105 - as in PlaySpecial
-            object.__setattr__(self, "special", Special(self.special))
-        except ValueError:
-            pass  # the game refuses it with a readable message
-
-    @classmethod
-    def from_dict(cls, fields: dict[str, Any]) -> Swap:
-        try:
-            Special(fields["special"])
-        except ValueError as exc:
-            raise CorruptState(f"not a special card: {fields.get('special')!r}") from exc
-        return cls(**fields)
 
 
 @register_action

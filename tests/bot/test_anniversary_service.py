@@ -12,10 +12,7 @@ from bot.tables.table import DEFAULT_PROMPTS, Seat, Table, TableOptions
 from engine import AnniversaryGame, GameConfig, Phase, Special
 from engine.anniversary import special_outlook
 from engine.errors import SpecialNotInHand
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
+from tests.helpers import first_legal
 
 
 def test_anniversary_options_always_play_two_rounds_without_a_target():

@@ -9,13 +9,9 @@ from bot.tables.errors import TablePaused
 from bot.tables.service import TableService
 from bot.tables.table import LOCKED, LOCKED_LONGEST, TableOptions, TableStatus
 from data.errors import StoreUnavailable
-from tests.bot.conftest import play_out
+from tests.helpers import first_legal, play_to_the_end
 
 THREAD = 1001
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
 
 
 async def playing(store, clock, **options):
@@ -59,7 +55,7 @@ async def test_a_locked_game_keeps_its_time_takes_no_move_and_goes_on_when_unloc
     assert table.deadline == clock() + 40 and service.scheduler.deadline(table.id) == table.deadline
     await service.thread_unlocked(THREAD)  # idempotent
     assert len([u for u in updates if u.kind == "resumed"]) == 1
-    await play_out(service, table, [100, 200])
+    await play_to_the_end(service, table, [100, 200])
     assert table.status is TableStatus.FINISHED
     await service.close()
 

@@ -8,10 +8,7 @@ from bot.tables.errors import BackNextTurn, SeatTakenOver, TableError
 from bot.tables.service import TableService
 from bot.tables.table import Table, TableOptions
 from engine import Phase
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
+from tests.helpers import first_legal
 
 
 async def running(store, clock, players=3):

@@ -2,11 +2,7 @@ import pytest
 
 from bot.tables.service import TableService
 from bot.tables.table import TableOptions
-from tests.bot.conftest import play_out
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
+from tests.helpers import first_legal, play_to_the_end
 
 
 async def test_two_humans_play_a_round(store, clock):
@@ -18,7 +14,7 @@ async def test_two_humans_play_a_round(store, clock):
     await service.join(table.id, 200, "bob")
     await service.begin(table.id, 100)
     assert table.seats[1].is_ai  # AI seats sit down with the host, before later joiners
-    await play_out(service, table, (100, 200))
+    await play_to_the_end(service, table, (100, 200))
     assert table.status.value == "finished"
     assert [u.kind for u in updates][-1] == "finished"
     await service.close()

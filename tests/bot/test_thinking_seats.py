@@ -14,6 +14,7 @@ from bot.tables.service import TableService
 from bot.tables.table import TableOptions
 from engine import Phase
 from engine.ai import choose_action
+from tests.helpers import play_to_the_end
 
 THINK = 0.3  # seconds a hard seat thinks here: longer than any answer may wait
 HARD_TABLE = TableOptions(rounds=1, target=None, ai_seats=2, ai_level="hard")
@@ -36,26 +37,6 @@ def slow_hard(monkeypatch):
     return asked
 
 
-async def play_to_the_end(service, table, user=100) -> list[float]:
-    """``user`` plays the first legal move whenever the AI seats are done; how long each answer took."""
-    loop = asyncio.get_running_loop()
-    game = table.game
-    waits = []
-    while not game.is_over:
-        await service.play.after_thinking(table)
-        if game.is_over:
-            break
-        seat = table.seat_of(user)
-        assert seat in game.waiting_for, "the game waits for the player, never for an AI that is not thinking"
-        started = loop.time()
-        if game.phase is Phase.PICK:
-            await service.pick(table.id, user, game.hands[seat][0], table.step)
-        else:
-            await service.choose_row(table.id, user, game.legal_actions(seat)[0].row, table.step)
-        waits.append(loop.time() - started)
-    return waits
-
-
 async def finished_in_store(store, table_id) -> bool:
     return any(g.game.game_id == table_id and g.results for g in await store.history(1))
 
@@ -69,7 +50,7 @@ async def test_a_click_is_answered_before_the_hard_seats_think_and_the_game_ends
     await service.begin(table.id, 100)
     assert loop.time() - started < THINK / 2, "the Start click did not wait for the AI"
     assert not any(table.game.picks), "the AI seats pick after the answer"
-    waits = await play_to_the_end(service, table)
+    waits = await play_to_the_end(service, table, [100])
     await service.close()
     assert len(waits) >= 10 and max(waits) < THINK / 2, waits
     assert table.status.value == "finished" and await finished_in_store(store, table.id)
@@ -90,7 +71,7 @@ async def test_a_stop_while_the_seats_think_loses_nothing_and_the_next_start_goe
     restored = second.tables[table.id]
     await second.play.after_thinking(restored)
     assert restored.game.picks[1] and restored.game.picks[2]
-    await play_to_the_end(second, restored)
+    await play_to_the_end(second, restored, [100])
     await second.close()
     assert restored.status.value == "finished" and await finished_in_store(store, table.id)
 

@@ -9,11 +9,7 @@ from bot.tables.errors import TableExists
 from bot.tables.service import TableService
 from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
 from data import StoreUnavailable
-from tests.bot.conftest import play_out
-
-
-def first_legal(game, seat, level, rng):
-    return game.legal_actions(seat)[0]
+from tests.helpers import first_legal, play_to_the_end
 
 
 async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock):
@@ -33,8 +29,8 @@ async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock
     # Both threaded games are played to their standings, side by side.
     await service.begin(one.id, 100)
     await service.begin(two.id, 200)
-    await play_out(service, one, [100])
-    await play_out(service, two, [200])
+    await play_to_the_end(service, one, [100])
+    await play_to_the_end(service, two, [200])
     assert one.status is two.status is TableStatus.FINISHED
     assert service.tables_in(10) == [here] and service.tables_in(1001) == []
     # A thread that could not be made: the game plays in its channel after all.

@@ -329,8 +329,11 @@ def test_new_actions_survive_the_action_log():
         DeclineSwap(2),
     ):
         assert action_from_dict(action_to_dict(action)) == action
-    with pytest.raises(CorruptState):
-        action_from_dict({"kind": "play_special", "player": 0, "special": "joker"})
+        assert type(action_from_dict(action_to_dict(action))) is type(action)
+    for kind in ("play_special", "swap"):
+        with pytest.raises(CorruptState):
+            action_from_dict({"kind": kind, "player": 0, "special": "joker"})
+    assert isinstance(Swap(0, "stop").special, S) and isinstance(PlaySpecial(0, "stop").special, S)
 
 
 def test_corrupt_anniversary_saves_are_refused():
