@@ -11,7 +11,7 @@ from bot.app import SixNimmtBot
 from bot.config import Settings
 from tests.bot.conftest import FakeClock
 from tests.standin import DiscordStandin
-from tests.standin.fixtures import wants_rate_limits
+from tests.standin.fixtures import wants_rate_limits, window_scale
 
 
 class World:
@@ -71,6 +71,7 @@ class World:
 
 @pytest.fixture
 async def world(request, tmp_path):
-    """``@pytest.mark.discord_rate_limits``: the stand-in holds the bot to Discord's rate limits."""
-    async with DiscordStandin(rate_limits=wants_rate_limits(request)) as standin:
+    """``@pytest.mark.discord_rate_limits``: the stand-in holds the bot to Discord's rate limits (their
+    route windows shortened, see ``tests.standin.fixtures.WINDOW_SCALE``)."""
+    async with DiscordStandin(rate_limits=wants_rate_limits(request), window_scale=window_scale(request)) as standin:
         yield World(standin, tmp_path)

@@ -37,6 +37,10 @@ The interaction webhook (discord/webhook/async_.py) waits on ``X-RateLimit-Remai
 Limits run on the real monotonic clock, whatever ``advance_time`` did to the stand-in's: the bot
 sleeps real seconds when it is told to wait. A test that would only wait for a window to pass
 moves the limits' own clock on instead (``RateLimits.advance``); ``clock`` may be replaced whole.
+``window_scale`` shortens every route bucket's window alike (0.1: five messages per 0.5 s in a
+channel rather than per 5 s), headers included: the counts and the bot's obedience to the headers
+stay Discord's, the waiting is a fraction. The global limit stays per real second, the window the
+bot's own request budget (cogs/presenting/budget.py) keeps to.
 """
 
 from __future__ import annotations
@@ -149,6 +153,7 @@ class RateLimits:
     default: RouteLimit = DEFAULT_LIMIT
     clock: Callable[[], float] = time.monotonic  # real time: the bot sleeps real seconds when told to wait
     skipped: float = 0.0  # seconds the limits' clock was moved on past ``clock`` (``advance``)
+    window_scale: float = 1.0  # a route bucket's window lasts its ``per`` times this (1: Discord's)
     _global: deque[float] = field(default_factory=deque)  # admission times in the last second
     _windows: dict[tuple[str, tuple[str, ...]], _Window] = field(default_factory=dict)
     _shared: dict[str, float] = field(default_factory=dict)  # resource id -> limited until
@@ -166,10 +171,16 @@ class RateLimits:
         global_per_second: int | None = None,
         routes: dict[str, RouteLimit] | None = None,
         default: RouteLimit | None = None,
+        window_scale: float | None = None,
     ) -> None:
         """Turn the limits on or off; tests may shrink them to stay quick (``routes`` are merged
-        over ``ROUTE_LIMITS``, keyed like it: "METHOD /template")."""
+        over ``ROUTE_LIMITS``, keyed like it: "METHOD /template"; ``window_scale``: see the
+        module's notes, kept as it is when not given)."""
         self.enabled = enabled
+        if window_scale is not None:
+            if window_scale <= 0:
+                raise ValueError("window_scale must be above 0")
+            self.window_scale = window_scale
         self.global_per_second = global_per_second or GLOBAL_PER_SECOND
         self.routes = dict(ROUTE_LIMITS) | (routes or {})
         self.default = default or DEFAULT_LIMIT
@@ -230,7 +241,7 @@ class RateLimits:
         key = (bucket, major)
         window = self._windows.get(key)
         if window is None or window.resets_at <= now:
-            window = self._windows[key] = _Window(now + limit.per, limit.limit)
+            window = self._windows[key] = _Window(now + limit.per * self.window_scale, limit.limit)
         return window
 
     @staticmethod
