@@ -1,10 +1,39 @@
-"""Session-wide fixtures: the PostgreSQL server the store tests share."""
+"""Session-wide fixtures: the PostgreSQL server the store tests share; how many processes run them."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.postgres import Cluster, require_or_skip, start_cluster
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "test_processes",
+        "processes pytest-xdist runs the tests in when the command line does not say (-n); 0: this one",
+        default="0",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``test_processes`` (pyproject.toml) as the default of pytest-xdist's ``-n`` for the whole suite
+    (no test paths given); a file or a test named on the command line runs in this one process,
+    which starts in a second rather than four processes' ten. An ini option and not ``-n`` in
+    addopts, so that ``-p no:xdist`` (which knows no ``-n``) still runs in one process, as ``-n 0``
+    does. The tests mostly wait (on the stand-in, a bot process, a database), so more processes
+    than cores pay."""
+    xdist_worker = hasattr(config, "workerinput")
+    if (
+        xdist_worker
+        or not config.pluginmanager.hasplugin("xdist")
+        or config.option.numprocesses is not None
+        or config.args_source is not pytest.Config.ArgsSource.TESTPATHS
+    ):
+        return
+    processes = int(config.getini("test_processes"))
+    if processes > 0:
+        config.option.numprocesses = processes
 
 
 @pytest.fixture(scope="session")
