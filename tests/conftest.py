@@ -34,6 +34,19 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     processes = int(config.getini("test_processes"))
     if processes > 0:
         config.option.numprocesses = processes
+        if config.option.maxschedchunk is None:
+            # Each process is handed its next test as it finishes one (the ``slow`` ones first,
+            # see below), not a quarter of the suite at once: the tests last from milliseconds to
+            # half a minute, and a large share handed out early can leave one process with several
+            # long ones at the end while the others are done.
+            config.option.maxschedchunk = 1
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the processes of pytest-xdist, the tests marked ``slow`` first (in their order), so that
+    the longest do not start last; one process runs them in the files' order."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

@@ -59,6 +59,8 @@ from tests.e2e.db_outage import (
 from tests.e2e.test_turn_based import timers_fired
 from tests.standin import InteractionRejected, StandinTimeout
 
+pytestmark = pytest.mark.slow  # whole games at four tables, an outage in the middle
+
 HAND = 10  # cards each player is dealt: a one-round classic game has ten turns
 TABLE_DEADLINE = 600  # seconds per turn at tables whose deadline must not pass in these tests
 TIMER_TABLE_DEADLINE = 60  # the table whose deadline falls inside the outage
@@ -634,7 +636,6 @@ async def test_database_away_for_15_s_while_tables_play(world, outage, monkeypat
     assert not problems, report(problems)
 
 
-@pytest.mark.slow
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_postgres_away_for_60_s_while_tables_play(world, postgres_down, monkeypatch):
     """60 s of the stores' 5 s deadlines, played faster (``PLAYED_AS``); the log's bound with it."""
