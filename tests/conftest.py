@@ -23,23 +23,17 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     addopts, so that ``-p no:xdist`` (which knows no ``-n``) still runs in one process, as ``-n 0``
     does. The tests mostly wait (on the stand-in, a bot process, a database), so more processes
     than cores pay."""
-    xdist_worker = hasattr(config, "workerinput")
-    if (
-        xdist_worker
-        or not config.pluginmanager.hasplugin("xdist")
-        or config.option.numprocesses is not None
-        or config.args_source is not pytest.Config.ArgsSource.TESTPATHS
-    ):
-        return
-    processes = int(config.getini("test_processes"))
-    if processes > 0:
-        config.option.numprocesses = processes
-        if config.option.maxschedchunk is None:
-            # Each process is handed its next test as it finishes one (the ``slow`` ones first,
-            # see below), not a quarter of the suite at once: the tests last from milliseconds to
-            # half a minute, and a large share handed out early can leave one process with several
-            # long ones at the end while the others are done.
-            config.option.maxschedchunk = 1
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return  # a process of pytest-xdist's, or no pytest-xdist
+    whole_suite = config.args_source is pytest.Config.ArgsSource.TESTPATHS
+    if config.option.numprocesses is None and whole_suite:
+        config.option.numprocesses = int(config.getini("test_processes")) or None
+    if config.option.numprocesses and config.option.maxschedchunk is None:
+        # Each process is handed its next test as it finishes one (the ``slow`` ones first, see
+        # below), not a quarter of the suite at once: the tests last from milliseconds to half a
+        # minute, and a large share handed out early can leave one process with several long ones
+        # at the end while the others are done.
+        config.option.maxschedchunk = 1
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
