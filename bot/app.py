@@ -105,7 +105,7 @@ class SixNimmtBot(commands.Bot):
         self.start_tables = start_tables
         self.service: TableService | None = None
         self._server_settings: ServerSettingsBook | None = None
-        self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self))
+        self.heartbeat = Heartbeat(settings.heartbeat_path, lambda: bot_status(self), interval=settings.health_interval)
         #: The one worker process for CPU-heavy work (the searching AI, pictures, a game's files),
         #: closed last: the cogs may still draw while they wind down.
         self.workers = WorkerPool(warm_up)

@@ -27,7 +27,7 @@ from pydantic_core import ErrorDetails
 from bot.tables.table import CHOICE_SECONDS_RANGE, PACES, SPECIAL_SECONDS_RANGE, TURN_SECONDS_RANGE
 from data import sqlite_path
 
-from .health import heartbeat_path
+from .health import INTERVAL, heartbeat_path
 
 #: Environment variable → field name. The environment wins over ``.env``.
 ENV_NAMES = {
@@ -38,6 +38,7 @@ ENV_NAMES = {
     "LOG_LEVEL": "log_level",
     "LOG_FORMAT": "log_format",
     "HEALTH_FILE": "health_file",
+    "HEALTH_INTERVAL": "health_interval",
     "TURN_SECONDS": "turn_seconds",
     "CHOICE_SECONDS": "choice_seconds",
     "SPECIAL_SECONDS": "special_seconds",
@@ -82,6 +83,9 @@ class Settings(BaseModel):
     log_level: str = "INFO"
     log_format: str = "text"
     health_file: Path | None = None  # None: next to the database (see ``health.heartbeat_path``)
+    # Seconds between heartbeats; at most INTERVAL, so that `--health` (which calls a heartbeat
+    # older than MAX_AGE stale) never fails a running bot. Shorter only where a test waits for one.
+    health_interval: float = Field(INTERVAL, gt=0, le=INTERVAL)
     turn_seconds: int = Field(60, ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1])
     choice_seconds: int = Field(30, ge=CHOICE_SECONDS_RANGE[0], le=CHOICE_SECONDS_RANGE[1])
     special_seconds: int = Field(20, ge=SPECIAL_SECONDS_RANGE[0], le=SPECIAL_SECONDS_RANGE[1])

@@ -28,7 +28,9 @@ HOW_TO_ENABLE = (
     "PostgreSQL tests need TEST_DATABASE_URL (a role that may CREATE DATABASE) or the "
     "PostgreSQL server binaries (initdb, pg_ctl; apt-get install postgresql)"
 )
-TEMPLATE = "sixnimmt_template"
+# Each pytest-xdist worker has a template of its own: on TEST_DATABASE_URL's one server, workers
+# making and dropping one name at once would fail each other (its throwaway cluster is its own).
+TEMPLATE = f"sixnimmt_template_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 _names = itertools.count(1)
 
 
@@ -136,7 +138,7 @@ def _throwaway(durable: bool) -> Cluster:
         nobody = pwd.getpwnam("nobody")
         os.chown(root, nobody.pw_uid, nobody.pw_gid)
         as_user = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
-    data, port = root / "data", free_port()
+    data = root / "data"
 
     def run(*args: object) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -147,19 +149,28 @@ def _throwaway(durable: bool) -> Cluster:
         run(folder / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
         # fsync off: a test cluster never survives a crash, and every test creates a database.
         speed = "" if durable else "-F -c full_page_writes=off"
-        run(
-            folder / "pg_ctl",
-            "-D",
-            data,
-            "-l",
-            root / "server.log",
-            "-w",
-            "-t",
-            "60",
-            "-o",
-            f"-h 127.0.0.1 -p {port} -k {root} {speed} -c max_connections=300",
-            "start",
-        )
+        for attempt in range(3):
+            # The free port may be taken before the server binds it (by another test process
+            # starting its own cluster): then another one.
+            port = free_port()
+            try:
+                run(
+                    folder / "pg_ctl",
+                    "-D",
+                    data,
+                    "-l",
+                    root / "server.log",
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    f"-h 127.0.0.1 -p {port} -k {root} {speed} -c max_connections=300",
+                    "start",
+                )
+                break
+            except subprocess.CalledProcessError:
+                if attempt == 2:
+                    raise
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(root, ignore_errors=True)
         raise RuntimeError(f"could not start a throwaway PostgreSQL: {exc.stderr.strip() or exc}") from None

@@ -59,7 +59,9 @@ async def test_autocomplete_sends_the_typed_text_and_checks_the_answer() -> None
             for option, value in (("note", ""), ("number", 5)):
                 with pytest.raises(InteractionRejected):
                     await standin.autocomplete(alice, channel, "pick game", option=option, value=value)
-            # Discord refuses more than 25 choices or a name over 100 characters.
+            # Discord refuses more than 25 choices or a name over 100 characters. The refused answer
+            # is none: the user's deadline passes unanswered (shortened here from Discord's 3 s).
+            standin.ack_deadline = 1.0
             for typed in ("too many", "too long"):
                 with pytest.raises(StandinTimeout):
                     await standin.autocomplete(alice, channel, "pick game", option="number", value=typed)

@@ -1,7 +1,8 @@
 """The stand-in's rate limits (tests/standin/ratelimits.py), as Discord documents them, driven
 through a real discord.py client (the tiny bot of test_standin.py) and, for the exact shape of
 an answer, through plain HTTP. The limits run on real time (discord.py sleeps real seconds), so
-these tests shrink them where they would otherwise wait for seconds."""
+these tests shrink them where they would otherwise wait for seconds, and move the limits' clock
+on (``RateLimits.advance``) where they only wait for a window to pass."""
 
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ async def test_the_global_limit_spares_interaction_endpoints(limited: Any) -> No
     standin.set_rate_limits(True, global_per_second=3)
     async with standin.running(TinyBot(channels[0].guild.id)):
         await standin.wait_for_commands("6nimmt")
-        await asyncio.sleep(1.0)  # the bot's log-in and sync leave the global window
+        standin.rate_limits.advance(1.0)  # the bot's log-in and sync leave the global window
         standin.rate_limits.reset_figures()
         async with aiohttp.ClientSession(headers=bot_headers(standin)) as http:
             statuses, bodies, headers = [], [], []
@@ -140,7 +141,7 @@ async def test_a_global_429_is_waited_out_and_retried_and_nothing_is_lost(limite
     standin.set_rate_limits(True, global_per_second=4)
     async with standin.running(TinyBot(guild.id)) as bot:
         await standin.wait_for_commands("6nimmt")
-        await asyncio.sleep(1.0)
+        standin.rate_limits.advance(1.0)  # the bot's log-in and sync leave the global window
         standin.rate_limits.reset_figures()
         await asyncio.gather(*(bot.get_channel(c.id).send(f"news for {c.name}") for c in channels + more))
     for channel in channels + more:
@@ -158,7 +159,7 @@ async def test_interaction_answers_are_exempt_while_the_bot_is_held_back(limited
     standin.set_rate_limits(True, global_per_second=2)
     async with standin.running(TinyBot(guild.id)) as bot:
         await standin.wait_for_commands("leaderboard")
-        await asyncio.sleep(1.0)  # the bot's log-in and sync leave the global window
+        standin.rate_limits.advance(1.0)  # the bot's log-in and sync leave the global window
         standin.rate_limits.reset_figures()
         flood = asyncio.gather(*(bot.get_channel(c.id).send("flood") for c in channels))
         await asyncio.sleep(0.3)  # the flood has met the global limit: discord.py holds its bot-token calls

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 
 import discord
 import pytest
 
 from bot.app import SixNimmtBot
 from bot.config import Settings
+from data import Store
 from tests.bot.conftest import FakeClock
 from tests.standin import DiscordStandin
-from tests.standin.fixtures import wants_rate_limits
+from tests.standin.fixtures import wants_rate_limits, window_scale
 
 
 class World:
@@ -33,6 +35,8 @@ class World:
         # Most tests play in the channel itself (a server may turn threads off); test_threads.py
         # plays each game in a thread of its own, the bot's default.
         self.threads = False
+        #: Opens the bot's store when set (a test's own thresholds); else the bot opens the settings'.
+        self.open_store: Callable[[], Awaitable[Store]] | None = None
 
     def settings(self) -> Settings:
         return Settings(
@@ -41,7 +45,8 @@ class World:
 
     @contextlib.asynccontextmanager
     async def running_bot(self):
-        bot = SixNimmtBot(self.settings(), clock=self.clock)
+        store = await self.open_store() if self.open_store is not None else None
+        bot = SixNimmtBot(self.settings(), clock=self.clock, store=store)
         async with self.standin.running(bot):
             await bot.tree.sync()
             await self.standin.wait_for_commands("6nimmt", "leaderboard")
@@ -71,6 +76,7 @@ class World:
 
 @pytest.fixture
 async def world(request, tmp_path):
-    """``@pytest.mark.discord_rate_limits``: the stand-in holds the bot to Discord's rate limits."""
-    async with DiscordStandin(rate_limits=wants_rate_limits(request)) as standin:
+    """``@pytest.mark.discord_rate_limits``: the stand-in holds the bot to Discord's rate limits (their
+    route windows shortened, see ``tests.standin.fixtures.WINDOW_SCALE``)."""
+    async with DiscordStandin(rate_limits=wants_rate_limits(request), window_scale=window_scale(request)) as standin:
         yield World(standin, tmp_path)

@@ -398,6 +398,7 @@ async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 8
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     rng = random.Random(7)

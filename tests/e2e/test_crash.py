@@ -23,6 +23,7 @@ import pytest
 from bot.tables.table import TableOptions
 from engine import Game, action_from_dict
 from tests.standin import DiscordStandin, InteractionRejected
+from tests.standin.fixtures import WINDOW_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,7 +159,7 @@ async def open_hand(standin, user, table_message, may_wait=False):
 
 async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
     seed, low = low_card_seed()
-    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         alice, bob = standin.add_member(guild, "alice"), standin.add_member(guild, "bob")
@@ -328,7 +329,7 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
     """The bot dies as it asks Discord for a lobby's thread, or once Discord has started it but
     before the bot saved it: the next process starts that thread, or finds it (it shares the
     lobby's id), and the game is played there."""
-    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         alice = standin.add_member(guild, "alice")

@@ -35,8 +35,12 @@ from collections import Counter
 
 import pytest
 
+import cogs.reply
 from bot.config import Settings
 from bot.health import check
+from data import sqlite_path
+from data.postgres import PostgresStore
+from data.sqlite import SQLiteStore
 from tests.e2e.db_outage import (
     Click,
     LogLines,
@@ -52,11 +56,40 @@ from tests.e2e.db_outage import (
     standings_shown,
     summary,
 )
+from tests.e2e.test_turn_based import timers_fired
 from tests.standin import InteractionRejected, StandinTimeout
+
+pytestmark = pytest.mark.slow  # whole games at four tables, an outage in the middle
 
 HAND = 10  # cards each player is dealt: a one-round classic game has ten turns
 TABLE_DEADLINE = 600  # seconds per turn at tables whose deadline must not pass in these tests
 TIMER_TABLE_DEADLINE = 60  # the table whose deadline falls inside the outage
+
+# The outages are played faster than the clock: the deadlines they are about come in the same
+# order, each shorter. The bot defers an unanswered click after DEFER_AFTER (cogs.reply: 2 s),
+# Discord wants an answer within DEADLINE (3 s), a save waiting for the database gives up after
+# SAVE_GIVES_UP (the stores' 5 s: PostgreSQL's timeout, SQLite's busy_timeout), and an outage of
+# so many of the stores' 5 s lasts as many SAVE_GIVES_UP: 15 s is played as 6 s, 60 s as 24 s.
+DEFER_AFTER, DEADLINE, SAVE_GIVES_UP = 0.5, 1.5, 2.0
+STORE_GIVES_UP = 5.0  # data.postgres.store.TIMEOUT; SQLiteStore.open's busy_timeout_ms
+PLAYED_AS = SAVE_GIVES_UP / STORE_GIVES_UP  # seconds of an outage played in one
+
+
+def played_faster(world, monkeypatch) -> None:
+    """The bot's deferral, the stand-in's deadline and the store's patience, shortened as above."""
+    world.standin.ack_deadline = DEADLINE
+    monkeypatch.setattr(cogs.reply, "DEFER_AFTER", DEFER_AFTER)
+    settings = world.settings()
+
+    async def open_store():
+        path = sqlite_path(settings.database)
+        if path is None:
+            return await PostgresStore.open(
+                settings.database, pool_size=settings.database_pool_size, timeout=SAVE_GIVES_UP
+            )
+        return await SQLiteStore.open(path, busy_timeout_ms=int(SAVE_GIVES_UP * 1000))
+
+    world.open_store = open_store
 
 
 # --- the database, and how to take it away --------------------------------------------------
@@ -440,7 +473,7 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
             world.clock.advance(TIMER_TABLE_DEADLINE + 1)
             bot.service.scheduler.wake()
             await clicks_during_outage(world, players, clicks, rows, *last_turn)
-            if seconds >= 30:
+            if seconds >= 4 * SAVE_GIVES_UP:  # a long outage: its saves give up many times over
                 await asyncio.sleep(max(0.0, started + seconds / 2 - time.monotonic()))
                 world.clock.advance(5)  # deadline retries get their chance
                 bot.service.scheduler.wake()
@@ -467,7 +500,7 @@ async def play_through_an_outage(world, outage, seconds: float, *, log_limit: in
                     break
                 world.clock.advance(2)
                 bot.service.scheduler.wake()
-                await asyncio.sleep(0.5)
+                await timers_fired(bot.service.scheduler)
             if not moved:
                 problems.append(
                     "timer table: the deadline that passed during the outage never played "
@@ -596,15 +629,18 @@ async def test_control_three_tables_play_to_the_end_without_an_outage(world, out
 
 
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
-async def test_database_away_for_15_s_while_tables_play(world, outage):
-    problems = await play_through_an_outage(world, outage, 15, log_limit=200)
+async def test_database_away_for_15_s_while_tables_play(world, outage, monkeypatch):
+    """15 s of the stores' 5 s deadlines, played faster (``PLAYED_AS``); the log's bound with it."""
+    played_faster(world, monkeypatch)
+    problems = await play_through_an_outage(world, outage, 15 * PLAYED_AS, log_limit=int(200 * PLAYED_AS))
     assert not problems, report(problems)
 
 
-@pytest.mark.slow
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
-async def test_postgres_away_for_60_s_while_tables_play(world, postgres_down):
-    problems = await play_through_an_outage(world, postgres_down, 60, log_limit=250)
+async def test_postgres_away_for_60_s_while_tables_play(world, postgres_down, monkeypatch):
+    """60 s of the stores' 5 s deadlines, played faster (``PLAYED_AS``); the log's bound with it."""
+    played_faster(world, monkeypatch)
+    problems = await play_through_an_outage(world, postgres_down, 60 * PLAYED_AS, log_limit=int(250 * PLAYED_AS))
     assert not problems, report(problems)
 
 

@@ -13,6 +13,7 @@ import discord
 from bot.app import SixNimmtBot
 from bot.config import Settings
 from tests.standin import DiscordStandin, InteractionRejected
+from tests.standin.fixtures import WINDOW_SCALE
 
 
 async def test_public_messages_follow_the_server_and_private_ones_the_user(tmp_path):
@@ -202,7 +203,8 @@ async def test_a_german_table_speaks_german_and_an_english_player_reads_english_
 async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path):
     from tests.e2e.conftest import World
 
-    async with DiscordStandin(rate_limits=True) as standin:  # a whole game: held to Discord's rate limits
+    # a whole game: held to Discord's rate limits (windows shortened: tests/standin/fixtures.py)
+    async with DiscordStandin(rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         world = World(standin, tmp_path, locale="de")
         async with world.running_bot():
             lobby = await (

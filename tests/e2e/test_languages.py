@@ -24,6 +24,7 @@ from tests.e2e.conftest import World
 from tests.e2e.test_anniversary import seat_position
 from tests.ops.test_i18n import catalog_of, discord_locales, extracted
 from tests.standin import DiscordStandin
+from tests.standin.fixtures import WINDOW_SCALE
 
 #: How many words in a row make an English phrase that would be noticed.
 WORDS = 4
@@ -105,7 +106,8 @@ def english(language) -> set[str]:
 async def test_a_server_plays_a_whole_evening_in_its_language(language, english, tmp_path, caplog):
     reader = discord_locales(language)[0].value  # the players' Discord language (es: es-ES ...)
     caplog.set_level(logging.WARNING, logger="cogs.i18n")
-    async with DiscordStandin(rate_limits=True) as standin:  # a whole evening: held to Discord's rate limits
+    # a whole evening: held to Discord's rate limits (windows shortened: tests/standin/fixtures.py)
+    async with DiscordStandin(rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         world = World(standin, tmp_path, locale=reader)
         guild, alice, bob, carol = world.guild, world.alice, world.bob, world.carol
         guild.preferred_locale = "en-US"  # no Community features: Discord says en-US, the server chooses its own

@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.e2e.test_crash import BotProcess
 from tests.e2e.test_postgres_shards import play_to_the_end
 from tests.standin import DiscordStandin
+from tests.standin.fixtures import WINDOW_SCALE
 
 pytestmark = pytest.mark.slow
 
@@ -49,7 +50,7 @@ def total(samples, name: str, **labels: str) -> float:
 
 async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
     port = free_port()
-    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         dana = standin.add_member(guild, "dana")

@@ -59,7 +59,9 @@ async def test_sync_run_health_and_sigterm(tmp_path):
         guild = standin.add_guild("Bullpen")
         channel = standin.add_text_channel(guild, "games")
         alice = standin.add_member(guild, "alice")
-        env = bot_env(standin, tmp_path, DEV_GUILD_IDS=str(guild.id))
+        # A heartbeat every 0.2 s rather than 20: the health check below waits for the first
+        # one written after the gateway is up.
+        env = bot_env(standin, tmp_path, DEV_GUILD_IDS=str(guild.id), HEALTH_INTERVAL="0.2")
 
         # --sync dev: the commands reach the development guild, with their German names.
         code, out, err = await run_cli(env, "--sync", "dev")

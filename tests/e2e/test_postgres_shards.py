@@ -18,6 +18,7 @@ import pytest
 
 from tests.e2e.test_crash import open_hand, processes_with_env, table_ids
 from tests.standin import DiscordStandin, InteractionRejected
+from tests.standin.fixtures import WINDOW_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,7 +132,7 @@ async def game_in(url: str, channel_id: int) -> int:
 
 
 async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postgres_url):
-    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
         guilds = []
         while len({(g.id >> 22) % 2 for g in guilds}) < 2:  # a guild on each shard
             guilds.append(standin.add_guild(f"g{len(guilds)}"))

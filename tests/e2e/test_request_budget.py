@@ -131,7 +131,8 @@ async def test_a_restart_redraws_only_the_tables_whose_messages_may_be_behind(wo
     world.standin.assert_no_errors()
 
 
-@pytest.mark.discord_rate_limits
+@pytest.mark.slow  # paced at two requests a second
+@pytest.mark.discord_rate_limits(window_scale=1.0)  # the buckets' own windows, as Discord's
 async def test_with_discords_limits_a_game_at_the_budget_meets_no_429(world):
     """Discord's limits held small (3 requests a second for the token, which a test's quick clicks
     outrun) and the process's budget under them: a whole game is shown, paced by the budget and the

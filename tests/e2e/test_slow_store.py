@@ -10,16 +10,36 @@ from __future__ import annotations
 import asyncio
 import contextvars
 
+import pytest
+
+import cogs.reply
 from data.errors import StoreUnavailable
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import start_game
 
-SLOW_SAVE_SECONDS = 4.0  # longer than Discord's 3 s
+# Discord's 3 s, the bot's 2 s before it defers and a 4 s save, each shortened: the same order
+# (defer, then Discord's deadline, then the save's end) with the same second between the deferral
+# and the deadline, and a fraction of the waiting.
+DEADLINE = 1.5  # the stand-in's, for an answer (Discord's is 3 s)
+DEFER_AFTER = 0.5  # cogs.reply.DEFER_AFTER (2 s)
+SLOW_SAVE_SECONDS = 2.0  # longer than the deadline
+GIVES_UP_AFTER = 1.75  # a store that retries past the deadline, then gives up (about 3.5 s)
 MOVE_NOT_SAVED = "Your move could not be saved because the database is not reachable right now"
 COMMAND_NOT_DONE = "That did not go through because the database is not reachable right now"
 DEFERRED_UPDATE, THINKING = 6, 5
 
 _inside = contextvars.ContextVar("inside_a_wrapped_save", default=False)
+
+
+@pytest.fixture(autouse=True)
+def shorter_deadlines(request):
+    """The shortened deadline and deferral for every test here (a patch of its own: the tests undo
+    their slow saves with ``monkeypatch.undo()``)."""
+    if "world" in request.fixturenames:
+        request.getfixturevalue("world").standin.ack_deadline = DEADLINE
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cogs.reply, "DEFER_AFTER", DEFER_AFTER)
+        yield
 
 
 def wrap_saves(monkeypatch, store, before_save) -> None:
@@ -100,13 +120,13 @@ async def click_a_card(world, monkeypatch, before_save, user=None):
 
 
 def acked_in_time(interaction) -> None:
-    assert interaction.ack_latency is not None and interaction.ack_latency < 3.0, interaction.ack_latency
+    assert interaction.ack_latency is not None and interaction.ack_latency < DEADLINE, interaction.ack_latency
 
 
 async def test_a_slow_save_defers_the_click_then_confirms_the_move(world, monkeypatch):
     async with world.running_bot():
         _, _, card, click = await click_a_card(world, monkeypatch, hang)
-        assert await click.ack() == DEFERRED_UPDATE, "deferred before Discord's 3 s were up"
+        assert await click.ack() == DEFERRED_UPDATE, "deferred before Discord's deadline"
         acked_in_time(click)
         answer = await click.reply(timeout=SLOW_SAVE_SECONDS + 5)
         assert "face down" in answer.content and f"**{card}**" in answer.content, answer.content
@@ -134,12 +154,12 @@ async def test_a_click_while_the_database_is_away_is_told_nothing_was_saved(worl
 
 
 async def test_a_save_that_gives_up_after_the_deadline_is_told_after_the_deferral(world, monkeypatch):
-    """PostgreSQL restarting: the store retries for about 3 s, then gives up. The click was deferred
-    meanwhile, so the could-not-be-saved answer comes as a private follow-up."""
+    """PostgreSQL restarting: the store retries past Discord's deadline, then gives up. The click was
+    deferred meanwhile, so the could-not-be-saved answer comes as a private follow-up."""
     async with world.running_bot():
 
         async def retried_then_away():
-            await asyncio.sleep(3.5)
+            await asyncio.sleep(GIVES_UP_AFTER)
             await away()
 
         _, _, card, click = await click_a_card(world, monkeypatch, retried_then_away)

@@ -31,12 +31,24 @@ async def pass_time(world, seconds):
     world.standin.advance_time(seconds)
     service = world.bot.service
     service.scheduler.wake()
-    for _ in range(50):  # the timer fires in a task of its own
-        await asyncio.sleep(0.01)
+    await timers_fired(service.scheduler)
     for table in list(service.tables.values()):
         async with table.lock:  # held until the service has saved and told the presenter
             pass
     await world.settle()
+
+
+async def timers_fired(scheduler, seconds: float = 10.0) -> None:
+    """Once the scheduler has looked at the clock again, until every deadline it found due has
+    been handled (each fires in a task of its own, and a failed one is set again)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while scheduler._changed.is_set() or scheduler._running:
+        assert loop.time() < until, f"the timers were still firing after {seconds} s"
+        if scheduler._running:
+            await asyncio.wait(list(scheduler._running), timeout=until - loop.time())
+        else:
+            await asyncio.sleep(0)  # the scheduler's task has yet to run
 
 
 async def pick(world, user, thread):

@@ -112,6 +112,14 @@ def test_the_heartbeat_lives_next_to_the_database_unless_told(tmp_path):
     assert load(HEALTH_FILE="/tmp/h").heartbeat_path == Path("/tmp/h")
 
 
+def test_the_heartbeat_interval_is_twenty_seconds_unless_told_a_shorter_one():
+    assert load().health_interval == 20.0
+    assert load(HEALTH_INTERVAL="0.2").health_interval == 0.2
+    # A longer one would let `--health` call a running bot's heartbeat stale.
+    assert problems(HEALTH_INTERVAL="30") == ["HEALTH_INTERVAL: Input should be less than or equal to 20 (got '30')"]
+    assert problems(HEALTH_INTERVAL="0")[0].startswith("HEALTH_INTERVAL: Input should be greater than 0")
+
+
 def test_database_url_wins_over_the_path_and_hides_its_password(tmp_path):
     assert load(DATABASE_PATH=str(tmp_path / "a.sqlite3")).database == str(tmp_path / "a.sqlite3")
     url = load(DATABASE_PATH=str(tmp_path / "a.sqlite3"), DATABASE_URL=f"sqlite:///{tmp_path}/b.sqlite3")

@@ -41,11 +41,12 @@ class DiscordStandin:
         bot_name: str = "Nimmt",
         ack_deadline: float = 3.0,
         rate_limits: bool = False,
+        window_scale: float = 1.0,
     ) -> None:
         """``rate_limits=True``: hold the bot to Discord's rate limits (ratelimits.py), as
-        ``set_rate_limits(True)`` does."""
+        ``set_rate_limits(True)`` does; ``window_scale`` shortens their route windows (1: Discord's)."""
         self.world = World(token=token, bot_name=bot_name)
-        self.world.rate_limits.configure(rate_limits)
+        self.world.rate_limits.configure(rate_limits, window_scale=window_scale)
         self.server = StandinServer(self.world)
         self.ack_deadline = ack_deadline  # Discord's 3-second rule; raise it for slow CI if needed
         self._restore: list[contextlib.ExitStack] = []
@@ -227,13 +228,17 @@ class DiscordStandin:
         global_per_second: int | None = None,
         routes: dict[str, RouteLimit] | None = None,
         default: RouteLimit | None = None,
+        window_scale: float | None = None,
     ) -> None:
         """Hold every REST call to Discord's rate limits from now on (``False``: no limits, the
         stand-in's default). The global limit is 50 bot-token requests a second (interaction
         callbacks and interaction webhooks exempt); the per-route buckets are ``ROUTE_LIMITS``.
         A test may shrink them to stay quick: ``global_per_second=5``, or ``routes={"POST
-        /channels/{channel}/messages": RouteLimit(2, 0.5, "msg-create")}``."""
-        self.world.rate_limits.configure(enabled, global_per_second=global_per_second, routes=routes, default=default)
+        /channels/{channel}/messages": RouteLimit(2, 0.5, "msg-create")}``, or every route's
+        window alike: ``window_scale=0.1`` (kept as it was when not given)."""
+        self.world.rate_limits.configure(
+            enabled, global_per_second=global_per_second, routes=routes, default=default, window_scale=window_scale
+        )
 
     @property
     def rate_limits(self) -> RateLimits:

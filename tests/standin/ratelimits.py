@@ -35,7 +35,12 @@ for a Cloudflare ban and raised at once, so every answer here carries ``Via`` as
 The interaction webhook (discord/webhook/async_.py) waits on ``X-RateLimit-Remaining: 0`` too.
 
 Limits run on the real monotonic clock, whatever ``advance_time`` did to the stand-in's: the bot
-sleeps real seconds when it is told to wait.
+sleeps real seconds when it is told to wait. A test that would only wait for a window to pass
+moves the limits' own clock on instead (``RateLimits.advance``); ``clock`` may be replaced whole.
+``window_scale`` shortens every route bucket's window alike (0.1: five messages per 0.5 s in a
+channel rather than per 5 s), headers included: the counts and the bot's obedience to the headers
+stay Discord's, the waiting is a fraction. The global limit stays per real second, the window the
+bot's own request budget (cogs/presenting/budget.py) keeps to.
 """
 
 from __future__ import annotations
@@ -147,6 +152,8 @@ class RateLimits:
     routes: dict[str, RouteLimit] = field(default_factory=lambda: dict(ROUTE_LIMITS))
     default: RouteLimit = DEFAULT_LIMIT
     clock: Callable[[], float] = time.monotonic  # real time: the bot sleeps real seconds when told to wait
+    skipped: float = 0.0  # seconds the limits' clock was moved on past ``clock`` (``advance``)
+    window_scale: float = 1.0  # a route bucket's window lasts its ``per`` times this (1: Discord's)
     _global: deque[float] = field(default_factory=deque)  # admission times in the last second
     _windows: dict[tuple[str, tuple[str, ...]], _Window] = field(default_factory=dict)
     _shared: dict[str, float] = field(default_factory=dict)  # resource id -> limited until
@@ -164,20 +171,35 @@ class RateLimits:
         global_per_second: int | None = None,
         routes: dict[str, RouteLimit] | None = None,
         default: RouteLimit | None = None,
+        window_scale: float | None = None,
     ) -> None:
         """Turn the limits on or off; tests may shrink them to stay quick (``routes`` are merged
-        over ``ROUTE_LIMITS``, keyed like it: "METHOD /template")."""
+        over ``ROUTE_LIMITS``, keyed like it: "METHOD /template"; ``window_scale``: see the
+        module's notes, kept as it is when not given)."""
         self.enabled = enabled
+        if window_scale is not None:
+            if window_scale <= 0:
+                raise ValueError("window_scale must be above 0")
+            self.window_scale = window_scale
         self.global_per_second = global_per_second or GLOBAL_PER_SECOND
         self.routes = dict(ROUTE_LIMITS) | (routes or {})
         self.default = default or DEFAULT_LIMIT
         self._global.clear()
         self._windows.clear()
 
+    def now(self) -> float:
+        """The limits' time: ``clock`` plus what ``advance`` skipped."""
+        return self.clock() + self.skipped
+
+    def advance(self, seconds: float) -> None:
+        """Move the limits' clock on, as if ``seconds`` had passed without a request: the global
+        window and the buckets that reset meanwhile are free again (the bot's clocks are not moved)."""
+        self.skipped += seconds
+
     def limit_resource(self, resource_id: int, seconds: float) -> None:
         """Discord limits this channel or guild for everyone for ``seconds``: its requests get 429
         with ``X-RateLimit-Scope: shared`` (not counted as invalid)."""
-        self._shared[str(resource_id)] = self.clock() + seconds
+        self._shared[str(resource_id)] = self.now() + seconds
 
     # --- admission ----------------------------------------------------------------------------
 
@@ -188,7 +210,7 @@ class RateLimits:
 
     def admit(self, method: str, route: str, major: tuple[str, ...]) -> tuple[Refusal | None, dict[str, str]]:
         """Either a refusal, or the headers to put on the answer; the request counts as made."""
-        now = self.clock()
+        now = self.now()
         shared = next((self._shared[r] for r in major if r in self._shared and self._shared[r] > now), None)
         limit, bucket = self.route_limit(method, route)
         window = self._window(bucket, major, limit, now)
@@ -219,7 +241,7 @@ class RateLimits:
         key = (bucket, major)
         window = self._windows.get(key)
         if window is None or window.resets_at <= now:
-            window = self._windows[key] = _Window(now + limit.per, limit.limit)
+            window = self._windows[key] = _Window(now + limit.per * self.window_scale, limit.limit)
         return window
 
     @staticmethod
@@ -238,7 +260,7 @@ class RateLimits:
 
     def count(self, route: str, status: int, scope: str | None = None) -> None:
         """One answered API request (limits on or off); ``scope`` for a 429."""
-        now = self.clock()
+        now = self.now()
         if route not in INTERACTION_ROUTES:
             second = int(now)
             if self._since is None:
@@ -260,12 +282,12 @@ class RateLimits:
         self._too_many.clear()
         self._invalid.clear()
         self._invalid_total = self._invalid_max = 0
-        self._since = int(self.clock())
+        self._since = int(self.now())
 
     def figures(self, until: float | None = None) -> RateFigures:
         """The counts since the last ``reset_figures`` (or the first request), every second up to
-        ``until`` (on ``clock``, time.monotonic(); default now) included, the quiet ones as 0."""
-        last = int(until if until is not None else self.clock())
+        ``until`` (on the limits' clock, ``now()``; default now) included, the quiet ones as 0."""
+        last = int(until if until is not None else self.now())
         first = last if self._since is None else self._since
         return RateFigures(
             per_second=[self._per_second.get(s, 0) for s in range(first, max(first, last) + 1)],
