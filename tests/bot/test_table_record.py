@@ -24,8 +24,9 @@ from data import open_store
 from data.models import Commit
 from data.store import Store
 from engine import Game, GameConfig, Phase
-from tests.bot.conftest import FakeClock, play_out
+from tests.bot.conftest import FakeClock
 from tests.bot.test_anniversary_service import alice_takes_a_row_holding_a_stop
+from tests.helpers import play_to_the_end
 
 SEED = 5
 THREAD = 1001
@@ -163,7 +164,7 @@ async def seats_taken_over_and_back(service, clock) -> Table:
 
 async def finished(service, clock) -> Table:
     table = await two_humans(service, TableOptions(rounds=1, target=None))
-    await play_out(service, table, (100, 200))
+    await play_to_the_end(service, table, (100, 200))
     assert table.game.is_over
     return table
 

@@ -40,6 +40,8 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     times (``time.time()``) at which ``main`` began (the interpreter is up), the bot's setup hook
     began (imports done, store open, logged in) and the ``RESTORED`` line was printed; what a
     restart costs, for ``benchmarks/turn_based.py``.
+``SIXNIMMT_WRITES=<path>``
+    the moment each REST request of the bot token is written, a line each (``record_writes``).
 ``SIXNIMMT_CRASH_AT=<point>``
     the process SIGKILLs itself (as ``kill -9`` would) at a named point:
 
@@ -157,6 +159,30 @@ def install_thread_crash() -> None:
         return data
 
     HTTPClient.start_thread_with_message = start_thread_with_message
+
+
+def record_writes(path: str) -> None:
+    """``SIXNIMMT_WRITES``: every REST request of the bot token (not the interaction endpoints) writes
+    the moment its headers are written (monotonic seconds) to ``path``, a line each: what Discord
+    receives in any sliding second, whatever keeps the stand-in's own loop from reading it at once."""
+    import aiohttp
+
+    out = open(path, "a", buffering=1)  # noqa: SIM115  # open for the process's life
+
+    async def written(session, context, params) -> None:
+        path = params.url.path
+        if path.startswith("/api/") and "/interactions/" not in path and "/webhooks/" not in path:
+            out.write(f"{time.monotonic()}\n")
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_headers_sent.append(written)
+    trace.freeze()
+    original = aiohttp.ClientSession.__init__
+
+    def init(self, *args, trace_configs=None, **kwargs):
+        original(self, *args, trace_configs=[*(trace_configs or ()), trace], **kwargs)
+
+    aiohttp.ClientSession.__init__ = init
 
 
 def install_results_crash() -> None:
@@ -307,6 +333,8 @@ async def main() -> None:
         install_results_crash()
     if CRASH_AT in ("thread", "thread-started"):
         install_thread_crash()
+    if os.environ.get("SIXNIMMT_WRITES"):
+        record_writes(os.environ["SIXNIMMT_WRITES"])
     if os.environ.get("SIXNIMMT_TIMING"):
         time_service_start(timing)
     extra = (
