@@ -12,6 +12,7 @@ knows them all.
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -101,12 +102,14 @@ class ErrorReplies(commands.Cog):
         self.items: dict[str, tuple[str, tuple[DynamicItemType, ...]]] = {}
 
     async def cog_load(self) -> None:
+        _replies[self.bot] = self
         tree = self.bot.tree
         self._old_on_error = tree.on_error
         tree.error(on_app_command_error)
         await tree.set_translator(CatalogTranslator())  # German names and descriptions for the sync
 
     async def cog_unload(self) -> None:
+        _replies.pop(self.bot, None)
         if self._old_on_error is not None:
             self.bot.tree.error(self._old_on_error)
         await self.bot.tree.set_translator(None)
@@ -127,6 +130,10 @@ class ErrorReplies(commands.Cog):
             return
 
 
+#: Each bot's ErrorReplies, while it is loaded (cogs.errors loads first): its items are added there.
+_replies: weakref.WeakKeyDictionary[commands.Bot, ErrorReplies] = weakref.WeakKeyDictionary()
+
+
 def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[DynamicItemType, ...]) -> None:
     """Register a cog's restart-proof items, whose custom ids start with ``prefix``.
 
@@ -134,15 +141,15 @@ def add_items(bot: commands.Bot, prefix: str, invalid: str, items: tuple[Dynamic
     would answer it. cogs.errors is loaded first, so its listener is there.
     """
     bot.add_dynamic_items(*items)
-    replies = bot.get_cog(ErrorReplies.__cog_name__)
-    if isinstance(replies, ErrorReplies):
+    replies = _replies.get(bot)
+    if replies is not None:
         replies.items[prefix] = (invalid, tuple(items))
 
 
 def remove_items(bot: commands.Bot, prefix: str, items: tuple[DynamicItemType, ...]) -> None:
     bot.remove_dynamic_items(*items)
-    replies = bot.get_cog(ErrorReplies.__cog_name__)
-    if isinstance(replies, ErrorReplies):
+    replies = _replies.get(bot)
+    if replies is not None:
         replies.items.pop(prefix, None)
 
 

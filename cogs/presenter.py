@@ -34,6 +34,7 @@ from bot.tables.table import Post, Table, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import BEFORE_INSTALL, REACH, Priority, RequestBudget, install, requests_for
+from cogs.presenting.carriers import Carriers, serve
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
 from cogs.presenting.clicks import Clicks
 from cogs.presenting.live import LiveMessages
@@ -77,6 +78,7 @@ class Presenter:
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back, self.clicks)
         self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
         self.openings = Openings()
+        serve(client, Carriers(self.clicks, self.openings))
         self.live = LiveMessages(
             client,
             service,
@@ -128,7 +130,7 @@ class Presenter:
     def _waits_on(self, table_id: int, post: Post) -> bool:
         """Whether the newest commit known still waits on the decision ``post`` opened."""
         latest = self._latest.get(table_id)
-        return latest is not None and latest.is_open and latest.meta.get("step") == post.step
+        return latest is not None and latest.is_open and latest.step == post.step
 
     @property
     def busy_tables(self) -> int:
@@ -155,6 +157,7 @@ class Presenter:
         await self.channels.drop_chores()  # best effort only: nothing committed waits for them
         self._uninstall()
         self.budget.close()
+        serve(self.client, None)
 
     # -- one table's worker ---------------------------------------------------------
 
@@ -263,7 +266,7 @@ class Presenter:
         if not snapshot.is_open:
             return False
         try:  # its thread, or the thread it was opened in
-            await self.service.thread_locked(int(snapshot.meta.get("thread_id") or snapshot.channel_id))
+            await self.service.thread_locked(snapshot.home_id)
         except Exception as exc:  # tried again with the refused post, after a pause
             log.warning("table %s: could not pause for its locked thread (%s)", table_id, exc)
             return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
+import weakref
 from typing import Any, Literal
 
 import discord
@@ -51,11 +52,15 @@ def first_error(exc: ValidationError, locale) -> str:
     return f"{field}: {message}" if field else message
 
 
+#: Each bot's presenter, while its Tables cog is loaded.
+_presenters: weakref.WeakKeyDictionary[discord.Client, Presenter] = weakref.WeakKeyDictionary()
+
+
 def presenter_of(interaction: discord.Interaction) -> Presenter:
-    cog = bot_of(interaction).get_cog("Tables")
-    if not isinstance(cog, Tables):
+    presenter = _presenters.get(interaction.client)
+    if presenter is None:
         raise RuntimeError("the Tables cog is not loaded")
-    return cog.presenter
+    return presenter
 
 
 # --------------------------------------------------------------------------- /6nimmt subcommands
@@ -356,12 +361,14 @@ class Tables(commands.Cog):
         if bot.metrics is not None:
             bot.metrics.presenter_queue = lambda: self.presenter.busy_tables
         bot.tables.add_listener(self.presenter)
+        _presenters[bot] = self.presenter
 
     async def cog_load(self) -> None:
         add_subcommands(self.bot.tree, SUBCOMMANDS)
 
     async def cog_unload(self) -> None:
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
+        _presenters.pop(self.bot, None)
         await self.presenter.close()
 
 

@@ -204,8 +204,8 @@ class Threads(commands.Cog):
         if (
             update.kind == "restored"
             and snapshot.is_open
-            and snapshot.meta.get("threaded")
-            and not snapshot.meta.get("thread_id")
+            and snapshot.threaded
+            and snapshot.thread_id is None
             # A lobby whose message was never shown gets its thread once the presenter shows it.
             and not any(post.kind == "opened" for post in snapshot.posts)
         ):

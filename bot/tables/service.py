@@ -120,6 +120,10 @@ class TableService:
         mine = [t for t in tables if t.seat_of(user_id) is not None]
         return sorted(mine, key=lambda t: (user_id not in t.owing(), t.deadline or float("inf"), t.id))
 
+    def find(self, table_id: int) -> Table | None:
+        """The open table ``table_id``, or None (closed, or never here)."""
+        return self.registry.find(table_id)
+
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
 

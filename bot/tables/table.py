@@ -675,6 +675,38 @@ class TableSnapshot:
         """Why the game waits with its clock stopped ("locked": a moderator locked its thread), or None."""
         return self.meta.get("paused") or None
 
+    # What the face asks of every commit, read from the committed meta and state without building
+    # ``table`` (a game's copy): the face never reads a checkpoint's keys itself.
+
+    @property
+    def step(self) -> int:
+        """The decision point the table was at (a post opens one; a click names the one it answers)."""
+        return int(self.meta.get("step", 0))
+
+    @property
+    def thread_id(self) -> int | None:
+        return int(self.meta["thread_id"]) if self.meta.get("thread_id") else None
+
+    @property
+    def threaded(self) -> bool:
+        """Whether its game is to be played in a thread of its own (started on its lobby)."""
+        return bool(self.meta.get("threaded"))
+
+    @property
+    def home_id(self) -> int:
+        """The channel its game's messages go to: its thread, else the channel it was opened in."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def resumed(self) -> bool:
+        """Whether its game came back from a pause (its deadline moved)."""
+        return bool(self.meta.get("resumed_at"))
+
+    @property
+    def drafting(self) -> bool:
+        """Whether a Pro game is drafting its hands."""
+        return self.state.get("phase") == Phase.DRAFT.value
+
     @property
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)

@@ -127,7 +127,7 @@ class TableChannels:
         find it out. Once connected, a place the gateway does not list among its guild's channels
         and active threads is asked for, once: an archived thread is fine, a deleted one ends the table."""
         if snapshot.is_open:
-            home = int(snapshot.meta.get("thread_id") or snapshot.channel_id)
+            home = snapshot.home_id
             self.background(self._confirm_home(home), f"table {snapshot.id}: the check of its channel")
 
     async def _confirm_home(self, channel_id: int) -> None:

@@ -121,7 +121,7 @@ class LiveMessages:
             # A new lobby's first commit is what its message (the command's answer) was drawn from.
             drawn = self._lobby_drawn.setdefault(snapshot.id, players)
             return drawn != players
-        return snapshot.state.get("phase") == Phase.DRAFT.value
+        return snapshot.drafting
 
     def fall_behind(self, table_id: int) -> None:
         """A commit changed what the live message shows."""
@@ -451,10 +451,7 @@ def may_be_behind(snapshot: TableSnapshot) -> bool:
     lobby's players, a Pro draft's picks, a game back from a locked thread (its deadline), and who
     has picked this turn (a turn nobody has picked in yet shows as its post drew it)."""
     return (
-        snapshot.status is TableStatus.LOBBY
-        or snapshot.state.get("phase") == Phase.DRAFT.value
-        or bool(snapshot.meta.get("resumed_at"))
-        or someone_picked(snapshot.table)
+        snapshot.status is TableStatus.LOBBY or snapshot.drafting or snapshot.resumed or someone_picked(snapshot.table)
     )
 
 

@@ -23,9 +23,10 @@ import discord
 from bot.tables.errors import SeatTakenOver, StaleButton, TableError
 from bot.tables.service import TableService
 from bot.tables.table import Table, TableStatus
-from cogs.client import bot_of, service_of
+from cogs.client import service_of
 from cogs.errors import answer_error, failure_message
 from cogs.i18n import error_text, tr, user_locale
+from cogs.presenting.carriers import carriers_of
 from cogs.presenting.clicks import Click, Clicks
 from cogs.render.links import message_link
 from cogs.reply import Answer, Reply
@@ -171,20 +172,14 @@ class TableItem:
         """A click that makes a move on a table may carry the table's next messages (``Clicks``):
         registered before it is acted on, so that the reveal it brings finds it."""
         table_id = getattr(self, "table_id", None)
-        presenter = presenter_of(interaction)
-        if not self.moves or table_id is None or presenter is None:
+        carriers = carriers_of(interaction.client)
+        if not self.moves or table_id is None or carriers is None:
             return None
-        clicks: Clicks = presenter.clicks
+        clicks = carriers.clicks
         return clicks, table_id, clicks.clicked(table_id, interaction, on_lobby=self.on_lobby)
 
     async def act(self, interaction: discord.Interaction, service: TableService, reply: Reply) -> None:
         raise NotImplementedError
-
-
-def presenter_of(interaction: discord.Interaction) -> Any:
-    """The presenter of the tables' cog (``cogs.presenter.Presenter``, which this layer cannot name), or
-    None while that cog is not loaded."""
-    return getattr(bot_of(interaction).get_cog("Tables"), "presenter", None)
 
 
 def moved_on(interaction: discord.Interaction, table: Table | None) -> str | None:
@@ -215,7 +210,7 @@ async def refuse(
     locale = user_locale(interaction)
     text = error_text(locale, exc)
     if isinstance(exc, StaleButton) and table_id is not None:
-        link = moved_on(interaction, service_of(interaction).registry.find(table_id))
+        link = moved_on(interaction, service_of(interaction).find(table_id))
         text = f"{text}\n{link}" if link else text
     if not (isinstance(exc, SeatTakenOver) and exc.can_reclaim):
         await answer_error(interaction, text)

@@ -55,7 +55,7 @@ async def send_hand(reply: Reply, service: TableService, table_id: int) -> None:
     if view.phase is Phase.DRAFT:
         await reply.send(draft_hand_text(view, locale), view=draft_hand_view(table, view, locale))
         return
-    link = moved_on(interaction, service.registry.find(table_id))  # "Play a card" of an earlier turn
+    link = moved_on(interaction, service.find(table_id))  # "Play a card" of an earlier turn
     if view.phase is not Phase.PICK:
         reason = tr(
             locale,

@@ -10,11 +10,12 @@ import discord
 
 from cogs.client import bot_of, channel_id_of
 from cogs.i18n import N_, tr
+from cogs.presenting.carriers import carriers_of
 from cogs.render.settings import settings_lines
 from cogs.reply import Answer, Reply
 from cogs.threads import game_thread_parent
 
-from .base import IdFormat, TableItem, item_view, one_of, presenter_of
+from .base import IdFormat, TableItem, item_view, one_of
 
 LOBBY_LABELS = {
     # Translators: a button label (at most 80 characters).
@@ -115,17 +116,17 @@ async def lobby_answer(reply: Reply, channel_id: int, why: str | None = None) ->
     another channel, in ``channel_id`` with a link as the answer; ``why``: why the game has no
     thread, told to the opener alone. Waits until it is shown, or until the answer is deferred (the
     presenter answers later through the interaction's token)."""
-    presenter = presenter_of(reply.interaction)
-    if presenter is None:  # the tables' cog is unloading: the next start shows the lobby
+    carriers = carriers_of(reply.interaction.client)
+    if carriers is None:  # the tables' cog is unloading: the next start shows the lobby
         yield
         await reply.defer()
         return
     user_id = reply.interaction.user.id
-    opening = presenter.openings.expect(user_id, channel_id, reply, why)
+    opening = carriers.openings.expect(user_id, channel_id, reply, why)
     try:
         yield
     finally:
-        presenter.openings.withdraw(user_id, opening)  # the lobby's commit claimed it, or none was opened
+        carriers.openings.withdraw(user_id, opening)  # the lobby's commit claimed it, or none was opened
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(opening.done.wait(), reply.defer_after + 0.5)
     if not opening.done.is_set():
