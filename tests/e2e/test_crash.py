@@ -97,6 +97,12 @@ class BotProcess:
         )
         assert self.proc.returncode is None, self.log.read_text()
 
+    async def ensure_stopped(self) -> None:
+        """At a test's end, whatever happened: none of its processes left running."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
     async def kill(self) -> None:
         """kill -9, as the test's own crash point."""
         self.proc.send_signal(signal.SIGKILL)
@@ -298,9 +304,7 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
             assert board.embed["description"].count("1/1 won") + board.embed["description"].count("0/1 won") == 2
             await bot.kill()
         finally:
-            if bot.proc is not None and bot.proc.returncode is None:
-                bot.proc.kill()
-                await bot.proc.wait()
+            await bot.ensure_stopped()
 
     db = sqlite3.connect(bot.db)
     [(game_id, status)] = db.execute("SELECT game_id, status FROM games").fetchall()
@@ -325,15 +329,22 @@ async def test_kill_9_at_every_point_of_a_game_loses_nothing(tmp_path):
     assert len(acknowledged) >= 15  # nearly every pick of the game was confirmed before its crash point
 
 
+def alice_in_a_channel(standin, tmp_path):
+    """A server with a games channel and alice, and the bot process to be started: (channel, alice, bot)."""
+    guild = standin.add_guild("Bullpen")
+    return (
+        standin.add_text_channel(guild, "games"),
+        standin.add_member(guild, "alice"),
+        BotProcess(standin, tmp_path, 1),
+    )
+
+
 async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its_thread(tmp_path):
     """The bot dies as it asks Discord for a lobby's thread, or once Discord has started it but
     before the bot saved it: the next process starts that thread, or finds it (it shares the
     lobby's id), and the game is played there."""
     async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
-        guild = standin.add_guild("Bullpen")
-        channel = standin.add_text_channel(guild, "games")
-        alice = standin.add_member(guild, "alice")
-        bot = BotProcess(standin, tmp_path, seed=1)
+        channel, alice, bot = alice_in_a_channel(standin, tmp_path)
         try:
             for point in ("thread", "thread-started"):
                 await bot.start(point, sync=point == "thread", THREADS="true")
@@ -357,9 +368,7 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
                 )
                 await bot.kill()
         finally:
-            if bot.proc is not None and bot.proc.returncode is None:
-                bot.proc.kill()
-                await bot.proc.wait()
+            await bot.ensure_stopped()
         assert [c.id for c in standin.world.channels.values() if c.is_thread] == [
             m.id for m in standin.channel_messages(channel)
         ], "one thread for each lobby"
@@ -392,11 +401,8 @@ async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_th
     """The bot dies right after committing a new lobby: its message never posted, the command never
     answered. The next process shows the lobby (in the channel, or with its game's thread started
     on it), once, and the game is played to its standings."""
-    async with DiscordStandin(ack_deadline=10, rate_limits=True) as standin:
-        guild = standin.add_guild("Bullpen")
-        channel = standin.add_text_channel(guild, "games")
-        alice = standin.add_member(guild, "alice")
-        bot = BotProcess(standin, tmp_path, seed=1)
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
+        channel, alice, bot = alice_in_a_channel(standin, tmp_path)
         try:
             for threads in ("false", "true"):
                 await bot.start("lobby", sync=threads == "false", THREADS=threads)
@@ -423,6 +429,4 @@ async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_th
                 assert [m.id for m in new if m.id == lobby.id] == [lobby.id] and len(lobbies) <= 1, new
                 await bot.kill()
         finally:
-            if bot.proc is not None and bot.proc.returncode is None:
-                bot.proc.kill()
-                await bot.proc.wait()
+            await bot.ensure_stopped()

@@ -79,9 +79,7 @@ async def test_a_restart_with_300_open_games_stays_under_the_global_limit_in_eve
             await standin.world.wait_until(shown, 60, "every table's lobby or game shown")
             await bot.kill()
         finally:
-            if bot.proc is not None and bot.proc.returncode is None:
-                bot.proc.kill()
-                await bot.proc.wait()
+            await bot.ensure_stopped()
         # Each lobby once, each game's table once.
         for channel in channels:
             messages = standin.channel_messages(channel)
