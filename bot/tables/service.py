@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from data.models import CorruptTable, RestoredTable
 from data.store import Store
+from engine import PlayerView
 from engine.ai.coach import Hint, NoHint
 
 from .ai_seats import AIDecider, AISeats
@@ -33,8 +34,8 @@ from .observer import Observer
 from .pause import Pauses
 from .play import PickResult, Play, ServiceDefaults, ai_seed
 from .registry import TableRegistry
-from .specials import Specials
-from .table import Post, Table, TableSnapshot, TableStatus
+from .specials import SpecialPrompt, Specials
+from .table import Post, Seat, Table, TableOptions, TableSnapshot, TableStatus
 from .text import N_, Text
 from .timers import Scheduler
 from .transactions import UNREACHABLE, Transactions, committed_change
@@ -78,25 +79,118 @@ class TableService:
         self.specials = Specials(self.registry, self.tx, self.play)
         self.pauses = Pauses(self.registry, self.tx, self.play, clock)
         self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
-        # The operations, as the face calls them.
-        lobby, play, specials = self.lobby, self.play, self.specials
-        self.open_lobby, self.join, self.leave, self.kick = lobby.open_lobby, lobby.join, lobby.leave, lobby.kick
-        self.add_ai, self.begin, self.cancel, self.reclaim_seat = (
-            lobby.add_ai,
-            lobby.begin,
-            lobby.cancel,
-            lobby.reclaim_seat,
-        )
-        self.set_thread, self.set_reminders = lobby.set_thread, lobby.set_reminders
-        self.hand, self.pick, self.choose_row, self.draft = play.hand, play.pick, play.choose_row, play.draft
-        self.special_prompt, self.play_special, self.decline_special = (
-            specials.special_prompt,
-            specials.play_special,
-            specials.decline_special,
-        )
-        self.swap, self.decline_swap, self.set_prompts = specials.swap, specials.decline_swap, specials.set_prompts
-        # A moderator locked (or unlocked) a game's thread: idempotent, one commit each.
-        self.thread_locked, self.thread_unlocked = self.pauses.thread_locked, self.pauses.thread_unlocked
+
+    # -- the operations, as the face calls them (each one its part's) -------------
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: TableOptions,
+        seats: list[Seat] | None = None,
+        *,
+        threaded: bool = False,
+    ) -> Table:
+        """``Lobby.open_lobby``."""
+        return await self.lobby.open_lobby(guild_id, channel_id, host_id, host_name, options, seats, threaded=threaded)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """``Lobby.join``."""
+        return await self.lobby.join(table_id, user_id, name)
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """``Lobby.leave``."""
+        return await self.lobby.leave(table_id, user_id)
+
+    async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
+        """``Lobby.kick``."""
+        return await self.lobby.kick(table_id, host_id, target_id)
+
+    async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
+        """``Lobby.add_ai``."""
+        return await self.lobby.add_ai(table_id, user_id, level)
+
+    async def begin(self, table_id: int, user_id: int) -> Table:
+        """``Lobby.begin``."""
+        return await self.lobby.begin(table_id, user_id)
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
+        """``Lobby.cancel``."""
+        return await self.lobby.cancel(table_id, user_id, can_manage)
+
+    async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
+        """``Lobby.reclaim_seat``."""
+        return await self.lobby.reclaim_seat(table_id, user_id)
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
+        """``Lobby.set_thread``."""
+        return await self.lobby.set_thread(table_id, thread_id)
+
+    async def set_reminders(self, table_id: int, user_id: int, by_dm: bool) -> Table:
+        """``Lobby.set_reminders``."""
+        return await self.lobby.set_reminders(table_id, user_id, by_dm)
+
+    def hand(self, table_id: int, user_id: int) -> tuple[Table, int, PlayerView]:
+        """``Play.hand``."""
+        return self.play.hand(table_id, user_id)
+
+    async def pick(self, table_id: int, user_id: int, card: int, step: int | None = None) -> PickResult:
+        """``Play.pick``."""
+        return await self.play.pick(table_id, user_id, card, step)
+
+    async def choose_row(self, table_id: int, user_id: int, row: int, step: int | None = None) -> None:
+        """``Play.choose_row``."""
+        return await self.play.choose_row(table_id, user_id, row, step)
+
+    async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
+        """``Play.draft``."""
+        return await self.play.draft(table_id, user_id, card, step)
+
+    def special_prompt(self, table_id: int, user_id: int, step: int | None = None) -> SpecialPrompt:
+        """``Specials.special_prompt``."""
+        return self.specials.special_prompt(table_id, user_id, step)
+
+    async def play_special(
+        self,
+        table_id: int,
+        user_id: int,
+        step: int | None,
+        special: str,
+        row: int | None = None,
+        card: int | None = None,
+        target_row: int | None = None,
+        position: int | None = None,
+    ) -> None:
+        """``Specials.play_special``."""
+        return await self.specials.play_special(table_id, user_id, step, special, row, card, target_row, position)
+
+    async def decline_special(
+        self, table_id: int, user_id: int, step: int | None, then_swap: str | None = None
+    ) -> None:
+        """``Specials.decline_special``."""
+        return await self.specials.decline_special(table_id, user_id, step, then_swap)
+
+    async def swap(self, table_id: int, user_id: int, step: int | None, special: str) -> None:
+        """``Specials.swap``."""
+        return await self.specials.swap(table_id, user_id, step, special)
+
+    async def decline_swap(self, table_id: int, user_id: int, step: int | None) -> None:
+        """``Specials.decline_swap``."""
+        return await self.specials.decline_swap(table_id, user_id, step)
+
+    async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
+        """``Specials.set_prompts``."""
+        return await self.specials.set_prompts(table_id, user_id, preference)
+
+    async def thread_locked(self, thread_id: int) -> None:
+        """``Pauses.thread_locked``."""
+        return await self.pauses.thread_locked(thread_id)
+
+    async def thread_unlocked(self, thread_id: int) -> None:
+        """``Pauses.thread_unlocked``."""
+        return await self.pauses.thread_unlocked(thread_id)
 
     # -- lookup -------------------------------------------------------------------
 
