@@ -4,23 +4,30 @@ play a game through the table service until it ends."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from engine import Phase
+from engine import Game, Phase
+from engine.actions import Action, ChooseRow
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+    from bot.tables.table import Table
 
 
-def first_legal(game, seat, level, rng):
+def first_legal(game: Game, seat: int, level: str, rng: random.Random) -> Action:
     """An AI for ``TableService(ai=...)`` that plays the first legal action: instant, and the same every run."""
     return game.legal_actions(seat)[0]
 
 
-async def play_to_the_end(service, table, users: Iterable[int]) -> list[float]:
+async def play_to_the_end(service: TableService, table: Table, users: Iterable[int]) -> list[float]:
     """The players ``users`` (user ids) play ``table`` through ``service`` until the game ends: the
     first card of their hand each turn, and the first row they may take when their low card fits
     nowhere, one move at a time once the AI seats that think after an answer have picked. Returns
     how long each move took to be answered."""
     loop = asyncio.get_running_loop()
-    game = table.game
+    game = table.started_game()
     seats = {table.seat_of(user): user for user in users}
     waits: list[float] = []
     for _ in range(2000):
@@ -33,6 +40,8 @@ async def play_to_the_end(service, table, users: Iterable[int]) -> list[float]:
         if game.phase is Phase.PICK:
             await service.pick(table.id, seats[seat], game.hands[seat][0], table.step)
         else:
-            await service.choose_row(table.id, seats[seat], game.legal_actions(seat)[0].row, table.step)
+            choice = game.legal_actions(seat)[0]
+            assert isinstance(choice, ChooseRow), choice
+            await service.choose_row(table.id, seats[seat], choice.row, table.step)
         waits.append(loop.time() - started)
     raise AssertionError("the game did not end")
