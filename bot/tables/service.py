@@ -218,6 +218,11 @@ class TableService:
         """The open table ``table_id``, or None (closed, or never here)."""
         return self.registry.find(table_id)
 
+    def wakes_at(self, table_id: int) -> float | None:
+        """When the table's timer fires next (its deadline, a reminder before it, or the time a
+        late post gave back), on the service's clock; None when nothing is timed."""
+        return self.scheduler.deadline(table_id)
+
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
 

@@ -52,7 +52,7 @@ async def test_a_locked_game_keeps_its_time_takes_no_move_and_goes_on_when_unloc
     # Unlocked: the 40 seconds it had left, counted from now.
     await service.thread_unlocked(THREAD)
     assert updates[-1].kind == "resumed" and updates[-1].snapshot.paused is None
-    assert table.deadline == clock() + 40 and service.scheduler.deadline(table.id) == table.deadline
+    assert table.deadline == clock() + 40 and service.wakes_at(table.id) == table.deadline
     await service.thread_unlocked(THREAD)  # idempotent
     assert len([u for u in updates if u.kind == "resumed"]) == 1
     await play_to_the_end(service, table, [100, 200])
@@ -87,7 +87,7 @@ async def test_a_paused_game_stays_paused_across_a_restart_and_ends_after_a_day(
     await again.start()
     restored = again.get(table.id)
     assert restored.paused == LOCKED and restored.deadline is None
-    assert again.scheduler.deadline(table.id) == restored.paused_at + LOCKED_LONGEST  # its end, no turn
+    assert again.wakes_at(table.id) == restored.paused_at + LOCKED_LONGEST  # its end, no turn
     await again.play.on_deadline(table.id)  # early: nothing
     assert restored.is_open and all(seat.missed_turns == 0 for seat in restored.seats)
     clock.advance(61)
@@ -130,7 +130,7 @@ async def test_a_post_held_by_the_lock_does_not_stretch_the_turn_by_the_pause(st
     clock.advance(2)
     await service.post_seen_late(table.id, started, clock() - started.at)  # shown 2 s after the unlock
     assert table.deadline == deadline, "the committed deadline stays"
-    assert table.due() == deadline + 2 and service.scheduler.deadline(table.id) == deadline + 2, (
+    assert table.due() == deadline + 2 and service.wakes_at(table.id) == deadline + 2, (
         "the turn waits the 2 s its post took after the unlock, not the five hours of the pause"
     )
     await service.close()

@@ -51,7 +51,7 @@ async def test_a_decision_timer_starts_when_its_post_is_seen(store, clock):
     assert restored.posts == [] and restored.game.message_id == 555
 
     hand = list(table.game.hands[table.seat_of(100)])
-    assert service.scheduler.deadline(table.id) == committed + 7
+    assert service.wakes_at(table.id) == committed + 7
     clock.advance(60 - 7 + 1)  # past the committed deadline, within the seven seconds given back
     await service.play.on_deadline(table.id)
     assert list(table.game.hands[table.seat_of(100)]) == hand, "the player still has their time"
@@ -70,7 +70,7 @@ async def test_a_post_shown_in_time_changes_no_timer(store, clock):
     [_, post] = table.outbox
     hand = list(table.game.hands[table.seat_of(100)])
     await service.post_seen_late(table.id, post, 0.3)  # shown 300 ms after its commit: on time
-    assert service.scheduler.deadline(table.id) == table.deadline
+    assert service.wakes_at(table.id) == table.deadline
     clock.advance(60.1)
     await service.play.on_deadline(table.id)
     assert len(table.game.hands[table.seat_of(100)]) == len(hand) - 1

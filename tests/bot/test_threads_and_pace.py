@@ -53,7 +53,7 @@ async def test_a_deleted_thread_abandons_its_game_and_nothing_is_left_running(st
     await service.set_thread(other.id, 1002)
     await service.begin(table.id, 100)
     assert await service.channel_gone(1001) == [table.id]
-    assert service.registry.find(table.id) is None and service.scheduler.deadline(table.id) is None
+    assert service.registry.find(table.id) is None and service.wakes_at(table.id) is None
     assert service.tables_in(1001) == [] and service.tables_in(10) == [other]
     record = await store.load_table(table.id)
     assert record.game.status == "abandoned"
@@ -96,7 +96,7 @@ async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_re
     [opened, started] = table.outbox  # the lobby's message and the table's first
     assert started.kind == "started" and set(started.remind) == {100, 200}  # mentioned as the turn starts
     assert table.deadline == clock() + 8 * 3600
-    assert service.scheduler.deadline(table.id) == table.deadline - 2 * 3600  # the reminder wakes it first
+    assert service.wakes_at(table.id) == table.deadline - 2 * 3600  # the reminder wakes it first
     seat = table.seat_of(100)
     await service.pick(table.id, 100, table.game.hands[seat][0], table.step)
     await service.mark_shown(table.id, upto=table.post_seq)
@@ -104,7 +104,7 @@ async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_re
     await service.play.on_deadline(table.id)
     [reminder] = table.outbox
     assert reminder.kind == "reminder" and reminder.remind == (200,)  # alice has picked
-    assert service.scheduler.deadline(table.id) == table.deadline
+    assert service.wakes_at(table.id) == table.deadline
     await service.play.on_deadline(table.id)  # fired again early: nothing twice
     assert table.outbox == [reminder]
     await service.close()
@@ -113,7 +113,7 @@ async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_re
     again = TableService(store, clock=clock, ai=first_legal)
     await again.start()
     restored = again.get(table.id)
-    assert restored.reminded_step == restored.step and again.scheduler.deadline(table.id) == restored.deadline
+    assert restored.reminded_step == restored.step and again.wakes_at(table.id) == restored.deadline
     clock.advance(2 * 3600 + 1)
     await again.play.on_deadline(table.id)
     assert [p.kind for p in restored.outbox] == ["reminder", "turn"]  # bob's move was made for him

@@ -348,7 +348,7 @@ async def test_a_restart_mid_prompt_keeps_the_prompt_and_its_timer(world):
         await world.settle()
         table = world.bot.service.table_in(world.channel.id)
         assert table.game.phase is Phase.SPECIAL and table.step == step
-        assert world.bot.service.scheduler.deadline(table.id) == deadline
+        assert world.bot.service.wakes_at(table.id) == deadline
         # The public Decide button and the prompt opened before the restart both still work.
         prompt = await (await world.standin.click(world.alice, message, message.button("Decide")["custom_id"])).reply()
         assert "Without a special card your **25** goes to row 1." in prompt.content

@@ -82,7 +82,7 @@ async def pass_time(world, table_id, seconds):
     service.scheduler.wake()
     table = service.registry.find(table_id)
     for _ in range(500):  # the timer fires in a task of its own, and sets the next one
-        deadline = service.scheduler.deadline(table_id)
+        deadline = service.wakes_at(table_id)
         if table is None or not table.is_open or (deadline is not None and deadline > world.clock()):
             break
         await asyncio.sleep(0.01)

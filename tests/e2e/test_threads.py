@@ -130,7 +130,7 @@ async def test_a_deleted_thread_ends_its_game_cleanly(world):
         await world.settle()
         record = await world.bot.service.store.load_table(table_id)
         assert record.game.status == "abandoned"
-        assert world.bot.service.scheduler.deadline(table_id) is None and not world.bot.service.play.thinking
+        assert world.bot.service.wakes_at(table_id) is None and not world.bot.service.play.thinking
         summary = world.standin.message(lobby.id)
         assert "thread was deleted" in str(summary.embed)
         # The channel takes a new game at once.
