@@ -107,3 +107,26 @@ async def test_a_start_whose_answer_fails_shows_its_lobby_once(world, failure):
         await world.settle()
         assert len(lobbies(world)) == 0 and "Game over" in world.public()[-1].content
         assert sum("table open" in str(m.embed) or "started" in str(m.embed) for m in world.public()) == 1
+
+
+@pytest.mark.parametrize("failure", ["503", "503-applied", "429"])
+async def test_a_status_whose_repost_fails_posts_the_table_again_once(world, failure):
+    """``/6nimmt status`` posts the live table anew at the bottom: retried through a 5xx or a 429,
+    once (its nonce), and the game goes on from it."""
+    async with world.running_bot():
+        lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)).reply()
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        before = len(world.public())
+        rule = world.standin.fail_next("POST", MESSAGES, channel=world.channel.id, **FAILURES[failure])
+        said = await (await world.standin.slash(world.bob, world.channel, "6nimmt status")).reply()
+        await world.standin.world.wait_until(lambda: len(world.public()) > before, 10, "the table posted again")
+        await world.settle()
+        assert rule.spent and said.ephemeral_to.id == world.bob.id and "posted again" in said.content
+        new = world.public()[before:]
+        assert len(new) == 1 and new[0] is world.table_message(), [m.content for m in new]
+        await play_in(world, world.channel, [world.alice, world.bob])
+        await world.settle()
+        assert "Game over" in world.public()[-1].content
+        world.standin.assert_no_errors()
