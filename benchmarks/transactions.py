@@ -96,7 +96,7 @@ async def play(games: int) -> None:
                 1, 1000 + number, 100, "alice", TableOptions(rounds=1, target=None, ai_seats=3)
             )
             await service.join(table.id, 200, "bob")
-            await service.set_message(table.id, 5000 + number, lobby=True)
+            await service.mark_shown(table.id, upto=table.post_seq, message_id=5000 + number)  # its lobby shown
             await service.begin(table.id, 100)
             users = {table.seat_of(u): u for u in (100, 200)}
             game = table.game

@@ -175,7 +175,7 @@ async def build(world: World, path: str, games: int, seed: int) -> dict:
             host = humans[0]
             table = await service.open_lobby(guild.id, channel.id, host.id, host.name, options, threaded=True)
             lobby = world.bot_message(channel)
-            await service.set_message(table.id, lobby.id, lobby=True)
+            await service.mark_shown(table.id, upto=table.post_seq, message_id=lobby.id)  # its lobby shown
             thread = world.thread_on(lobby, f"6 nimmt! · {host.name}'s table · #{table.id}")
             await service.set_thread(table.id, thread.id)
             is_lobby = rng.random() < 0.2

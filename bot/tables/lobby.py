@@ -295,9 +295,6 @@ class Lobby:
         return secrets.randbits(63)
 
     async def _lobby_changed(self, table: Table, **record: Any) -> None:
-        # A change made before the lobby message's id arrives (set_message) cannot be shown
-        # yet: the answer to /6nimmt start is still on its way.
-        table.lobby_unshown = table.message_id is None
         await self.tx.commit(table, kind="lobby", seats=True, **record)
 
     async def _remove_seat(self, table: Table, seat: int, notice: Text, why: str) -> None:

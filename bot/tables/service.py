@@ -35,10 +35,10 @@ from .pause import Pauses
 from .play import PickResult, Play, ServiceDefaults, ai_seed
 from .registry import TableRegistry
 from .specials import SpecialPrompt, Specials
-from .table import Post, Seat, Table, TableOptions, TableSnapshot, TableStatus
+from .table import Post, Seat, Table, TableOptions, TableSnapshot
 from .text import N_, Text
 from .timers import Scheduler
-from .transactions import UNREACHABLE, Transactions, committed_change
+from .transactions import Transactions, committed_change
 from .updates import Listener
 from .workers import WorkerPool
 
@@ -367,28 +367,6 @@ class TableService:
         return [t.id for t in gone]
 
     # -- what the channel has seen ---------------------------------------------------
-
-    async def set_message(self, table_id: int, message_id: int, *, lobby: bool = False) -> bool:
-        """Remember the public message that shows the table (for restarts).
-
-        ``lobby``: the message is the lobby that answered ``start``. Its id may
-        arrive only after the host started the game and the table message took
-        its place; then it is not the table's message any more, and False tells
-        the caller to retire it.
-        """
-        table = self.registry.find(table_id) if lobby else self.registry.get(table_id)
-        if table is None or (lobby and table.status is not TableStatus.LOBBY):
-            return False  # the lobby closed or started before its id arrived
-        table.message_id = message_id
-        if table.lobby_unshown and table.status is TableStatus.LOBBY:
-            table.lobby_unshown = False  # someone joined before the lobby's message id was known
-            table.committed = table.snapshot()
-            self.tx.notify(table.committed, "lobby")
-        try:
-            await self.mark_shown(table_id, message_id=message_id)
-        except UNREACHABLE:  # the message is posted and in use; only a restart would not know it
-            log.warning("table %s: its message id could not be saved; it is used until the next restart", table_id)
-        return True
 
     async def mark_shown(self, table_id: int, *, upto: int | None = None, message_id: int | None = None) -> None:
         """The channel has seen the table's posts up to ``upto``; ``message_id`` is its live message now.

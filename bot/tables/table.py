@@ -447,7 +447,6 @@ class Table(TableRecord):
     outlook: CachedOutlook | None = field(default=None, repr=False, compare=False)
     # (seat, step, card): see specials.declined_for
     queued_swap: tuple[int, int, Special] | None = field(default=None, repr=False, compare=False)
-    lobby_unshown: bool = field(default=False, repr=False, compare=False)  # see TableService.set_message
     # (step, seconds): the current decision's post reached the channel that late, and its timer waits
     # as long (see TableService.post_seen_late)
     grace: tuple[int, float] = field(default=(0, 0.0), repr=False, compare=False)
