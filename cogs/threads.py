@@ -48,6 +48,10 @@ THREAD_ALREADY_CREATED = 160004
 #: doubling from the first, capped; a thread's place is tried RECORD_TRIES times (about 30 s).
 RETRY_FIRST, RETRY_MOST, RECORD_TRIES = 0.5, 30.0, 7
 
+#: Tries to start a game's thread while Discord answers 5xx or 429 (or loses the answer), pausing
+#: from THREAD_RETRY_FIRST seconds, doubling: a game only plays in its channel once they are spent.
+THREAD_TRIES, THREAD_RETRY_FIRST = 4, 0.25
+
 #: Channel types a public thread can be started in from a message (text and announcement channels).
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
 
@@ -141,13 +145,24 @@ async def _open_thread(
         return None, tr(locale, "Discord would not start a thread just now, so the game runs in this channel.")
     minutes: ArchiveMinutes = TURN_BASED_ARCHIVE_MINUTES if table.options.turn_based else LIVE_ARCHIVE_MINUTES
     try:
-        data = await client.http.start_thread_with_message(
-            table.channel_id,
-            message_id,
-            name=thread_name(table, host_name, locale),
-            auto_archive_duration=minutes,
-            rate_limit_per_user=None,
-        )
+        for attempt in range(1, THREAD_TRIES + 1):
+            try:
+                data = await client.http.start_thread_with_message(
+                    table.channel_id,
+                    message_id,
+                    name=thread_name(table, host_name, locale),
+                    auto_archive_duration=minutes,
+                    rate_limit_per_user=None,
+                )
+                break
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                # A 5xx, a 429 or a lost answer may pass: tried again (a start Discord took answers
+                # THREAD_ALREADY_CREATED next, which finds it); a refusal is final at once.
+                passing = not isinstance(exc, discord.HTTPException) or exc.status == 429 or exc.status >= 500
+                if not passing or attempt == THREAD_TRIES:
+                    raise
+                log.info("table %s: its thread could not be started yet (%s); trying again", table.id, exc)
+                await asyncio.sleep(backoff(attempt, THREAD_RETRY_FIRST, RETRY_MOST))
     except discord.HTTPException as exc:
         if exc.code == THREAD_ALREADY_CREATED:
             # Started before a kill kept its id from being saved: it shares its message's id.

@@ -68,6 +68,11 @@ class TableChannels:
         for the lobby message in its channel that the thread was started on (they share an id)."""
         return self.client.get_partial_messageable(table.channel_of(message_id), guild_id=table.guild_id)
 
+    def lobby_channel(self, table: Table) -> discord.PartialMessageable:
+        """Where a table's lobby is: the channel it was opened in, even once its game's thread (started
+        on the lobby) holds everything else, and after a restart that finds the lobby still owed."""
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
     def locale(self, table: Table) -> LocaleLike:
         """Public table messages speak the server's language (English when unknown)."""
         return server_locale(self.client, table.guild_id)

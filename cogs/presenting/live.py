@@ -295,7 +295,7 @@ class LiveMessages:
         if message_id is None:
             message = await self.channels.retry(
                 self.outbox.send_to,
-                self.channels.channel(table),
+                self.channels.lobby_channel(table),
                 table,
                 post,
                 "",

@@ -130,3 +130,25 @@ async def test_a_status_whose_repost_fails_posts_the_table_again_once(world, fai
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
+
+
+@pytest.mark.parametrize("failure", ["503", "503-applied", "429"])
+async def test_a_thread_start_that_fails_once_still_gives_the_game_its_thread(world, failure):
+    """A 5xx or a 429 on the thread's start passes: the game still plays in a thread of its own (a
+    start Discord took is found by its id, which the lobby's shares)."""
+    world.threads = True
+    async with world.running_bot():
+        rule = world.standin.fail_next("POST", "/channels/{channel}/messages/{message}/threads", **FAILURES[failure])
+        lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)).reply()
+        thread = await world.standin.world.wait_until(
+            lambda: world.standin.world.channels.get(lobby.id), 10, "the game's thread"
+        )
+        await world.settle()
+        assert rule.spent and not [
+            m for m in world.standin.ephemerals(world.alice) if "runs in this channel" in (m.content or "")
+        ]
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await play_in(world, thread, [world.alice, world.bob])
+        await world.settle()
+        assert "Game over" in world.standin.channel_messages(thread)[-1].content

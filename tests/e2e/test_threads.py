@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from cogs.threads import THREAD_TRIES
 from tests.e2e.db_outage import SQLiteLocked
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_takeovers import play_to_the_end
@@ -296,23 +297,24 @@ async def test_a_failed_thread_start_never_makes_a_second_game_in_the_channel(wo
     world.threads = True
     thread_start = "/channels/{channel}/messages/{message}/threads"
     async with world.running_bot():
-        # Discord fails the first thread start: that game plays in the channel, its one game in place.
-        world.standin.fail_next("POST", thread_start, status=503)
+        # Discord fails every try of the first thread start: that game plays in the channel, its one
+        # game in place.
+        world.standin.fail_next("POST", thread_start, status=503, times=THREAD_TRIES)
         first = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1)).reply()
         await world.standin.world.wait_until(
             lambda: (
                 [m for m in world.standin.ephemerals(world.alice) if "runs in this channel" in (m.content or "")]
                 or None
             ),
-            3,
+            10,
             "alice to be told the game runs in the channel",
         )
         # It fails again for bob's table: a second game in place is not made; bob's table closes, and he is told.
-        world.standin.fail_next("POST", thread_start, status=503)
+        world.standin.fail_next("POST", thread_start, status=503, times=THREAD_TRIES)
         second = await (await world.standin.slash(world.bob, world.channel, "6nimmt start", rounds=1)).reply()
         [why] = await world.standin.world.wait_until(
             lambda: [m for m in world.standin.ephemerals(world.bob) if "table was closed" in (m.content or "")] or None,
-            3,
+            10,
             "bob to be told his table was closed",
         )
         assert "already has a game played in the channel" in why.content
