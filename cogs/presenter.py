@@ -33,7 +33,15 @@ from bot.tables.service import TableService
 from bot.tables.table import Post, Table, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
-from cogs.presenting.budget import BEFORE_INSTALL, REACH, Priority, RequestBudget, install, requests_for
+from cogs.presenting.budget import (
+    BEFORE_INSTALL,
+    PROCESS_STARTED,
+    REACH,
+    Priority,
+    RequestBudget,
+    install,
+    requests_for,
+)
 from cogs.presenting.carriers import Carriers, serve
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
 from cogs.presenting.clicks import Clicks
@@ -71,7 +79,11 @@ class Presenter:
         # the stand-in counted 47 in a second against a budget of 45 counted at the start.
         self.budget = RequestBudget(requests_per_second, reach=REACH)
         self._uninstall = install(client.http, self.budget)
-        self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
+        # The login's requests may share the catch-up's first second, and a process killed just before
+        # this one started may have spent all of its last second: its requests leave the window once
+        # a second has passed since this process started.
+        self.budget.seed(BEFORE_INSTALL)
+        self.budget.seed(self.budget.limit, at=PROCESS_STARTED)
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self.clicks = Clicks(service.clock)
