@@ -688,6 +688,16 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
         + f"; bot-token requests {figures.bot_requests}"
     )
 
+    injected_at = {(f.at, f.path) for f in injected}
+    own = Counter(
+        r.method + " " + re.sub(r"/\d+", "/{id}", r.path.split("/api/v10", 1)[-1])
+        for r in standin.requests
+        if r.status == 429 and (r.at, r.path) not in injected_at
+    )
+    if own:
+        print("    own 429s by route: " + ", ".join(f"{route} x{n}" for route, n in own.most_common(6)))
+        print(f"    own 429s by scope (injected ones count as user): {figures.too_many}")
+
     # clicks unanswered within 3 s while the process was up
     windows = [(d[0] - standin.ack_deadline, d[1] if len(d) > 1 else float("inf")) for d in bot.down]
     failed_callbacks = {f.path.split("/")[-3] for f in injected if f.path.endswith("/callback")}
