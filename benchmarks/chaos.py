@@ -70,7 +70,6 @@ from tests.standin.faults import STARTUP_ROUTES  # noqa: E402
 from tests.standin.ratelimits import INTERACTION_ROUTES  # noqa: E402
 
 REVEAL = "🃏 Revealed:"
-TABLE_BUTTONS = ("6n:h:", "6n:r:")
 
 
 # --- the bot process, killed and started again ----------------------------------------------
@@ -135,30 +134,41 @@ class Bot:
 # --- what the stand-in shows ------------------------------------------------------------------
 
 
+def table_buttons(game_id: int) -> tuple[str, ...]:
+    """The custom ids of a game's table message: "Play a card" and the row prompt's buttons."""
+    return (f"6n:h:{game_id}", f"6n:r:{game_id}:")
+
+
 def newest_with(standin, channel, prefixes) -> object | None:
+    """The newest message with a button whose id is one of ``prefixes`` or starts with one that
+    ends in a colon (so game 5's buttons are not game 55's)."""
     for message in reversed(standin.channel_messages(channel)):
-        if any(cid.startswith(prefixes) for cid in message.custom_ids):
+        if any(cid == p or (p.endswith(":") and cid.startswith(p)) for cid in message.custom_ids for p in prefixes):
             return message
     return None
 
 
-def finished(standin, thread) -> bool:
-    """The game in ``thread`` shows its standings (the message with the Rematch button)."""
-    return newest_with(standin, thread, ("6n:m:",)) is not None
+def finished(standin, where, game_id: int) -> bool:
+    """The game shows its standings (the message with its Rematch button)."""
+    return newest_with(standin, where, (f"6n:m:{game_id}",)) is not None
 
 
 def story(standin, channel, last: int = 4) -> str:
     """The channel's newest messages, each as its latest version: what a stalled table shows."""
-    lines = []
-    for message in standin.channel_messages(channel)[-last:]:
-        embed = message.embeds[0] if message.embeds else {}
-        text = " ".join(
-            part.replace("\n", " ")[:90]
-            for part in (message.content or "", embed.get("title", ""), embed.get("description", ""))
-            if part
-        )
-        lines.append(f"      {message.id}: {text[:200]!r} buttons {message.custom_ids[:4]}")
-    return "\n".join(lines) or "      (nothing)"
+    return "\n".join(describe(m) for m in standin.channel_messages(channel)[-last:]) or "      (nothing)"
+
+
+def describe(message) -> str:
+    """One message as its latest version shows it: its text, title, description and buttons."""
+    if message is None:
+        return "      (no such message)"
+    embed = message.embeds[0] if message.embeds else {}
+    text = " ".join(
+        part.replace("\n", " ")[:90]
+        for part in (message.content or "", embed.get("title", ""), embed.get("description", ""))
+        if part
+    )
+    return f"      {message.id}: {text[:200]!r} buttons {message.custom_ids[:4]}"
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -179,8 +189,6 @@ class Move:
         i = self.interaction
         if i.callback_type is None:
             return "unanswered"
-        if self.kind == "row":
-            return "confirmed" if i.callback_type == 6 else "refused"
         texts = []
         if i.callback_type in (4, 5) and i.original is not None and not i.original.loading:
             texts.append(i.original.content or "")
@@ -189,6 +197,8 @@ class Move:
         texts += [m.content or "" for m in i.followups if m is not i.original and m.ephemeral]
         texts = [t for t in texts if t]
         if not texts:
+            if self.kind == "row" and i.callback_type == 6:
+                return "confirmed"  # the row buttons' answer is the table moving on
             return "pending"
         if NOT_SAVED.search(texts[-1]) and "action was saved" not in texts[-1]:
             return "not saved"
@@ -204,6 +214,7 @@ class Run:
     finished: int = 0
     stalled: list[str] = field(default_factory=list)
     playing: dict[int, object] = field(default_factory=dict)  # game id -> its thread, while it plays
+    notes: list[str] = field(default_factory=list)
 
 
 class Stalled(Exception):
@@ -211,7 +222,8 @@ class Stalled(Exception):
 
 
 class Table:
-    def __init__(self, index, standin, channel, humans, ai, rng, run: Run, stall: float) -> None:
+    def __init__(self, index, standin, channel, humans, ai, rng, run: Run, stall: float, pace) -> None:
+        self.pace = pace
         self.index = index
         self.standin = standin
         self.channel = channel
@@ -222,10 +234,11 @@ class Table:
         self.stall = stall
         self.where = channel  # the thread, once known
         self.game_id = 0
+        self.lobby_id = 0
         self.progress = time.monotonic()
 
-    async def think(self, low=0.2, high=1.0) -> None:
-        await asyncio.sleep(self.rng.uniform(low, high))
+    async def think(self, share: float = 1.0) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.pace) * share)
 
     def moved(self) -> None:
         self.progress = time.monotonic()
@@ -271,6 +284,12 @@ class Table:
             await self.begin(lobby)
             await self.play_game("the rematch")
         except Stalled as stall:
+            if self.where is self.channel and self.lobby_id:  # the lobby as it is now, and its thread if any
+                lobby = self.standin.world.messages.get(self.lobby_id)
+                thread = self.standin.world.channels.get(self.lobby_id)
+                stall = f"{stall}\n    its lobby {self.lobby_id} shows:\n{describe(lobby)}"
+                if thread is not None:
+                    stall += f"\n    its thread shows:\n{story(self.standin, thread)}"
             in_thread = self.where is not self.channel
             self.run.stalled.append(
                 f"  table {self.index} (game {self.game_id}) in #{self.channel.name}: {stall}\n"
@@ -338,10 +357,15 @@ class Table:
         """The host presses Start until the game's thread shows its table."""
         host = self.humans[0]
         self.game_id = self.table_id_of(self.standin.message(lobby.id)) if lobby.custom_ids else self.game_id
+        self.lobby_id = lobby.id
         await self.think()
+        shown = table_buttons(self.game_id) + (f"6n:m:{self.game_id}",)
         while True:
             thread = self.standin.world.channels.get(lobby.id)
-            if thread is not None and newest_with(self.standin, thread, TABLE_BUTTONS + ("6n:m:",)):
+            if thread is not None and newest_with(self.standin, thread, shown):
+                break
+            if newest_with(self.standin, self.channel, shown):
+                thread = self.channel  # no thread could be started: the game plays in the channel
                 break
             current = self.standin.message(lobby.id)
             start = next((c for c in current.custom_ids if c.startswith("6n:l:start:")), None)
@@ -359,8 +383,9 @@ class Table:
     async def play_game(self, label: str) -> None:
         thread = self.where
         picked: dict[int, int] = {}  # user id -> the step of their last confirmed pick
-        while not finished(self.standin, thread):
-            live = newest_with(self.standin, thread, TABLE_BUTTONS)
+        buttons = table_buttons(self.game_id)
+        while not finished(self.standin, thread, self.game_id):
+            live = newest_with(self.standin, thread, buttons)
             if live is None:
                 self.check(f"{label}: no table message and no standings")
                 await asyncio.sleep(0.3)
@@ -372,8 +397,8 @@ class Table:
                 await asyncio.gather(*(self.pick(user, live, picked) for user in self.humans))
             # wait for the table to move on (an edit, a new message, the standings)
             deadline = time.monotonic() + 15
-            while time.monotonic() < deadline and not finished(self.standin, thread):
-                now = newest_with(self.standin, thread, TABLE_BUTTONS)
+            while time.monotonic() < deadline and not finished(self.standin, thread, self.game_id):
+                now = newest_with(self.standin, thread, buttons)
                 if now is not None and (now.id, len(now.history)) != before:
                     break
                 await asyncio.sleep(0.1)
@@ -400,7 +425,7 @@ class Table:
         step = int(cards[0].split(":")[3])
         if picked.get(user.user.id if hasattr(user, "user") else user.id) == step:
             return
-        await self.think(0.1, 0.5)
+        await self.think(0.5)
         card_id = self.rng.choice(cards)
         pick = await self.click(user, hand, card_id)
         if pick is None:
@@ -433,12 +458,16 @@ class Table:
         host, thread = self.humans[0], self.where
         await self.think()
         while True:
-            standings = newest_with(self.standin, thread, ("6n:m:",))
+            standings = newest_with(self.standin, thread, (f"6n:m:{self.game_id}",))
             cid = next(c for c in standings.custom_ids if c.startswith("6n:m:"))
             click = await self.click(host, standings, cid)
             if click is not None:
                 try:
                     said = await click.reply(timeout=20)
+                    if any(c.startswith("6n:l:") for c in said.custom_ids):  # pressed in a channel: the answer
+                        self.game_id = self.table_id_of(said)
+                        self.where = self.channel
+                        return said
                     link = re.search(rf"/{self.channel.id}/(\d+)", said.content or "")
                     if link:
                         lobby = await self.until(
@@ -456,7 +485,9 @@ class Table:
                         self.where = self.channel
                         return lobby
                 else:
-                    raise Stalled(f"the Rematch answer gave no lobby link: {said.content!r}")
+                    if not NOT_SAVED.search(said.content or ""):  # else a player tries again
+                        raise Stalled(f"the Rematch answer gave no lobby link: {said.content!r}")
+                    self.run.notes.append(f"table {self.index}: Rematch answered {said.content!r}; tried again")
             self.check("the rematch lobby never appeared")
             await asyncio.sleep(1)
 
@@ -620,7 +651,10 @@ def lobbies_shown(standin, channel, table_id: int) -> int:
 
 def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events: Events) -> None:
     expected = 2 * args.tables
-    print(f"chaos benchmark: {args.tables} tables (seed {args.seed}), each a game and its rematch, in threads")
+    print(
+        f"chaos benchmark: {args.tables} tables (seed {args.seed}), each a game and its rematch, in threads; "
+        f"players think {args.think[0]:g}-{args.think[1]:g} s"
+    )
     print(f"  games finished: {run.finished} of {expected}")
     print(f"  stalled tables: {len(run.stalled)}")
     for line in run.stalled:
@@ -694,7 +728,15 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
         for r in standin.requests
         if r.status == 429 and (r.at, r.path) not in injected_at
     )
+    windows_429 = Counter(
+        int((r.at - began) // 30) * 30
+        for r in standin.requests
+        if r.status == 429 and (r.at, r.path) not in injected_at
+    )
     if own:
+        print(
+            "    own 429s by 30 s from the start: " + ", ".join(f"{w} s: {n}" for w, n in sorted(windows_429.items()))
+        )
         print("    own 429s by route: " + ", ".join(f"{route} x{n}" for route, n in own.most_common(6)))
         print(f"    own 429s by scope (injected ones count as user): {figures.too_many}")
 
@@ -725,6 +767,8 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
     print(f"  stand-in errors (the bot's invalid requests): {len(standin.errors)}")
     for error in standin.errors[:5]:
         print(f"    {error}")
+    for note in run.notes[:10]:
+        print(f"  note: {note}")
     print(f"  run time: {ended - began:.0f} s (from the first table opening to the last table done)")
 
 
@@ -751,6 +795,7 @@ async def main_async(args) -> None:
                     random.Random(rng.random()),
                     run,
                     args.stall,
+                    args.think,
                 )
             )
         with tempfile.TemporaryDirectory() as tmp:
@@ -801,6 +846,9 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which the tables open")
     parser.add_argument("--span", type=float, default=0, help="seconds the outages are spread over (default by tables)")
     parser.add_argument("--stall", type=float, default=240.0, help="seconds without progress that make a table stalled")
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"), help="seconds before a click"
+    )
     parser.add_argument("--keep", help="copy the bot's log and database here")
     args = parser.parse_args()
     started = time.monotonic()
