@@ -63,8 +63,11 @@ import aiohttp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks.load import freeze_periodically  # noqa: E402
+from benchmarks.load_players import cpu_seconds  # noqa: E402
 from bot.app import run_loop  # noqa: E402
 from tests.e2e.db_outage import CONFIRMS, NOT_SAVED, SQLiteLocked  # noqa: E402
+from tests.e2e.looplag import LoopLag  # noqa: E402
 from tests.standin import DiscordStandin, Fault, InteractionRejected, StandinTimeout  # noqa: E402
 from tests.standin.faults import STARTUP_ROUTES  # noqa: E402
 from tests.standin.ratelimits import INTERACTION_ROUTES  # noqa: E402
@@ -85,6 +88,7 @@ class Bot:
         self.log_path = os.path.join(tmp, "bot.log")
         self.proc: subprocess.Popen | None = None
         self.down: list[list[float]] = []  # [killed at, connected again at] (monotonic)
+        self.cpu_before = 0.0  # the CPU seconds of the processes killed so far
 
     async def start(self) -> None:
         gateway = self.standin.server.gateway
@@ -115,12 +119,19 @@ class Bot:
 
     async def kill(self) -> None:
         self.down.append([time.monotonic()])
+        self.cpu_before += self.cpu()
         self.proc.send_signal(signal.SIGKILL)
         while self.proc.poll() is None:
             await asyncio.sleep(0.05)
         await self.standin.world.wait_until(
             lambda: not self.standin.connected, 30, "the dead bot still looks connected"
         )
+
+    def cpu(self) -> float:
+        try:
+            return cpu_seconds(self.proc.pid)
+        except OSError:
+            return 0.0
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -649,7 +660,7 @@ def lobbies_shown(standin, channel, table_id: int) -> int:
     )
 
 
-def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events: Events) -> None:
+def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events: Events, standin_lag) -> None:
     expected = 2 * args.tables
     print(
         f"chaos benchmark: {args.tables} tables (seed {args.seed}), each a game and its rematch, in threads; "
@@ -769,6 +780,10 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
         print(f"    {error}")
     for note in run.notes[:10]:
         print(f"  note: {note}")
+    print(
+        f"  bot CPU (its processes, workers apart): {bot.cpu_before + bot.cpu():.0f} s; the stand-in's and players' "
+        f"event loop lag: {standin_lag.summary()}; load average at the end {os.getloadavg()[0]:.1f}"
+    )
     print(f"  run time: {ended - began:.0f} s (from the first table opening to the last table done)")
 
 
@@ -815,16 +830,22 @@ async def main_async(args) -> None:
                 )
                 outages = asyncio.get_running_loop().create_task(chaos(standin, bot, run, span, began, events, rng))
                 ticker = asyncio.get_running_loop().create_task(progress(run, began))
+                # The stand-in keeps every message: its collector walking them all would stall it
+                # (real Discord does not pause for our collector), so its survivors are frozen.
+                freezer = asyncio.get_running_loop().create_task(freeze_periodically())
+                lag = LoopLag().start()
                 results = await asyncio.gather(
                     *(t.play(args.ramp * t.index / len(tables)) for t in tables), return_exceptions=True
                 )
                 ended = time.monotonic()
                 ticker.cancel()
+                freezer.cancel()
+                lag.stop()
                 await outages  # its last outage, if the tables were quicker
                 standin.world.faults.clear()
                 await asyncio.sleep(3)  # the last posts and saves settle
                 failures = [r for r in results if isinstance(r, BaseException)]
-                report(standin, bot, run, args, began, ended, events)
+                report(standin, bot, run, args, began, ended, events, lag)
                 for failure in failures[:5]:
                     print(f"  player failure: {failure!r}")
                 if failures:
