@@ -159,6 +159,13 @@ def newest_with(standin, channel, prefixes) -> object | None:
     return None
 
 
+def progress_of(message) -> tuple:
+    """What changes when a game moves on (a new message, other buttons, other rows), and not when
+    the same table is only shown again or who has picked is edited in."""
+    embed = message.embeds[0] if message.embeds else {}
+    return message.id, tuple(message.custom_ids), embed.get("description")
+
+
 def finished(standin, where, game_id: int) -> bool:
     """The game shows its standings (the message with its Rematch button)."""
     return newest_with(standin, where, (f"6n:m:{game_id}",)) is not None
@@ -224,6 +231,7 @@ class Run:
     games: list[tuple[int, int, object, object]] = field(default_factory=list)  # (table, game id, channel, thread)
     finished: int = 0
     stalled: list[str] = field(default_factory=list)
+    stalled_games: list[int] = field(default_factory=list)
     playing: dict[int, object] = field(default_factory=dict)  # game id -> its thread, while it plays
     notes: list[str] = field(default_factory=list)
 
@@ -302,6 +310,7 @@ class Table:
                 if thread is not None:
                     stall += f"\n    its thread shows:\n{story(self.standin, thread)}"
             in_thread = self.where is not self.channel
+            self.run.stalled_games.append(self.game_id)
             self.run.stalled.append(
                 f"  table {self.index} (game {self.game_id}) in #{self.channel.name}: {stall}\n"
                 f"    its {'thread' if in_thread else 'channel'} shows:\n"
@@ -395,6 +404,7 @@ class Table:
         thread = self.where
         picked: dict[int, int] = {}  # user id -> the step of their last confirmed pick
         buttons = table_buttons(self.game_id)
+        shown_state = None
         while not finished(self.standin, thread, self.game_id):
             live = newest_with(self.standin, thread, buttons)
             if live is None:
@@ -402,6 +412,10 @@ class Table:
                 await asyncio.sleep(0.3)
                 continue
             before = (live.id, len(live.history))
+            state = progress_of(live)
+            if state != shown_state:  # a new turn, or the rows changed: the game moves
+                shown_state = state
+                self.moved()
             if any(c.startswith("6n:r:") for c in live.custom_ids):
                 await self.choose_row(live)
             else:
@@ -444,7 +458,6 @@ class Table:
         move = Move(self.game_id, _uid(user), "pick", int(card_id.rsplit(":", 1)[1]), pick, hand)
         self.run.moves.append(move)
         if await self.answered(pick) is not None:
-            self.moved()
             for _ in range(20):
                 if move.verdict() != "pending":
                     break
@@ -461,7 +474,6 @@ class Table:
                 return  # the prompt is gone
             self.run.moves.append(Move(self.game_id, _uid(user), "row", int(rows[0].rsplit(":", 1)[1]), click))
             if await self.answered(click) == 6:
-                self.moved()
                 return
 
     async def rematch(self):
@@ -670,6 +682,12 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
     print(f"  stalled tables: {len(run.stalled)}")
     for line in run.stalled:
         print(line)
+    if run.stalled_games:
+        con = sqlite3.connect(f"file:{bot.db}?mode=ro", uri=True)
+        marks = ",".join("?" * len(run.stalled_games))
+        statuses = con.execute(f"SELECT game_id, status FROM games WHERE game_id IN ({marks})", run.stalled_games)
+        print("    their games in the database: " + ", ".join(f"{g} {s}" for g, s in statuses))
+        con.close()
 
     actions, seats, seat_counts = read_logs(bot.db)
     # confirmed moves missing from the logs
