@@ -841,7 +841,7 @@ async def main_async(args) -> None:
                 standin.world.faults.add(Fault(status=(500, 502, 503, 504), routes=routes, fraction=0.03 / 0.97))
                 events = Events()
                 began = time.monotonic()
-                span = args.span or (60 + 1.3 * args.tables)
+                span = args.span or (args.ramp + 90)
                 print(
                     f"chaos: {args.tables} tables opening over {args.ramp:g} s, outages spread over {span:.0f} s",
                     flush=True,
@@ -883,7 +883,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-channel", type=int, default=10, help="tables sharing one channel")
     parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which the tables open")
-    parser.add_argument("--span", type=float, default=0, help="seconds the outages are spread over (default by tables)")
+    parser.add_argument(
+        "--span",
+        type=float,
+        default=0,
+        help="seconds the outages are spread over (default: the ramp + 90, while games play)",
+    )
     parser.add_argument("--stall", type=float, default=240.0, help="seconds without progress that make a table stalled")
     parser.add_argument(
         "--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"), help="seconds before a click"
