@@ -5,13 +5,14 @@ Discord stand-in with Discord's rate limits on. 300 tables (``--tables``) open o
 to a channel, each with three to five scripted players and up to two easy AI seats; each plays a
 one-round game in its thread, then its host presses Rematch in the finished game's thread (a new
 lobby in the channel, with a thread of its own) and that game is played to the end too. Players
-think 0.2-1 s a click. While they play, all at once:
+think 0.2-1 s a click (``--think``). While they play, all at once (spread over the ramp and 90 s
+more, ``--span``):
 
 - 3 % of the bot's REST calls with its token (not interaction callbacks or webhooks, not log-in
   and command sync) are answered 429 and 3 % a 5xx (500, 502, 503 or 504), changing nothing;
 - the gateway connection is cut twice (the bot resumes);
-- the bot process is killed with SIGKILL three times, spread over the run, and started again on
-  the same SQLite database;
+- the bot process is killed with SIGKILL three times and started again on the same SQLite
+  database;
 - another process holds the database's write lock for 10 s;
 - a moderator locks one game's thread for 20 s, then unlocks it.
 
@@ -33,7 +34,13 @@ At the end it prints:
 - the run time.
 
     python benchmarks/chaos.py [--tables 300] [--seed 1] [--per-channel 10] [--stall 240]
-    python benchmarks/chaos.py --tables 30      # a quick check, about three minutes
+                               [--think MIN MAX] [--keep DIR]   # DIR: the bot's log and database
+    python benchmarks/chaos.py --tables 30      # a quick check, about two minutes
+
+At 300 tables the games are played in about three minutes and a run takes four to six (a stalled
+table holds it ``--stall`` seconds more). The stand-in and its 1,200 players share the machine
+with the bot: its event loop lag is printed, and a run on a machine busy with something else
+(another test run) answers late for that reason too.
 
 Targets (issue "Everything at once, at 300 tables"): every game finished, 0 stalled, 0 confirmed
 moves missing, every lobby and reveal shown exactly once, 0 own 429s, 0 clicks unanswered in 3 s
