@@ -35,7 +35,6 @@ from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import (
     BEFORE_INSTALL,
-    PROCESS_STARTED,
     REACH,
     Priority,
     RequestBudget,
@@ -79,11 +78,7 @@ class Presenter:
         # the stand-in counted 47 in a second against a budget of 45 counted at the start.
         self.budget = RequestBudget(requests_per_second, reach=REACH)
         self._uninstall = install(client.http, self.budget)
-        # The login's requests may share the catch-up's first second, and a process killed just before
-        # this one started may have spent all of its last second: its requests leave the window once
-        # a second has passed since this process started.
-        self.budget.seed(BEFORE_INSTALL)
-        self.budget.seed(self.budget.limit, at=PROCESS_STARTED)
+        self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self.clicks = Clicks(service.clock)

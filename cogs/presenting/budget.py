@@ -74,9 +74,6 @@ IN_FLIGHT_MOST = 5.0
 #: The requests of the login (the bot's user, its application), made before the budget is installed,
 #: which the catch-up of a start may follow within the same second.
 BEFORE_INSTALL = 4
-#: About when this process started: Discord counts a token's requests across processes, and one
-#: killed just before this one started may have spent the whole of its last second.
-PROCESS_STARTED = time.monotonic()
 
 
 class Start:
@@ -148,12 +145,11 @@ class RequestBudget:
         self._starts.append(start)
         return start
 
-    def seed(self, count: int, at: float | None = None) -> None:
-        """``count`` requests made at ``at`` (just now by default), before the budget could see them,
-        count in its window."""
-        at = self.clock() if at is None else at
+    def seed(self, count: int) -> None:
+        """``count`` requests made just now, before the budget could see them, count in its window."""
+        now = self.clock()
         for _ in range(count):
-            self._start(at, until_sent=False)
+            self._start(now, until_sent=False)
 
     def room_for(self, priority: Priority) -> bool:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""

@@ -270,14 +270,3 @@ async def test_a_request_whose_write_is_never_reported_frees_its_start_in_the_en
     await budget.acquire(until_sent=True)  # its write never reported (a request cut off unseen)
     await budget.acquire(until_sent=True)
     assert time.now == pytest.approx(IN_FLIGHT_MOST + 1.0, abs=0.02), "counted from the most it may take"
-
-
-async def test_a_new_process_leaves_the_second_before_it_started_to_the_one_killed_before_it():
-    """Discord counts a token's requests across processes: a process killed just before this one
-    started may have spent the whole second, so the window starts full at the process's start."""
-    time = FakeTime()
-    time.now = 0.4  # the presenter is made 0.4 s after the process started
-    budget = RequestBudget(3, clock=time.clock, sleep=time.sleep)
-    budget.seed(3, at=0.0)
-    await budget.acquire()
-    assert time.now == pytest.approx(1.0, abs=0.01), "the first request waits for that second to pass"
