@@ -6,14 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from bot.tables.service import TableService
+from bot.tables.table import Table
 from engine import Game, Phase
 from engine.actions import Action, ChooseRow
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
-    from bot.tables.table import Table
 
 
 def first_legal(game: Game, seat: int, level: str, rng: random.Random) -> Action:
