@@ -20,10 +20,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from data.models import CorruptTable, RestoredTable
 from data.store import Store
-from engine import PlayerView
 from engine.ai.coach import Hint, NoHint
 
 from .ai_seats import AIDecider, AISeats
@@ -34,8 +34,8 @@ from .observer import Observer
 from .pause import Pauses
 from .play import PickResult, Play, ServiceDefaults, ai_seed
 from .registry import TableRegistry
-from .specials import SpecialPrompt, Specials
-from .table import Post, Seat, Table, TableOptions, TableSnapshot
+from .specials import Specials
+from .table import Post, Table, TableSnapshot
 from .text import N_, Text
 from .timers import Scheduler
 from .transactions import Transactions, committed_change
@@ -49,6 +49,29 @@ log = logging.getLogger(__name__)
 LATE_ENOUGH = 1.0
 
 __all__ = ["TableService", "ServiceDefaults", "PickResult", "committed_change"]
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Operation(Generic[P, R]):
+    """One of the service's operations: ``method`` of the part the service keeps as ``part``, with
+    that method's own signature (an editor and mypy follow it there)."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.part = part
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, service: None, owner: type) -> Operation[P, R]: ...
+    @overload
+    def __get__(self, service: TableService, owner: type) -> Callable[P, R]: ...
+    def __get__(self, service: TableService | None, owner: type) -> Operation[P, R] | Callable[P, R]:
+        if service is None:
+            return self
+        method: Callable[P, R] = getattr(getattr(service, self.part), self.name)
+        return method
 
 
 class TableService:
@@ -80,117 +103,33 @@ class TableService:
         self.pauses = Pauses(self.registry, self.tx, self.play, clock)
         self._marking: dict[int, asyncio.Lock] = {}  # per table: its mark_shown calls in order
 
-    # -- the operations, as the face calls them (each one its part's) -------------
+    # -- the operations, as the face calls them: each its part's method, typed as that method --
 
-    async def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        options: TableOptions,
-        seats: list[Seat] | None = None,
-        *,
-        threaded: bool = False,
-    ) -> Table:
-        """``Lobby.open_lobby``."""
-        return await self.lobby.open_lobby(guild_id, channel_id, host_id, host_name, options, seats, threaded=threaded)
+    open_lobby = Operation("lobby", Lobby.open_lobby)
+    join = Operation("lobby", Lobby.join)
+    leave = Operation("lobby", Lobby.leave)
+    kick = Operation("lobby", Lobby.kick)
+    add_ai = Operation("lobby", Lobby.add_ai)
+    begin = Operation("lobby", Lobby.begin)
+    cancel = Operation("lobby", Lobby.cancel)
+    reclaim_seat = Operation("lobby", Lobby.reclaim_seat)
+    set_thread = Operation("lobby", Lobby.set_thread)
+    set_reminders = Operation("lobby", Lobby.set_reminders)
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Table:
-        """``Lobby.join``."""
-        return await self.lobby.join(table_id, user_id, name)
+    hand = Operation("play", Play.hand)
+    pick = Operation("play", Play.pick)
+    choose_row = Operation("play", Play.choose_row)
+    draft = Operation("play", Play.draft)
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
-        """``Lobby.leave``."""
-        return await self.lobby.leave(table_id, user_id)
+    special_prompt = Operation("specials", Specials.special_prompt)
+    play_special = Operation("specials", Specials.play_special)
+    decline_special = Operation("specials", Specials.decline_special)
+    swap = Operation("specials", Specials.swap)
+    decline_swap = Operation("specials", Specials.decline_swap)
+    set_prompts = Operation("specials", Specials.set_prompts)
 
-    async def kick(self, table_id: int, host_id: int, target_id: int) -> Table:
-        """``Lobby.kick``."""
-        return await self.lobby.kick(table_id, host_id, target_id)
-
-    async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
-        """``Lobby.add_ai``."""
-        return await self.lobby.add_ai(table_id, user_id, level)
-
-    async def begin(self, table_id: int, user_id: int) -> Table:
-        """``Lobby.begin``."""
-        return await self.lobby.begin(table_id, user_id)
-
-    async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
-        """``Lobby.cancel``."""
-        return await self.lobby.cancel(table_id, user_id, can_manage)
-
-    async def reclaim_seat(self, table_id: int, user_id: int) -> Table:
-        """``Lobby.reclaim_seat``."""
-        return await self.lobby.reclaim_seat(table_id, user_id)
-
-    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
-        """``Lobby.set_thread``."""
-        return await self.lobby.set_thread(table_id, thread_id)
-
-    async def set_reminders(self, table_id: int, user_id: int, by_dm: bool) -> Table:
-        """``Lobby.set_reminders``."""
-        return await self.lobby.set_reminders(table_id, user_id, by_dm)
-
-    def hand(self, table_id: int, user_id: int) -> tuple[Table, int, PlayerView]:
-        """``Play.hand``."""
-        return self.play.hand(table_id, user_id)
-
-    async def pick(self, table_id: int, user_id: int, card: int, step: int | None = None) -> PickResult:
-        """``Play.pick``."""
-        return await self.play.pick(table_id, user_id, card, step)
-
-    async def choose_row(self, table_id: int, user_id: int, row: int, step: int | None = None) -> None:
-        """``Play.choose_row``."""
-        return await self.play.choose_row(table_id, user_id, row, step)
-
-    async def draft(self, table_id: int, user_id: int, card: int, step: int | None = None) -> None:
-        """``Play.draft``."""
-        return await self.play.draft(table_id, user_id, card, step)
-
-    def special_prompt(self, table_id: int, user_id: int, step: int | None = None) -> SpecialPrompt:
-        """``Specials.special_prompt``."""
-        return self.specials.special_prompt(table_id, user_id, step)
-
-    async def play_special(
-        self,
-        table_id: int,
-        user_id: int,
-        step: int | None,
-        special: str,
-        row: int | None = None,
-        card: int | None = None,
-        target_row: int | None = None,
-        position: int | None = None,
-    ) -> None:
-        """``Specials.play_special``."""
-        return await self.specials.play_special(table_id, user_id, step, special, row, card, target_row, position)
-
-    async def decline_special(
-        self, table_id: int, user_id: int, step: int | None, then_swap: str | None = None
-    ) -> None:
-        """``Specials.decline_special``."""
-        return await self.specials.decline_special(table_id, user_id, step, then_swap)
-
-    async def swap(self, table_id: int, user_id: int, step: int | None, special: str) -> None:
-        """``Specials.swap``."""
-        return await self.specials.swap(table_id, user_id, step, special)
-
-    async def decline_swap(self, table_id: int, user_id: int, step: int | None) -> None:
-        """``Specials.decline_swap``."""
-        return await self.specials.decline_swap(table_id, user_id, step)
-
-    async def set_prompts(self, table_id: int, user_id: int, preference: str) -> Table:
-        """``Specials.set_prompts``."""
-        return await self.specials.set_prompts(table_id, user_id, preference)
-
-    async def thread_locked(self, thread_id: int) -> None:
-        """``Pauses.thread_locked``."""
-        return await self.pauses.thread_locked(thread_id)
-
-    async def thread_unlocked(self, thread_id: int) -> None:
-        """``Pauses.thread_unlocked``."""
-        return await self.pauses.thread_unlocked(thread_id)
+    thread_locked = Operation("pauses", Pauses.thread_locked)
+    thread_unlocked = Operation("pauses", Pauses.thread_unlocked)
 
     # -- lookup -------------------------------------------------------------------
 
