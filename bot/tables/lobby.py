@@ -3,6 +3,7 @@ seat an AI took over."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,9 @@ from .text import N_, Name, Nn_, Text
 from .transactions import Transactions
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Margaret")
+
+#: How long a Start waits for its game's thread while Discord is asked again to start it, before it refuses.
+THREAD_WAIT = 10.0
 
 TABLE_FULL = Nn_("The table is full ({players} player).", "The table is full ({players} players).", "players")
 
@@ -38,6 +42,8 @@ class Lobby:
         self.play = play
         self.defaults = defaults
         self.clock = clock
+        self.thread_wait = THREAD_WAIT
+        self._thread_known: dict[int, asyncio.Event] = {}  # lobbies a Start waits on, until their thread is known
 
     async def open_lobby(
         self,
@@ -119,7 +125,22 @@ class Lobby:
             table.thread_id = thread_id
             await self.tx.commit(table, kind="lobby")
             self.registry.moved(table, before)
+        known = self._thread_known.pop(table_id, None)
+        if known is not None:
+            known.set()
         return table
+
+    async def _await_thread(self, table: Table) -> None:
+        """A threaded lobby's thread is started on Discord after its message is shown, and tried
+        again through Discord's failures: a Start pressed meanwhile waits for it (``thread_wait`` at
+        most), so the game's first post goes to its thread and never to the channel."""
+        if not (table.threaded and table.thread_id is None and table.status is TableStatus.LOBBY):
+            return
+        known = self._thread_known.setdefault(table.id, asyncio.Event())
+        try:
+            await asyncio.wait_for(known.wait(), self.thread_wait)
+        except TimeoutError:
+            raise LobbyError(N_("Something went wrong on our side; nothing was changed. Please try again.")) from None
 
     def require_room_in_place(self, channel_id: int) -> None:
         """Refuse a second game played in ``channel_id`` itself (a channel holds one game in place;
@@ -196,6 +217,7 @@ class Lobby:
         return table
 
     async def begin(self, table_id: int, user_id: int) -> Table:
+        await self._await_thread(self.registry.get(table_id))
         table = self.registry.get(table_id)
         async with self.tx.acting(table):
             require_lobby(table)

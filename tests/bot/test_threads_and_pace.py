@@ -3,13 +3,41 @@ thread, turn-based timers and their reminders (each exactly once, across a resta
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bot.tables.errors import TableExists
+from bot.tables.errors import LobbyError, TableExists
 from bot.tables.service import TableService
 from bot.tables.table import TURN_BASED_LOBBY_SECONDS, TableOptions, TableStatus
 from data import StoreUnavailable
 from tests.helpers import first_legal, play_to_the_end
+
+
+async def test_a_start_waits_for_its_games_thread_and_refuses_if_it_never_comes(store, clock):
+    """A threaded lobby is shown before its thread is started on it: a Start pressed meanwhile
+    waits for the thread, so the game's first post goes there; one that never comes refuses the
+    Start and changes nothing."""
+    service = TableService(store, clock=clock, ai=first_legal)
+    await service.start()
+    options = TableOptions(rounds=1, target=None, ai_seats=1)
+    waits = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
+    begun = asyncio.ensure_future(service.begin(waits.id, 100))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not begun.done() and waits.status is TableStatus.LOBBY
+    await service.set_thread(waits.id, 1001)
+    await begun
+    assert waits.status is TableStatus.PLAYING and waits.home_id == 1001
+    service.lobby.thread_wait = 0.01  # the thread's start is never told (Discord was never reached)
+    never = await service.open_lobby(1, 11, 200, "bob", options, threaded=True)
+    with pytest.raises(LobbyError) as refused:
+        await service.begin(never.id, 200)
+    assert "nothing was changed" in str(refused.value)
+    assert never.status is TableStatus.LOBBY and never.game is None
+    await service.set_thread(never.id, 1002)
+    await service.begin(never.id, 200)  # its thread known: it starts
+    assert never.status is TableStatus.PLAYING
 
 
 async def test_a_channel_holds_many_threaded_games_but_one_in_place(store, clock):
@@ -70,6 +98,8 @@ async def test_games_of_lists_the_players_tables_theirs_to_move_first(store, clo
     waiting = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
     moved = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
     elsewhere = await service.open_lobby(2, 20, 100, "alice", options)
+    await service.set_thread(waiting.id, 1001)
+    await service.set_thread(moved.id, 1002)
     await service.join(moved.id, 200, "bob")
     await service.begin(moved.id, 100)  # its deadline comes first
     clock.advance(1)
@@ -91,6 +121,7 @@ async def test_turn_based_reminders_come_once_at_three_quarters_and_survive_a_re
     options = TableOptions(rounds=1, target=None, ai_seats=1, pace="8h")
     table = await service.open_lobby(1, 10, 100, "alice", options, threaded=True)
     assert table.deadline == clock() + TURN_BASED_LOBBY_SECONDS
+    await service.set_thread(table.id, 1001)
     await service.join(table.id, 200, "bob")
     await service.begin(table.id, 100)
     [opened, started] = table.outbox  # the lobby's message and the table's first

@@ -152,3 +152,29 @@ async def test_a_thread_start_that_fails_once_still_gives_the_game_its_thread(wo
         await play_in(world, thread, [world.alice, world.bob])
         await world.settle()
         assert "Game over" in world.standin.channel_messages(thread)[-1].content
+
+
+async def test_a_start_pressed_while_the_thread_is_tried_again_plays_the_game_in_its_thread(world, monkeypatch):
+    """Discord fails the thread's start once, and the host presses Start during the pause before
+    it is tried again: the Start waits for the thread, and the game plays there from its first
+    post; the channel shows its lobby only."""
+    monkeypatch.setattr("cogs.threads.THREAD_RETRY_FIRST", 1.0)  # a pause the Start surely falls in
+    world.threads = True
+    async with world.running_bot():
+        world.standin.fail_next("POST", "/channels/{channel}/messages/{message}/threads", status=503)
+        lobby = await (
+            await world.standin.slash(world.alice, world.channel, "6nimmt start", rounds=1, ai_players=1)
+        ).reply()
+        start = await world.standin.click(world.alice, lobby, lobby.button("Start")["custom_id"])
+        assert world.standin.world.channels.get(lobby.id) is None, "pressed before the thread was started"
+        await start.ack()
+        thread = await world.standin.world.wait_until(
+            lambda: world.standin.world.channels.get(lobby.id), 10, "the game's thread"
+        )
+        await world.settle()
+        assert world.table_message(thread) is not None, "the game's first post is in its thread"
+        assert [m.id for m in world.public()] == [lobby.id], "the channel shows the lobby only"
+        await play_in(world, thread, [world.alice])
+        await world.settle()
+        assert "Game over" in world.standin.channel_messages(thread)[-1].content
+        assert [m.id for m in world.public()] == [lobby.id]
