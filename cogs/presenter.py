@@ -35,6 +35,7 @@ from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import (
     BEFORE_INSTALL,
+    BURST,
     REACH,
     Priority,
     RequestBudget,
@@ -76,7 +77,7 @@ class Presenter:
         self.drain_seconds = DRAIN_SECONDS
         # A request reaches Discord up to ~100 ms after its start on a busy loop: at 1,000 tables
         # the stand-in counted 47 in a second against a budget of 45 counted at the start.
-        self.budget = RequestBudget(requests_per_second, reach=REACH)
+        self.budget = RequestBudget(requests_per_second, reach=REACH, burst=BURST)
         self._uninstall = install(client.http, self.budget)
         self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
         self.channels = TableChannels(client, service)

@@ -71,6 +71,10 @@ IN_FLIGHT_POLL = 0.01
 #: How long a request let through may take to be written before it counts from then anyway (one whose
 #: write is never reported must not hold its start for ever).
 IN_FLIGHT_MOST = 5.0
+#: How many requests may go back to back when the budget has been quiet; beyond them, requests go
+#: one every ``span / limit`` seconds. A whole second's worth let through at once reaches Discord as a
+#: queue whose tail it reads late (a second's worth may then land with the next one).
+BURST = 5
 #: The requests of the login (the bot's user, its application), made before the budget is installed,
 #: which the catch-up of a start may follow within the same second.
 BEFORE_INSTALL = 4
@@ -107,8 +111,9 @@ class RequestBudget:
     waits to be: a busy loop (a restart's catch-up of hundreds of tables) may delay the write of a
     request let through long after it was let through, and what Discord receives in any sliding
     second must stay within the rate. ``reach``: how much later than that a request may still
-    reach Discord (the network); a start counts for ``1 + reach`` seconds. ``clock`` and ``sleep``
-    are the loop's by default; tests give a fake clock.
+    reach Discord (the network); a start counts for ``1 + reach`` seconds. ``burst``: at most that
+    many go back to back, the rest evenly spaced (None: the whole window's worth at once).
+    ``clock`` and ``sleep`` are the loop's by default; tests give a fake clock.
     """
 
     WINDOW = 1.0
@@ -118,6 +123,7 @@ class RequestBudget:
         rate: float,
         *,
         reach: float = 0.0,
+        burst: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
@@ -125,6 +131,10 @@ class RequestBudget:
             raise ValueError("a request budget needs a rate above 0")
         self.limit = max(1, int(rate * self.WINDOW))  # starts allowed in any one window
         self.span = self.WINDOW + reach  # how long a start counts
+        # Paced: a start is due ``pace`` after the one before; ``ahead`` is how far before that it may go.
+        self.pace = self.span / self.limit if burst is not None else 0.0
+        self.ahead = (max(1, burst) - 1) * self.pace if burst is not None else 0.0
+        self._due = float("-inf")  # when the next start is due, at the pace
         self.clock = clock
         self.sleep = sleep
         self._starts: list[Start] = []  # the starts of the last window, and those still being written
@@ -143,7 +153,12 @@ class RequestBudget:
     def _start(self, now: float, until_sent: bool) -> Start:
         start = Start(None if until_sent else now, self.clock, now)
         self._starts.append(start)
+        self._due = max(self._due, now) + self.pace
         return start
+
+    def _free(self, now: float) -> bool:
+        """Whether one more start may go at ``now``: room in the window, and not ahead of the pace."""
+        return len(self._starts) < self.limit and now + EPSILON >= self._due - self.ahead
 
     def seed(self, count: int) -> None:
         """``count`` requests made just now, before the budget could see them, count in its window."""
@@ -154,7 +169,7 @@ class RequestBudget:
     def room_for(self, priority: Priority) -> bool:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""
         self._expire(self.clock())
-        return len(self._starts) < self.limit and not any(
+        return self._free(self.clock()) and not any(
             entry[0] <= priority and not entry[2].done() for entry in self._waiting
         )
 
@@ -162,14 +177,18 @@ class RequestBudget:
         """How long until the oldest start of the window leaves it (0: there is room now)."""
         now = self.clock()
         self._expire(now)
-        if len(self._starts) < self.limit and not self._waiting:
+        if self._free(now) and not self._waiting:
             return 0.0
         return max(self._next_free(now) - now, 0.01)
 
     def _next_free(self, now: float) -> float:
-        """When the oldest start of the window leaves it (soon, if every one is still being written)."""
+        """When the next start may go: the pace's time, once the oldest start of a full window
+        leaves it (soon, if every one is still being written)."""
+        paced = self._due - self.ahead + EPSILON
+        if len(self._starts) < self.limit:
+            return max(paced, now)
         counted = [at for start in self._starts if (at := start.counted_from(now)) is not None]
-        return min(counted) + self.span + EPSILON if counted else now + IN_FLIGHT_POLL
+        return max(paced, min(counted) + self.span + EPSILON if counted else now + IN_FLIGHT_POLL)
 
     async def acquire(self, priority: Priority | None = None, *, until_sent: bool = False) -> Start:
         """Wait until one more request may start (``priority``: the running task's by default).
@@ -178,7 +197,7 @@ class RequestBudget:
         now = self.clock()
         self._expire(now)
         self.granted += 1
-        if not self._waiting and len(self._starts) < self.limit:
+        if not self._waiting and self._free(now):
             return self._start(now, until_sent)
         self.waited += 1
         future: asyncio.Future[Start] = asyncio.get_running_loop().create_future()
@@ -192,7 +211,7 @@ class RequestBudget:
         while self._waiting:
             now = self.clock()
             self._expire(now)
-            while self._waiting and len(self._starts) < self.limit:
+            while self._waiting and self._free(now):
                 _, _, future, until_sent = heapq.heappop(self._waiting)
                 if not future.done():
                     future.set_result(self._start(now, until_sent))

@@ -270,3 +270,36 @@ async def test_a_request_whose_write_is_never_reported_frees_its_start_in_the_en
     await budget.acquire(until_sent=True)  # its write never reported (a request cut off unseen)
     await budget.acquire(until_sent=True)
     assert time.now == pytest.approx(IN_FLIGHT_MOST + 1.0, abs=0.02), "counted from the most it may take"
+
+
+def most_within(times: list[float], seconds: float) -> int:
+    return max(sum(1 for other in times if start - seconds < other <= start + 1e-9) for start in times)
+
+
+async def test_a_paced_budget_lets_a_few_go_at_once_and_spaces_the_rest_evenly():
+    """A restart's catch-up asks for hundreds of requests at once. Let through a second's worth at a
+    time, they reach Discord as one queue it reads over a while, and a second's worth read late may
+    land within a second of the next: paced, no more than ``burst`` ever go together."""
+    time = FakeTime()
+    budget = RequestBudget(10, burst=3, clock=time.clock, sleep=time.sleep)
+    grants = await granted_times(budget, time, [Priority.NORMAL] * 40)
+    times = [at for at, _ in grants]
+    assert times[:3] == [0.0] * 3, "a quiet budget lets the first few go at once"
+    assert times[3:6] == pytest.approx([0.1, 0.2, 0.3]), "the rest one every second / rate"
+    assert most_in_any_second(times) == 10, "and never more than the rate in any second"
+    assert most_within(times, 0.1) <= 3
+    assert max(times) == pytest.approx(3.7), "40 at 10 a second"
+    other = FakeTime()
+    unpaced = [at for at, _ in await granted_times(budget_on(other, 10), other, [Priority.NORMAL] * 40)]
+    assert most_within(unpaced, 0.1) == 10, "what an unpaced budget lets go together"
+
+
+async def test_a_paced_budget_that_was_quiet_lets_a_few_go_at_once_again():
+    time = FakeTime()
+    budget = RequestBudget(10, burst=3, clock=time.clock, sleep=time.sleep)
+    await granted_times(budget, time, [Priority.NORMAL] * 12)
+    time.now += 5.0
+    assert budget.room_for(Priority.COSMETIC) and budget.seconds_to_room() == 0.0
+    assert [at for at, _ in await granted_times(budget, time, [Priority.PLAYERS] * 3)] == [time.now] * 3
+    assert not budget.room_for(Priority.PLAYERS), "a fourth would be ahead of the pace"
+    assert budget.seconds_to_room() == pytest.approx(0.1)
