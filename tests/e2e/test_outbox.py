@@ -97,23 +97,18 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         edited = []
         edit_live = presenter.live.edit
 
-        async def counted_edit(table):
+        async def counted_edit(stage, table):
             edited.append(table.message_id)
-            await edit_live(table)
+            await edit_live(stage, table)
 
         presenter.live.edit = counted_edit
         await start_game(world, rounds=1)  # bob's join edits the lobby
         await play_to_the_end(world, [world.alice, world.bob])
         await world.settle()
         assert edited, "a live message was edited"
-        live, outbox = presenter.live, presenter.outbox
-        assert presenter.busy_tables == 0 and not presenter._latest and not live._news
-        assert not (outbox._pending or outbox._shown or outbox._unmarked or live._live)
-        assert not (live._behind or live._repost or presenter._wake or live._without_picture)
-        assert not live._lobby_drawn and not len(presenter.clicks)
-        assert live._last_edit == {}, "no edit times of messages that will never be edited again"
-        assert outbox._since == {}, "no first-try times of posts that were shown"
-        assert outbox._restored == set()
+        assert presenter.busy_tables == 0
+        assert presenter.tables_held == 0, "nothing of a closed table: its posts, live message, clicks"
+        assert len(presenter.openings) == 0
         service = world.bot.service
         registry = service.registry
         assert registry.tables == {} and registry.by_channel == {} and not registry.opening
