@@ -120,6 +120,40 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert tasks == []
 
 
+async def test_a_game_is_held_while_open_and_let_go_of_once_over(world):
+    """What the presenter holds of a table stays while the table is open, with nothing left to show
+    (the posts it has shown, its live message, its clicks), and goes once its last post is shown."""
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        lobby = await open_table(world, rounds=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])  # a click kept on its lobby
+        await world.settle()
+        assert presenter.busy_tables == 0 and presenter.tables_held == 1, "an open lobby, all shown, is held"
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        assert presenter.busy_tables == 0 and presenter.tables_held == 1, "an open game, all shown, is held"
+        await play_to_the_end(world, [world.alice, world.bob])
+        await world.settle()
+        assert "Game over" in (world.public()[-1].content or "")
+        assert presenter.busy_tables == 0 and presenter.tables_held == 0, "a finished game is let go of"
+    world.standin.assert_no_errors()
+
+
+async def test_a_cancelled_lobby_is_let_go_of(world):
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        lobby = await open_table(world, rounds=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await world.settle()
+        assert presenter.tables_held == 1
+        await click_ok(world, world.alice, lobby, lobby.button("Cancel")["custom_id"])
+        await world.settle()
+        assert "cancelled" in str(world.public()[-1].embed) + (world.public()[-1].content or "")
+        assert presenter.busy_tables == 0 and presenter.tables_held == 0, "a cancelled lobby is let go of"
+        assert len(presenter.openings) == 0
+    world.standin.assert_no_errors()
+
+
 async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
     """The error reply says "nothing was changed" only when that is true."""
     from cogs.ui import hand as hand_items
