@@ -18,6 +18,10 @@ an edit), then the newest state of the live message. Whatever fails
 once is never shown again by this process, even while the store cannot yet
 be told. The work itself is done by the parts in ``cogs/presenting/``: the
 outbox delivery, the live message, the reminders (see that package).
+
+All that the presenter holds of a table is its ``TableStage``, made when the
+table first has something to show and dropped in one place (``_work``) once
+the table has closed and everything it owed is shown.
 """
 
 from __future__ import annotations
@@ -44,13 +48,14 @@ from cogs.presenting.budget import (
 )
 from cogs.presenting.carriers import Carriers, serve
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
-from cogs.presenting.clicks import Clicks
+from cogs.presenting.clicks import Clicks, TableClicks
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
 from cogs.presenting.openings import Openings
 from cogs.presenting.outbox import OutboxDelivery
 from cogs.presenting.pictures import IMAGE_NAME, Pictures
 from cogs.presenting.reminders import Reminders
+from cogs.presenting.stage import TableStage
 
 __all__ = ["IMAGE_NAME", "Presenter"]
 
@@ -82,79 +87,91 @@ class Presenter:
         self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
-        self.clicks = Clicks(service.clock)
-        self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back, self.clicks)
-        self.reminders = Reminders(client, self.channels, self.outbox, self._waits_on)
+        self._stages: dict[int, TableStage] = {}  # by table: all the presenter holds of each
+        self.clicks = Clicks(service.clock, self._clicks_of)
+        self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
+        self.reminders = Reminders(client, self.channels, self.outbox)
         self.openings = Openings()
         serve(client, Carriers(self.clicks, self.openings))
         self.live = LiveMessages(
-            client,
-            service,
-            self.channels,
-            self.outbox,
-            self.pictures,
-            self.reminders,
-            self.budget,
-            self.clicks,
-            self.openings,
+            client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget
         )
         self.news = News(client, self.channels, self.outbox, self.live, self.reminders, self.pictures)
-        self._latest: dict[int, TableSnapshot] = {}  # tables with something to show: their newest commit
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._wake: dict[int, asyncio.Event] = {}
-        self._paused: set[int] = set()  # tables whose channel summary says they wait for their locked thread
 
     # -- what the service tells us -----------------------------------------------
 
     def __call__(self, update: TableUpdate) -> None:
         snapshot = update.snapshot
-        tid = snapshot.id
-        known = self._latest.get(tid)
+        stage = self._stage(snapshot.id)
+        known = stage.latest
         if known is None or snapshot.version >= known.version or not snapshot.is_open:
-            self._latest[tid] = snapshot
-        self.live.learn(snapshot)
+            stage.latest = snapshot
+        self.live.learn(stage, snapshot)
         if update.kind == "lobby" and snapshot.version == 1:  # a new lobby: the interaction that asked for it
-            self.openings.claim(tid, snapshot.table.host_id, snapshot.channel_id)
+            opening = self.openings.claim(snapshot.table.host_id, snapshot.channel_id)
+            if opening is not None:
+                stage.opening = opening
         if update.kind == "restored":
             self.channels.confirm_home(snapshot)
-        if not self.outbox.take(snapshot, restored=update.kind == "restored") and self.live.needs_edit(update):
-            self.live.fall_behind(tid)
-        self._kick(tid)
+        brought_posts = self.outbox.take(stage, snapshot, restored=update.kind == "restored")
+        if not brought_posts and self.live.needs_edit(stage, update):
+            self.live.fall_behind(stage)
+        self._kick(stage)
 
     def repost(self, snapshot: TableSnapshot) -> None:
         """Post the live table again at the bottom of the channel (``/6nimmt status``)."""
         self(TableUpdate(snapshot, "status"))
-        self.live.ask_repost(snapshot.id)
-        self._kick(snapshot.id)
+        stage = self._stage(snapshot.id)
+        self.live.ask_repost(stage)
+        self._kick(stage)
 
-    def _kick(self, table_id: int) -> None:
-        wake = self._wake.get(table_id)
-        if wake is not None:
-            wake.set()
-        if table_id not in self._workers:
-            self._wake[table_id] = asyncio.Event()
-            self._workers[table_id] = asyncio.create_task(self._work(table_id), name=f"present-{table_id}")
+    def _stage(self, table_id: int) -> TableStage:
+        """The table's stage, made when it first has something to show."""
+        stage = self._stages.get(table_id)
+        if stage is None:
+            stage = self._stages[table_id] = TableStage(table_id)
+        return stage
 
-    def _waits_on(self, table_id: int, post: Post) -> bool:
-        """Whether the newest commit known still waits on the decision ``post`` opened."""
-        latest = self._latest.get(table_id)
-        return latest is not None and latest.is_open and latest.step == post.step
+    def _clicks_of(self, table_id: int) -> TableClicks | None:
+        """Where a click on the table is kept: its stage's, made for an open table that has none yet;
+        None for a table that is neither held nor open (its click carries nothing it will show)."""
+        stage = self._stages.get(table_id)
+        if stage is None and self.service.find(table_id) is not None:
+            stage = self._stage(table_id)
+        return stage.clicks if stage is not None else None
+
+    def _kick(self, stage: TableStage) -> None:
+        if stage.worker is not None:
+            stage.wake.set()
+        else:
+            stage.wake.clear()
+            stage.worker = asyncio.create_task(self._work(stage), name=f"present-{stage.id}")
+
+    @property
+    def tables_held(self) -> int:
+        """How many tables the presenter holds anything of: the open ones it has seen, and the closed
+        ones still showing their last posts."""
+        return len(self._stages)
+
+    def _workers(self) -> list[asyncio.Task[None]]:
+        return [stage.worker for stage in self._stages.values() if stage.worker is not None]
 
     @property
     def busy_tables(self) -> int:
-        return len(self._workers)
+        return len(self._workers())
 
     async def idle(self) -> None:
         """Wait until everything is shown and done (tests)."""
-        while self._workers or self.channels.chores:
-            await asyncio.gather(*self._workers.values(), *self.channels.chores, return_exceptions=True)
+        while (workers := self._workers()) or self.channels.chores:
+            await asyncio.gather(*workers, *self.channels.chores, return_exceptions=True)
 
     async def close(self) -> None:
         """Show what is queued, for at most ``drain_seconds``; the rest waits in the store."""
         self.channels.closing = True
-        for wake in self._wake.values():
-            wake.set()  # a worker pausing before its next try gives up now
-        workers = list(self._workers.values())
+        for stage in self._stages.values():
+            if stage.worker is not None:
+                stage.wake.set()  # a worker pausing before its next try gives up now
+        workers = self._workers()
         if workers:
             done, pending = await asyncio.wait(workers, timeout=self.drain_seconds)
             for task in pending:
@@ -169,113 +186,105 @@ class Presenter:
 
     # -- one table's worker ---------------------------------------------------------
 
-    async def _work(self, table_id: int) -> None:
+    async def _work(self, stage: TableStage) -> None:
         failures = 0
         try:
             while True:
                 try:
-                    more = await self._step(table_id)
+                    more = await self._step(stage)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
-                    if locked_out(exc) and await self._thread_locked(table_id):
+                    if locked_out(exc) and await self._thread_locked(stage):
                         continue  # the game paused: its summary says so, its news waits for the unlock
                     # Whatever failed (the database, a bug) is tried again, with a growing pause:
                     # what was committed must reach the channel.
                     failures += 1
                     if self.channels.closing:
-                        log.warning("table %s: news left for the next start (%s)", table_id, exc)
+                        log.warning("table %s: news left for the next start (%s)", stage.id, exc)
                         return
                     log.log(
                         logging.ERROR if failures == 1 else logging.DEBUG,
                         "table %s: could not show its state (try %d)",
-                        table_id,
+                        stage.id,
                         failures,
                         exc_info=failures == 1,
                     )
-                    await self._pause(table_id, backoff(failures, self.channels.retry_first, RETRY_MOST))
+                    await self._pause(stage, backoff(failures, self.channels.retry_first, RETRY_MOST))
                     continue
                 failures = 0
                 if not more:
                     return
         finally:
-            self._workers.pop(table_id, None)
-            self._wake.pop(table_id, None)
-            self.live.settle(table_id)
-            snapshot = self._latest.get(table_id)
-            if snapshot is not None and not self.outbox.owes(table_id):
+            stage.worker = None
+            self.live.settle(stage)
+            snapshot = stage.latest
+            if snapshot is not None and not self.outbox.owes(stage):
                 if not snapshot.is_open:
-                    self._forget(table_id)
+                    # A closed table whose news is all shown: the one place a table is let go of,
+                    # and with its stage everything the parts kept of it.
+                    del self._stages[stage.id]
+                    stage.opened()
                 else:  # all shown: the next commit brings its own snapshot (and the game drawn from it)
-                    del self._latest[table_id]
+                    stage.latest = None
                     snapshot.release()
 
-    def _forget(self, table_id: int) -> None:
-        """A closed table whose news is all shown: nothing of it stays."""
-        self._latest.pop(table_id, None)
-        self._paused.discard(table_id)
-        self.outbox.forget(table_id)
-        self.live.forget(table_id)
-        self.clicks.forget(table_id)
-        self.openings.finish(table_id)
-
-    async def _pause(self, table_id: int, seconds: float) -> None:
+    async def _pause(self, stage: TableStage, seconds: float) -> None:
         """Wait ``seconds``, or less if a stop comes."""
-        wake = self._wake[table_id]
-        wake.clear()
+        stage.wake.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), seconds * random.uniform(0.8, 1.2))
+            await asyncio.wait_for(stage.wake.wait(), seconds * random.uniform(0.8, 1.2))
 
-    async def _step(self, table_id: int) -> bool:
+    async def _step(self, stage: TableStage) -> bool:
         """Do the most urgent thing the table's channel needs; False when there is nothing left."""
-        snapshot = self._latest[table_id]
+        snapshot = stage.snapshot
         paused = snapshot.is_open and snapshot.paused is not None
-        if snapshot.is_open and paused != (table_id in self._paused):
+        if snapshot.is_open and paused != stage.paused:
             # The channel's summary says whether the game waits for its locked thread.
-            await self.live.summary(snapshot.table, priority=Priority.NORMAL)
-            (self._paused.add if paused else self._paused.discard)(table_id)
+            await self.live.summary(stage, snapshot.table, priority=Priority.NORMAL)
+            stage.paused = paused
             return True
-        owed = self.outbox.next_post(table_id)
+        owed = self.outbox.next_post(stage)
         if owed is not None and not paused:  # a locked thread takes nothing: its news waits for the unlock
             post, made_by, newest = owed
-            with requests_for(self.outbox.priority(table_id, post)):
-                await self.outbox.deliver(made_by, post, newest, self._show)
+            with requests_for(self.outbox.priority(stage, post)):
+                await self.outbox.deliver(stage, made_by, post, newest, self._show)
             return True
-        if self.outbox.unmarked(table_id):
-            await self.outbox.mark(table_id)
+        if self.outbox.unmarked(stage):
+            await self.outbox.mark(stage)
             return True
         if paused:
             return False
-        if self.live.owes_change(table_id):
-            await self.live.catch_up(snapshot, lambda seconds: self._pause(table_id, seconds))
+        if self.live.owes_change(stage):
+            await self.live.catch_up(stage, snapshot, lambda seconds: self._pause(stage, seconds))
             return True
         return False
 
-    async def _show(self, table: Table, post: Post, newest: bool) -> int | None:
+    async def _show(self, stage: TableStage, table: Table, post: Post, newest: bool) -> int | None:
         """``News.show``; a game that ended while its thread was locked says how in the channel's summary."""
         try:
-            return await self.news.show(table, post, newest)
+            return await self.news.show(stage, table, post, newest)
         except discord.HTTPException as exc:
-            if locked_out(exc) and not self._latest[table.id].is_open and post.kind in ("finished", "cancelled"):
-                await self.live.summary(table)
+            if locked_out(exc) and not stage.snapshot.is_open and post.kind in ("finished", "cancelled"):
+                await self.live.summary(stage, table)
             raise
 
     # -- a thread a moderator locked ------------------------------------------------
 
-    def _holds_back(self, table_id: int, exc: discord.HTTPException) -> bool:
+    def _holds_back(self, stage: TableStage, exc: discord.HTTPException) -> bool:
         """A post refused because a moderator locked the game's thread waits for the unlock, while
         the game is open (the helper that pauses it is ``_thread_locked``); a finished game's is dropped."""
-        return locked_out(exc) and self._latest[table_id].is_open
+        return locked_out(exc) and stage.snapshot.is_open
 
-    async def _thread_locked(self, table_id: int) -> bool:
+    async def _thread_locked(self, stage: TableStage) -> bool:
         """Discord refused the game's thread as locked, which the gateway had not said: the game
         pauses (``TableService.thread_locked``). True once the newest commit is paused."""
-        snapshot = self._latest[table_id]
+        snapshot = stage.snapshot
         if not snapshot.is_open:
             return False
         try:  # its thread, or the thread it was opened in
             await self.service.thread_locked(snapshot.home_id)
         except Exception as exc:  # tried again with the refused post, after a pause
-            log.warning("table %s: could not pause for its locked thread (%s)", table_id, exc)
+            log.warning("table %s: could not pause for its locked thread (%s)", stage.id, exc)
             return False
-        return self._latest[table_id].paused is not None
+        return stage.snapshot.paused is not None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -161,67 +162,71 @@ class Click:
         )
 
 
-class Clicks:
-    """Each table's newest click (for its posts), newest click on its lobby message (for that
-    message's edits) and the click whose follow-up is its live message (for that message's
-    edits): three a table at most, so the registry stays small."""
+@dataclass(eq=False)
+class TableClicks:
+    """One table's clicks: its newest (for its posts), the newest on its lobby message (for that
+    message's edits) and the one whose follow-up is its live message (for that message's edits):
+    three at most."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self._newest: dict[int, Click] = {}
-        self._on_lobby: dict[int, Click] = {}
-        self._carried: dict[int, tuple[int, Click]] = {}  # table -> (message id, the click that sent it)
+    newest: Click | None = None
+    on_lobby: Click | None = None
+    follow_up: tuple[int, Click] | None = None  # (message id, the click that sent it)
 
-    def __len__(self) -> int:
-        return len(self._newest.keys() | self._on_lobby.keys() | self._carried.keys())
+    def clicked(self, click: Click, on_lobby: bool) -> None:
+        click.replaced = self.newest
+        self.newest = click
+        if on_lobby:
+            self.on_lobby = click
 
-    def carried(self, table_id: int, click: Click, message_id: int) -> None:
+    def refused(self, click: Click) -> None:
+        """``click`` was refused (not the clicker's table, a stale button): it carries nothing of the
+        table's, and the click it replaced carries again. Call it before ``settle``."""
+        if self.newest is click:
+            self.newest = click.replaced
+        if self.on_lobby is click:
+            self.on_lobby = None
+
+    def carried(self, click: Click, message_id: int) -> None:
         """``click``'s follow-up is ``message_id``, the table's newest message: its webhook may edit it."""
-        self._carried[table_id] = (message_id, click)
+        self.follow_up = (message_id, click)
 
-    def carrier(self, table_id: int, message_id: int) -> Click | None:
+    def carrier(self, message_id: int) -> Click | None:
         """The click whose webhook can still edit ``message_id`` (its follow-up), or None."""
-        found = self._carried.get(table_id)
+        found = self.follow_up
         if found is None or found[0] != message_id or found[1].webhook is None or not found[1].lasts():
             return None
         return found[1]
+
+    def drop(self, click: Click) -> None:
+        """``click`` failed to carry a request (its token ran out, a 5xx): the bot's token takes over."""
+        if self.newest is click:
+            self.newest = None
+        if self.on_lobby is click:
+            self.on_lobby = None
+        if self.follow_up is not None and self.follow_up[1] is click:
+            self.follow_up = None
+
+
+class Clicks:
+    """Where the clicks on a table's buttons are registered, as their callbacks begin and end; each
+    table's are kept with the rest of what the presenter holds of it (``held``: None for a table it
+    holds nothing of and that is not open, whose click would carry nothing)."""
+
+    def __init__(self, clock: Callable[[], float], held: Callable[[int], TableClicks | None]) -> None:
+        self.clock = clock
+        self.held = held
 
     def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
         """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
         callback runs; the callback sets ``settled``."""
         click = Click(interaction, self.clock, keeps_interaction=on_lobby)
-        click.replaced = self._newest.get(table_id)
-        self._newest[table_id] = click
-        if on_lobby:
-            self._on_lobby[table_id] = click
+        clicks = self.held(table_id)
+        if clicks is not None:
+            clicks.clicked(click, on_lobby)
         return click
 
     def refused(self, table_id: int, click: Click) -> None:
-        """``click`` was refused (not the clicker's table, a stale button): it carries nothing of the
-        table's, and the click it replaced carries again. Call it before ``settle``."""
-        if self._newest.get(table_id) is click:
-            if click.replaced is not None:
-                self._newest[table_id] = click.replaced
-            else:
-                del self._newest[table_id]
-        if self._on_lobby.get(table_id) is click:
-            del self._on_lobby[table_id]
-
-    def newest(self, table_id: int) -> Click | None:
-        return self._newest.get(table_id)
-
-    def on_lobby(self, table_id: int) -> Click | None:
-        return self._on_lobby.get(table_id)
-
-    def drop(self, table_id: int, click: Click) -> None:
-        """``click`` failed to carry a request (its token ran out, a 5xx): the bot's token takes over."""
-        for clicks in (self._newest, self._on_lobby):
-            if clicks.get(table_id) is click:
-                del clicks[table_id]
-        if self._carried.get(table_id, (None, None))[1] is click:
-            del self._carried[table_id]
-
-    def forget(self, table_id: int) -> None:
-        self._newest.pop(table_id, None)
-        self._on_lobby.pop(table_id, None)
-        self._carried.pop(table_id, None)
+        """``click`` was refused: the table's clicks are as they were before it (``TableClicks.refused``)."""
+        clicks = self.held(table_id)
+        if clicks is not None:
+            clicks.refused(click)

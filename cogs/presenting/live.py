@@ -40,11 +40,10 @@ from engine import Phase
 
 from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels, transient
-from .clicks import Clicks
-from .openings import Openings
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
 from .reminders import Reminders
+from .stage import TableStage
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +55,8 @@ THREAD_ARCHIVE_AFTER_GAME = 60
 
 class LiveMessages:
     """``learn`` which message is live; ``post`` a new one (with a post's news above the table);
-    ``edit`` it to the newest state; ``retire`` it, ``summary`` and ``retire_thread`` at the end."""
+    ``edit`` it to the newest state; ``summary`` and ``retire_thread`` at the end. What it knows of a
+    table's live message is kept on the table's stage (``TableStage.live``)."""
 
     def __init__(
         self,
@@ -67,12 +67,8 @@ class LiveMessages:
         pictures: Pictures,
         reminders: Reminders,
         budget: RequestBudget,
-        clicks: Clicks,
-        openings: Openings,
     ) -> None:
         self.client = client
-        self.clicks = clicks
-        self.openings = openings
         self.service = service
         self.channels = channels
         self.budget = budget
@@ -80,30 +76,20 @@ class LiveMessages:
         self.pictures = pictures
         self.reminders = reminders
         self.edit_interval = EDIT_INTERVAL
-        self._live: dict[int, int] = {}  # the table's live message id, as this process knows it
-        # message id -> monotonic time of its last edit; a live message's entry goes when it is retired
-        self._last_edit: dict[int, float] = {}
-        self._without_picture: set[int] = set()  # tables whose live message was posted without one
-        self._news: dict[int, list[str]] = {}  # the notices on a table's live message, kept by its edits
-        self._behind: set[int] = set()  # tables whose live message is behind their state
-        self._lobby_drawn: dict[int, tuple[object, ...]] = {}  # the players each lobby message shows
-        self._repost: set[int] = set()  # tables whose live message goes to the bottom anew
 
-    def learn(self, snapshot: TableSnapshot) -> None:
+    def learn(self, stage: TableStage, snapshot: TableSnapshot) -> None:
         """A restored table's live message, or the lobby's answer."""
-        if snapshot.message_id is not None and (snapshot.id not in self._live or snapshot.status is TableStatus.LOBBY):
-            self._live[snapshot.id] = snapshot.message_id
+        live = stage.live
+        if snapshot.message_id is not None and (live.message_id is None or snapshot.status is TableStatus.LOBBY):
+            live.message_id = snapshot.message_id
 
-    def message_id(self, table_id: int) -> int | None:
-        return self._live.get(table_id)
-
-    def wait_before_edit(self, table_id: int) -> float:
+    def wait_before_edit(self, stage: TableStage) -> float:
         """Seconds until the live message may be edited again (0 or less: now)."""
-        live = self._live.get(table_id)
-        last = self._last_edit.get(live, -1e9) if live is not None else -1e9
+        live = stage.live
+        last = live.last_edit.get(live.message_id, -1e9) if live.message_id is not None else -1e9
         return last + self.edit_interval - time.monotonic()
 
-    def needs_edit(self, update: TableUpdate) -> bool:
+    def needs_edit(self, stage: TableStage, update: TableUpdate) -> bool:
         """Whether ``update``, bringing no post (which would draw the table anew), changed what the
         live message shows: a lobby's players, a Pro draft's pick, who has picked this turn. Not
         a lobby's new thread (Discord shows it under the lobby message)."""
@@ -119,37 +105,40 @@ class LiveMessages:
         if snapshot.status is TableStatus.LOBBY:
             players = lobby_players(snapshot.table)
             # A new lobby's first commit is what its message (the command's answer) was drawn from.
-            drawn = self._lobby_drawn.setdefault(snapshot.id, players)
-            return drawn != players
+            if stage.live.lobby_drawn is None:
+                stage.live.lobby_drawn = players
+            return stage.live.lobby_drawn != players
         return snapshot.drafting
 
-    def fall_behind(self, table_id: int) -> None:
+    def fall_behind(self, stage: TableStage) -> None:
         """A commit changed what the live message shows."""
-        self._behind.add(table_id)
+        stage.live.behind = True
 
-    def ask_repost(self, table_id: int) -> None:
+    def ask_repost(self, stage: TableStage) -> None:
         """Post the live message anew at the bottom of its channel (``/6nimmt status``)."""
-        self._repost.add(table_id)
+        stage.live.repost = True
 
-    def owes_change(self, table_id: int) -> bool:
-        return table_id in self._behind or table_id in self._repost
+    def owes_change(self, stage: TableStage) -> bool:
+        return stage.live.behind or stage.live.repost
 
-    def settle(self, table_id: int) -> None:
+    def settle(self, stage: TableStage) -> None:
         """The table's worker ended: the next commit says again what is behind."""
-        self._behind.discard(table_id)
-        self._repost.discard(table_id)
+        stage.live.behind = False
+        stage.live.repost = False
 
-    async def catch_up(self, snapshot: TableSnapshot, pause: Callable[[float], Awaitable[None]]) -> None:
+    async def catch_up(
+        self, stage: TableStage, snapshot: TableSnapshot, pause: Callable[[float], Awaitable[None]]
+    ) -> None:
         """The live message's next change: posted anew, or edited to ``snapshot`` (after ``pause``
         until ``edit_interval`` has passed since its last edit, so a burst of changes is one edit)."""
-        table_id = snapshot.id
-        if table_id in self._repost:
-            self._repost.discard(table_id)
-            self._behind.discard(table_id)
+        live = stage.live
+        if live.repost:
+            live.repost = False
+            live.behind = False
             if snapshot.is_open:
-                await self.post(snapshot.table, None)
+                await self.post(stage, snapshot.table, None)
             return
-        wait = self.wait_before_edit(table_id)
+        wait = self.wait_before_edit(stage)
         if wait > 0 and not self.channels.closing:
             await pause(wait)  # a post arriving meanwhile goes first
             return
@@ -157,36 +146,30 @@ class LiveMessages:
         if (
             not self.budget.room_for(priority)
             and not self.channels.closing
-            and not self.can_edit_through_a_click(table_id)
+            and not self.can_edit_through_a_click(stage)
         ):
             # The budget is short: players' requests first; this edit then draws the newest state.
             await pause(self.budget.seconds_to_room())
             return
-        self._behind.discard(table_id)
+        live.behind = False
         with requests_for(priority):
-            await self.edit(snapshot.table)
-
-    def forget(self, table_id: int) -> None:
-        self._without_picture.discard(table_id)
-        self._news.pop(table_id, None)
-        self._lobby_drawn.pop(table_id, None)
-        live = self._live.pop(table_id, None)
-        if live is not None:
-            self._last_edit.pop(live, None)
+            await self.edit(stage, snapshot.table)
 
     # -- posting and editing -------------------------------------------------------------
 
-    async def post(self, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
+    async def post(self, stage: TableStage, table: Table, post: Post | None, text: str = "", notices=()) -> int | None:
         """Post the live table with ``post``'s news above it (the message before it is left as it
         is: the new one supersedes it); the new message's id. Without a post (``/6nimmt status``),
         the table or the lobby anew, with a nonce of its own for every try of this repost."""
         locale = self.channels.locale(table)
+        live = stage.live
         repost = {} if post is not None else {"nonce": f"6r{table.id}.{secrets.token_hex(4)}"[:25]}
         if table.status is TableStatus.LOBBY:
             if post is not None:
                 raise ValueError(f"table {table.id}: a lobby's post is its opening ({post.kind})")
             message = await self.channels.retry(
                 self.outbox.send,
+                stage,
                 table,
                 None,
                 embed=lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
@@ -195,11 +178,11 @@ class LiveMessages:
             )
             if message is None:
                 return None
-            self._lobby_drawn[table.id] = lobby_players(table)
-            self._live[table.id] = message.id
-            self.outbox.live_message_posted(table.id, message.id)
+            live.lobby_drawn = lobby_players(table)
+            live.message_id = message.id
+            self.outbox.live_message_posted(stage, message.id)
             return message.id
-        self._behind.discard(table.id)  # the new message shows the newest state
+        live.behind = False  # the new message shows the newest state
         if post is not None:
             late = self.service.clock() - post.at
             if late > 0:
@@ -209,7 +192,7 @@ class LiveMessages:
                     log.debug("table %s: the timer could not wait for a late post (%s)", table.id, exc)
         own = text  # the post's own words: the calls and the buttons follow the state, which moves on
         text = "\n".join(t for t in (text, *self._calls(table, post, locale)) if t)
-        self._news[table.id] = list(notices)
+        live.news = list(notices)
         embed = table_embed(table, locale, list(notices))
         files = []
         image = None
@@ -218,10 +201,8 @@ class LiveMessages:
                 image = await self.pictures.table(table, list(post.events) if post else [], locale)
             except Exception:  # the picture only repeats the rows in the text: post the table without it
                 log.exception("table %s: the table picture could not be drawn", table.id)
-        if image is None:
-            self._without_picture.add(table.id)
-        else:
-            self._without_picture.discard(table.id)
+        live.without_picture = image is None
+        if image is not None:
             files.append(
                 discord.File(
                     io.BytesIO(image),
@@ -230,9 +211,10 @@ class LiveMessages:
                 )
             )
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        previous = self._live.get(table.id)
+        previous = live.message_id
         message = await self.channels.retry(
             self.outbox.send,
+            stage,
             table,
             post,
             content=clip(text) if text else None,
@@ -244,15 +226,15 @@ class LiveMessages:
             **repost,
         )
         if previous is not None:
-            self._last_edit.pop(previous, None)  # superseded: never edited again
+            live.last_edit.pop(previous, None)  # superseded: never edited again
         if message is not None:
-            self._live[table.id] = message.id
+            live.message_id = message.id
         if post is not None and post.remind:
-            await self.reminders.message_players(table, post, locale)
+            await self.reminders.message_players(stage, table, post, locale)
         if message is None:
             return None
         if post is None:  # a repost: no post to mark, only the message to remember
-            self.outbox.live_message_posted(table.id, message.id)
+            self.outbox.live_message_posted(stage, message.id)
         return message.id
 
     def _calls(self, table: Table, post: Post | None, locale) -> list[str]:
@@ -280,22 +262,23 @@ class LiveMessages:
 
     # -- a lobby's message ------------------------------------------------------------------
 
-    async def open_lobby(self, table: Table, post: Post) -> int | None:
+    async def open_lobby(self, stage: TableStage, table: Table, post: Post) -> int | None:
         """Show a new lobby (its "opened" post), as its opener's answer where that is in the lobby's
         channel, else in the channel (once: its nonce, or a look for it); then start its game's
         thread on it, and tell the opener where it is and why it has no thread. The message's id."""
         locale = self.channels.locale(table)
         embed = lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale))
         view = lobby_view(table, locale)
-        opening = self.openings.opener(table.id)
+        opening = stage.opening
         opener = opening.reply if opening is not None else None
         here = opener is not None and opener.interaction.channel_id == table.channel_id
-        message_id = await self._answer_with_lobby(opener, table, post, embed, view) if opener and here else None
+        message_id = await self._answer_with_lobby(opener, stage, table, post, embed, view) if opener and here else None
         answered = message_id is not None
         if message_id is None:
             message = await self.channels.retry(
                 self.outbox.send_to,
                 self.channels.lobby_channel(table),
+                stage,
                 table,
                 post,
                 "",
@@ -306,18 +289,18 @@ class LiveMessages:
             message_id = message.id if message is not None else None
         if message_id is None:
             return None
-        self._live[table.id] = message_id
-        self._lobby_drawn[table.id] = lobby_players(table)
+        stage.live.message_id = message_id
+        stage.live.lobby_drawn = lobby_players(table)
         why = opening.why if opening is not None else None
         if table.threaded and table.thread_id is None:  # its game's thread starts on it
             why = await start_thread(self.client, self.service, table, message_id, table.host_name, locale) or why
         if opener is not None and (answered or not here):  # an answer Discord failed is not tried again
             await self._tell_opener(opener, table, message_id, not here, why)
-        self.openings.finish(table.id)
+        stage.opened()
         return message_id
 
     async def _answer_with_lobby(
-        self, opener: Reply, table: Table, post: Post, embed: discord.Embed, view: discord.ui.View
+        self, opener: Reply, stage: TableStage, table: Table, post: Post, embed: discord.Embed, view: discord.ui.View
     ) -> int | None:
         """The lobby as its opener's public answer; None if Discord did not take it (the bot's token
         posts it then, after looking for it when Discord may have taken it after all)."""
@@ -329,7 +312,7 @@ class LiveMessages:
             return message_id
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             if transient(exc):
-                self.outbox.unsure(table.id, post, tried)
+                self.outbox.unsure(stage, post, tried)
             log.info("table %s: its lobby could not be its opener's answer (%s); posted in the channel", table.id, exc)
             return None
 
@@ -347,9 +330,9 @@ class LiveMessages:
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             log.info("table %s: its opener could not be told where it is (%s)", table.id, exc)
 
-    async def edit(self, table: Table) -> None:
+    async def edit(self, stage: TableStage, table: Table) -> None:
         """Bring the live message up to the table's state (who has picked, the lobby's players)."""
-        live = self._live.get(table.id)
+        live = stage.live.message_id
         if live is None or not table.is_open:
             return
         locale = self.channels.locale(table)
@@ -359,25 +342,27 @@ class LiveMessages:
                 "embed": lobby_embed(table, locale, server=server_lines(self.client, table.guild_id, locale)),
                 "view": lobby_view(table, locale),
             }
-            self._lobby_drawn[table.id] = lobby_players(table)
+            stage.live.lobby_drawn = lobby_players(table)
         else:
-            embed = table_embed(table, locale, self._news.get(table.id))
-            if table.game is not None and table.game.view(None).rows and table.id not in self._without_picture:
+            embed = table_embed(table, locale, stage.live.news)
+            if table.game is not None and table.game.view(None).rows and not stage.live.without_picture:
                 embed.set_image(url=f"attachment://{IMAGE_NAME}")  # the image already attached
             fields = {"embed": embed, "view": table_view(table, locale)}
-        self._last_edit[live] = time.monotonic()
-        await self.edit_message(table, live, **fields)
+        stage.live.last_edit[live] = time.monotonic()
+        await self.edit_message(stage, table, live, **fields)
 
-    async def close_lobby(self, table: Table) -> None:
+    async def close_lobby(self, stage: TableStage, table: Table) -> None:
         """A lobby that closed before its game began says so, without its buttons (it stays in the
         channel as the table's summary)."""
         locale = self.channels.locale(table)
         with requests_for(Priority.COSMETIC):
-            await self.edit_message(table, self._live.get(table.id), view=None, embed=lobby_embed(table, locale))
+            await self.edit_message(stage, table, stage.live.message_id, view=None, embed=lobby_embed(table, locale))
 
     # -- a game in a thread ----------------------------------------------------------------
 
-    async def summary(self, table: Table, standings: int | None = None, priority: Priority = Priority.COSMETIC) -> None:
+    async def summary(
+        self, stage: TableStage, table: Table, standings: int | None = None, priority: Priority = Priority.COSMETIC
+    ) -> None:
         """A game in a thread: the lobby message in the channel says where it is played, who plays,
         whether it waits for its locked thread and, at the end, who won (``standings``: the message
         to jump to)."""
@@ -385,15 +370,16 @@ class LiveMessages:
             locale = self.channels.locale(table)
             with requests_for(priority):
                 await self.edit_message(
-                    table, table.thread_id, view=None, embed=lobby_embed(table, locale, standings=standings)
+                    stage, table, table.thread_id, view=None, embed=lobby_embed(table, locale, standings=standings)
                 )
 
     # -- edits through a click -------------------------------------------------------------
 
-    async def edit_message(self, table: Table, message_id: int | None, **fields: Any) -> None:
+    async def edit_message(self, stage: TableStage, table: Table, message_id: int | None, **fields: Any) -> None:
         """Edit one of ``table``'s messages, through a click when one can (a click on it, or the
         click whose follow-up it is), else with the bot's token (tried until Discord accepts it)."""
-        click = self.clicks.on_lobby(table.id)
+        clicks = stage.clicks
+        click = clicks.on_lobby
         if click is not None and message_id is not None and click.on(message_id) and await click.can_edit():
             interaction = click.interaction  # a lobby's click keeps it (can_edit)
             try:
@@ -401,24 +387,24 @@ class LiveMessages:
                     await interaction.edit_original_response(**fields)
                     return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # its token ran out, or a 5xx
-                self.clicks.drop(table.id, click)
+                clicks.drop(click)
                 log.debug("table %s: an edit through a click failed (%s); the bot's own request", table.id, exc)
-        carrier = self.clicks.carrier(table.id, message_id) if message_id is not None else None
+        carrier = clicks.carrier(message_id) if message_id is not None else None
         if carrier is not None and carrier.webhook is not None and message_id is not None:
             try:
                 await carrier.webhook.edit_message(message_id, **fields)
                 return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # ran out, a 5xx, a lock
-                self.clicks.drop(table.id, carrier)
+                clicks.drop(carrier)
                 log.debug("table %s: an edit through its follow-up failed (%s); the bot's own request", table.id, exc)
         await self.channels.retry(self.channels.edit, table, message_id, **fields)
 
-    def can_edit_through_a_click(self, table_id: int) -> bool:
-        click = self.clicks.on_lobby(table_id)
+    def can_edit_through_a_click(self, stage: TableStage) -> bool:
+        click = stage.clicks.on_lobby
         if click is not None and click.answered_quietly and click.lasts():
             return True
-        live = self._live.get(table_id)
-        return live is not None and self.clicks.carrier(table_id, live) is not None
+        live = stage.live.message_id
+        return live is not None and stage.clicks.carrier(live) is not None
 
     def retire_thread(self, table: Table) -> None:
         """After the game its thread archives itself once an hour has passed without a message:

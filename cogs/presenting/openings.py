@@ -30,15 +30,14 @@ class Opening:
 
 class Openings:
     """``expect`` an opening before the service opens its lobby, ``withdraw`` it if none opened;
-    the lobby's commit ``claim``s it; the worker showing the lobby finds it (``opener``) and says
-    when it is over (``finish``)."""
+    the lobby's commit ``claim``s it, and the table's stage keeps it until its worker has shown the
+    lobby (``TableStage.opening``)."""
 
     def __init__(self) -> None:
         self._expected: dict[int, list[Opening]] = {}  # by the host who asked
-        self._openings: dict[int, Opening] = {}  # by table, once claimed
 
     def __len__(self) -> int:
-        return len(self._openings) + sum(map(len, self._expected.values()))
+        return sum(map(len, self._expected.values()))
 
     def expect(self, host_id: int, channel_id: int, reply: Reply, why: str | None = None) -> Opening:
         opening = Opening(reply, channel_id, why)
@@ -53,21 +52,12 @@ class Openings:
             if not waiting:
                 del self._expected[host_id]
 
-    def claim(self, table_id: int, host_id: int, channel_id: int) -> None:
+    def claim(self, host_id: int, channel_id: int) -> Opening | None:
         """A new lobby was committed: the opening its host announced for its channel (or, failing
-        that, their oldest) is its."""
+        that, their oldest) is its; None if they announced none."""
         waiting = self._expected.get(host_id)
         if not waiting:
-            return
+            return None
         opening = next((o for o in waiting if o.channel_id == channel_id), waiting[0])
         self.withdraw(host_id, opening)
-        self._openings[table_id] = opening
-
-    def opener(self, table_id: int) -> Opening | None:
-        return self._openings.get(table_id)
-
-    def finish(self, table_id: int) -> None:
-        """The lobby is shown and its opener answered (or the table is gone)."""
-        opening = self._openings.pop(table_id, None)
-        if opening is not None:
-            opening.done.set()
+        return opening

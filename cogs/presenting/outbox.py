@@ -32,7 +32,8 @@ from bot.tables.table import Post, Table, TableSnapshot
 
 from .budget import Priority
 from .channels import TableChannels, locked_out, transient
-from .clicks import Click, Clicks
+from .clicks import Click
+from .stage import TableStage
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +43,10 @@ NONCE_TRUST = 60.0
 LOOK_BACK = 100
 CUT = 1900  # the characters of a post's words compared with what the channel shows (content ≤ 2,000)
 
-#: Shows one post; the id of the live message it posted, if it posted one.
-ShowPost = Callable[[Table, Post, bool], Awaitable["int | None"]]
+#: Shows one post of the table on the stage; the id of the live message it posted, if it posted one.
+ShowPost = Callable[[TableStage, Table, Post, bool], Awaitable["int | None"]]
 #: Whether a table's post that Discord refused with this error waits (is neither shown nor dropped).
-HoldsBack = Callable[[int, discord.HTTPException], bool]
+HoldsBack = Callable[[TableStage, discord.HTTPException], bool]
 
 
 def post_nonce(table_id: int, post: Post) -> str:
@@ -55,7 +56,8 @@ def post_nonce(table_id: int, post: Post) -> str:
 
 
 class OutboxDelivery:
-    """Which posts each table still owes, their delivery in order, and the store's record of it.
+    """Which posts a table still owes, their delivery in order, and the store's record of it, kept
+    on the table's stage (``TableStage.outbox``).
 
     ``take`` learns a commit's posts; ``next_post`` is the oldest still owed;
     ``deliver`` shows it (through the ``ShowPost`` it is given) and marks it shown;
@@ -68,114 +70,109 @@ class OutboxDelivery:
         service: TableService,
         channels: TableChannels,
         holds_back: HoldsBack,
-        clicks: Clicks,
     ) -> None:
         self.client = client
         self.service = service
         self.channels = channels
         self.holds_back = holds_back
-        self.clicks = clicks
-        self._pending: dict[int, dict[int, tuple[Post, TableSnapshot]]] = {}  # posts to show, by seq
-        self._shown: dict[int, int] = {}  # the highest post seq shown, per table
-        self._unmarked: dict[int, tuple[int | None, int | None]] = {}  # shown, not yet marked: (upto, message)
-        self._since: dict[tuple[int, int], float] = {}  # (table, post seq) -> when it may first have been sent
-        self._restored: set[tuple[int, int]] = set()  # (table, post seq) owed since before this start
-        # (table, post seq) whose follow-up may have been taken without its answer reaching us: when
-        # it was tried (the wall clock's time, as Discord's message ids tell it)
-        self._unsure: dict[tuple[int, int], float] = {}
 
     # -- what is owed ---------------------------------------------------------------
 
-    def take(self, snapshot: TableSnapshot, restored: bool = False) -> bool:
+    def take(self, stage: TableStage, snapshot: TableSnapshot, restored: bool = False) -> bool:
         """The posts of a commit, each to be drawn as the commit that made it left the table; whether
         it brought any not known before. ``restored``: a start-up's, owed since before it."""
-        shown = self._shown.get(snapshot.id, 0)
-        pending = self._pending.setdefault(snapshot.id, {})
-        new = [post for post in snapshot.posts if post.seq > shown and post.seq not in pending]
+        owed = stage.outbox
+        pending = owed.pending
+        new = [post for post in snapshot.posts if post.seq > owed.shown and post.seq not in pending]
         for post in new:
             pending[post.seq] = (post, snapshot)
             if restored:
-                self._restored.add((snapshot.id, post.seq))
+                owed.restored.add(post.seq)
         return bool(new)
 
-    def next_post(self, table_id: int) -> tuple[Post, TableSnapshot, bool] | None:
+    def next_post(self, stage: TableStage) -> tuple[Post, TableSnapshot, bool] | None:
         """The oldest post still owed, the snapshot to draw it from, and whether it is the newest."""
-        pending = self._pending.get(table_id)
+        pending = stage.outbox.pending
         if not pending:
             return None
         seq = min(pending)
         post, snapshot = pending[seq]
         return post, snapshot, seq == max(pending)
 
-    def priority(self, table_id: int, post: Post) -> Priority:
+    def priority(self, stage: TableStage, post: Post) -> Priority:
         """Players' requests go first; a post owed since before a restart waits behind those of the
         moves made since (the table it shows is drawn from the newest state anyway)."""
-        return Priority.NORMAL if (table_id, post.seq) in self._restored else Priority.PLAYERS
+        return Priority.NORMAL if post.seq in stage.outbox.restored else Priority.PLAYERS
 
-    def unmarked(self, table_id: int) -> bool:
+    def unmarked(self, stage: TableStage) -> bool:
         """Whether the store has yet to be told what the channel shows."""
-        return table_id in self._unmarked
+        return stage.outbox.unmarked is not None
 
-    def owes(self, table_id: int) -> bool:
-        return bool(self._pending.get(table_id)) or table_id in self._unmarked
-
-    def forget(self, table_id: int) -> None:
-        self._pending.pop(table_id, None)
-        self._shown.pop(table_id, None)
-        if self._restored:
-            self._restored = {key for key in self._restored if key[0] != table_id}
-        if self._unsure:
-            self._unsure = {key: at for key, at in self._unsure.items() if key[0] != table_id}
+    def owes(self, stage: TableStage) -> bool:
+        return bool(stage.outbox.pending) or stage.outbox.unmarked is not None
 
     # -- delivering -----------------------------------------------------------------
 
-    async def deliver(self, snapshot: TableSnapshot, post: Post, newest: bool, show: ShowPost) -> None:
+    async def deliver(
+        self, stage: TableStage, snapshot: TableSnapshot, post: Post, newest: bool, show: ShowPost
+    ) -> None:
         """Show ``post`` and record that it was shown; what Discord refuses for good is skipped."""
         table = snapshot.table
-        key = (table.id, post.seq)
+        owed = stage.outbox
         # Its commit time, read before showing it moves a late post's clock: no earlier try exists.
-        self._since.setdefault(key, post.at)
+        owed.since.setdefault(post.seq, post.at)
         message_id = None
         try:
-            message_id = await show(table, post, newest)
+            message_id = await show(stage, table, post, newest)
         except discord.HTTPException as exc:
-            if not self.refused_for_good(table.id, exc):
+            if not self.refused_for_good(stage, exc):
                 raise  # not shown: it stays owed, and is tried again later (or by the next start)
             log.warning("table %s: Discord refused post %s for good (%s)", table.id, post.seq, exc)
-        self._since.pop(key, None)
-        self._restored.discard(key)
-        self._unsure.pop(key, None)
+        owed.since.pop(post.seq, None)
+        owed.restored.discard(post.seq)
+        owed.unsure.pop(post.seq, None)
         # Shown: never again from this process, whatever the store says next.
-        self._pending[table.id].pop(post.seq, None)
-        self._shown[table.id] = max(self._shown.get(table.id, 0), post.seq)
-        _, message = self._unmarked.get(table.id, (None, None))
-        self._unmarked[table.id] = (post.seq, message_id or message)
-        await self.mark(table.id)
+        owed.pending.pop(post.seq, None)
+        owed.shown = max(owed.shown, post.seq)
+        _, message = owed.unmarked or (None, None)
+        owed.unmarked = (post.seq, message_id or message)
+        await self.mark(stage)
 
-    def refused_for_good(self, table_id: int, exc: discord.HTTPException) -> bool:
+    def refused_for_good(self, stage: TableStage, exc: discord.HTTPException) -> bool:
         """Whether Discord will never take the post ``exc`` refused, so it is skipped: a 4xx, but never
         a 5xx or a 429 (those are tried again, even after a stop: the next start shows the post), nor
         what ``holds_back`` keeps waiting (a game's locked thread, until it is unlocked)."""
-        return not transient(exc) and not self.holds_back(table_id, exc)
+        return not transient(exc) and not self.holds_back(stage, exc)
 
-    def live_message_posted(self, table_id: int, message_id: int) -> None:
+    def live_message_posted(self, stage: TableStage, message_id: int) -> None:
         """A live message posted without a post (a repost): the store is told its id."""
-        self._unmarked[table_id] = (self._unmarked.get(table_id, (None, None))[0], message_id)
+        owed = stage.outbox
+        owed.unmarked = ((owed.unmarked or (None, None))[0], message_id)
 
-    async def mark(self, table_id: int) -> None:
+    async def mark(self, stage: TableStage) -> None:
         """Tell the store what the channel has seen (raises if it cannot: the worker tries again)."""
-        upto, message_id = self._unmarked[table_id]
-        await self.service.mark_shown(table_id, upto=upto, message_id=message_id)
-        if self._unmarked.get(table_id) == (upto, message_id):
-            del self._unmarked[table_id]
+        owed = stage.outbox
+        told = owed.unmarked
+        if told is None:
+            raise LookupError(f"table {stage.id}: nothing to mark shown")
+        upto, message_id = told
+        await self.service.mark_shown(stage.id, upto=upto, message_id=message_id)
+        if owed.unmarked == told:
+            owed.unmarked = None
 
-    def unsure(self, table_id: int, post: Post, tried: float) -> None:
+    def unsure(self, stage: TableStage, post: Post, tried: float) -> None:
         """``post``'s message may have been taken by Discord at ``tried`` (the wall clock's time)
         without its answer reaching us: it is looked for in the channel before it is sent again."""
-        self._unsure[table_id, post.seq] = tried
+        stage.outbox.unsure[post.seq] = tried
 
     async def send(
-        self, table: Table, post: Post | None, words: str | None = None, nonce_tag: str = "", **fields: Any
+        self,
+        stage: TableStage,
+        table: Table,
+        post: Post | None,
+        words: str | None = None,
+        nonce_tag: str = "",
+        **fields: Any,
     ) -> discord.Message | None:
         """Send a message to the table's channel; for ``post``, once: with its nonce, and after a long
         outage only if the channel does not show it yet (``words``: what the post says; the content
@@ -183,6 +180,7 @@ class OutboxDelivery:
         words = fields.get("content") if words is None else words
         return await self.send_to(
             self.channels.channel(table),
+            stage,
             table,
             post,
             nonce_tag,
@@ -193,6 +191,7 @@ class OutboxDelivery:
     async def send_to(
         self,
         where: discord.abc.Messageable,
+        stage: TableStage,
         table: Table,
         post: Post | None,
         nonce_tag: str,
@@ -205,18 +204,17 @@ class OutboxDelivery:
         if none of our messages there since the post's first try ``matches`` (None: nothing to
         look for)."""
         if post is not None:
-            key = (table.id, post.seq)
-            sent = await self._sent_already(table, post, where, matches)
+            sent = await self._sent_already(stage, table, post, where, matches)
             if sent is not None:
                 return sent
-            click = self.clicks.newest(table.id)
+            click = stage.clicks.newest
             channel_id = getattr(where, "id", None)  # a channel, or a player's direct messages
             if click is not None and channel_id is not None and await click.can_post_in(channel_id):
-                sent = await self._through(click, table, post, fields)
+                sent = await self._through(click, stage, table, post, fields)
                 if sent is not None:
                     return sent
-                if key in self._unsure:  # the follow-up may have been taken: look before sending again
-                    sent = await self._sent_already(table, post, where, matches)
+                if post.seq in stage.outbox.unsure:  # the follow-up may have been taken: look before sending again
+                    sent = await self._sent_already(stage, table, post, where, matches)
                     if sent is not None:
                         return sent
             fields["nonce"] = f"{post_nonce(table.id, post)}{nonce_tag}"[:25]
@@ -226,6 +224,7 @@ class OutboxDelivery:
 
     async def _sent_already(
         self,
+        stage: TableStage,
         table: Table,
         post: Post,
         where: discord.abc.Messageable,
@@ -236,15 +235,17 @@ class OutboxDelivery:
         or one first tried longer ago than Discord remembers a nonce."""
         if matches is None:
             return None
-        key = (table.id, post.seq)
-        since = self._since.get(key)
-        if key in self._unsure:
-            since = self._unsure[key]
-        elif since is None or (key not in self._restored and self.service.clock() - since <= NONCE_TRUST):
+        owed = stage.outbox
+        since = owed.since.get(post.seq)
+        if post.seq in owed.unsure:
+            since = owed.unsure[post.seq]
+        elif since is None or (post.seq not in owed.restored and self.service.clock() - since <= NONCE_TRUST):
             return None
         return await self._sent_before(table, where, since, matches)
 
-    async def _through(self, click: Click, table: Table, post: Post, fields: dict[str, Any]) -> discord.Message | None:
+    async def _through(
+        self, click: Click, stage: TableStage, table: Table, post: Post, fields: dict[str, Any]
+    ) -> discord.Message | None:
         """``post``'s message as ``click``'s public follow-up; None if that failed (the bot's token
         sends it then, after looking for it in the channel if the follow-up may have been taken)."""
         for file in fields.get("files", ()):
@@ -258,17 +259,17 @@ class OutboxDelivery:
         tried = time.time()
         try:
             message = await webhook.send(wait=True, ephemeral=False, **carried)
-            self.clicks.carried(table.id, click, message.id)
+            stage.clicks.carried(click, message.id)
             return message
         except asyncio.CancelledError:
-            self._unsure[table.id, post.seq] = tried
+            self.unsure(stage, post, tried)
             raise
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             if locked_out(exc):
                 raise  # a moderator locked the game's thread: the bot's own post would be refused too
             if transient(exc):  # a 5xx or a lost answer: Discord may have taken it
-                self._unsure[table.id, post.seq] = tried
-            self.clicks.drop(table.id, click)
+                self.unsure(stage, post, tried)
+            stage.clicks.drop(click)
             log.debug("table %s: post %s through a click failed (%s); the bot's own request", table.id, post.seq, exc)
             return None
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 
 import discord
 
@@ -16,6 +15,7 @@ from cogs.render.pings import table_pings
 
 from .channels import TableChannels
 from .outbox import OutboxDelivery
+from .stage import TableStage
 
 log = logging.getLogger(__name__)
 
@@ -24,53 +24,53 @@ CLOSED_DMS = 50007
 #: Stands for the deadline in a direct message's words while they are compared.
 WHEN = "\x00when\x00"
 
-#: Whether the newest commit known of a table still waits on the decision a post opened.
-WaitsOn = Callable[[int, Post], bool]
-
 
 class Reminders:
     """``mention_line`` for a post that opens a decision; ``message_players`` after it is shown;
     ``remind`` for a reminder post of its own (75 % of a move's time gone)."""
 
-    def __init__(
-        self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery, waits_on: WaitsOn
-    ) -> None:
+    def __init__(self, client: discord.Client, channels: TableChannels, outbox: OutboxDelivery) -> None:
         self.client = client
         self.channels = channels
         self.outbox = outbox
-        self.waits_on = waits_on
 
     def mention_line(self, table: Table, post: Post, locale) -> str:
         """The line mentioning the players of ``post.remind`` who did not ask for direct messages."""
         return call_line(table, [user_id for user_id in post.remind if not wants_dm(table, user_id)], locale)
 
-    async def remind(self, table: Table, post: Post, locale) -> None:
+    async def remind(self, stage: TableStage, table: Table, post: Post, locale) -> None:
         """A turn-based reminder, once: only while the game still waits on that decision."""
-        if not self.waits_on(table.id, post):
+        if not stage.waits_on(post):
             return  # the game moved on (or ended) before it could be shown: nobody owes that move now
         line = self.mention_line(table, post, locale)
         if line:
             await self.channels.retry(
-                self.outbox.send, table, post, content=line, allowed_mentions=table_pings(table, line)
+                self.outbox.send, stage, table, post, content=line, allowed_mentions=table_pings(table, line)
             )
-        await self.message_players(table, post, locale)
+        await self.message_players(stage, table, post, locale)
 
-    async def message_players(self, table: Table, post: Post, locale) -> None:
+    async def message_players(self, stage: TableStage, table: Table, post: Post, locale) -> None:
         """After ``post`` is shown (never before it: a reveal does not wait for them), the direct
         messages to its players who asked for them; whoever cannot be messaged (closed direct
         messages) is mentioned in the game's channel instead, once (its own nonce)."""
         closed = [
             user_id
             for index, user_id in enumerate(post.remind)
-            if wants_dm(table, user_id) and not await self._direct_message(table, post, index, locale)
+            if wants_dm(table, user_id) and not await self._direct_message(stage, table, post, index, locale)
         ]
         if closed:
             line = call_line(table, closed, locale)
             await self.channels.retry(
-                self.outbox.send, table, post, content=line, nonce_tag="m", allowed_mentions=table_pings(table, line)
+                self.outbox.send,
+                stage,
+                table,
+                post,
+                content=line,
+                nonce_tag="m",
+                allowed_mentions=table_pings(table, line),
             )
 
-    async def _direct_message(self, table: Table, post: Post, index: int, locale) -> bool:
+    async def _direct_message(self, stage: TableStage, table: Table, post: Post, index: int, locale) -> bool:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
         messaged (closed direct messages: the channel mentions them instead). Sent once, like any
         post: its nonce, and after a long outage a look among the direct messages for it."""
@@ -92,6 +92,7 @@ class Reminders:
             await self.channels.retry(
                 self.outbox.send_to,
                 channel,
+                stage,
                 table,
                 post,
                 f"d{index}",

@@ -97,23 +97,18 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         edited = []
         edit_live = presenter.live.edit
 
-        async def counted_edit(table):
+        async def counted_edit(stage, table):
             edited.append(table.message_id)
-            await edit_live(table)
+            await edit_live(stage, table)
 
         presenter.live.edit = counted_edit
         await start_game(world, rounds=1)  # bob's join edits the lobby
         await play_to_the_end(world, [world.alice, world.bob])
         await world.settle()
         assert edited, "a live message was edited"
-        live, outbox = presenter.live, presenter.outbox
-        assert presenter.busy_tables == 0 and not presenter._latest and not live._news
-        assert not (outbox._pending or outbox._shown or outbox._unmarked or live._live)
-        assert not (live._behind or live._repost or presenter._wake or live._without_picture)
-        assert not live._lobby_drawn and not len(presenter.clicks)
-        assert live._last_edit == {}, "no edit times of messages that will never be edited again"
-        assert outbox._since == {}, "no first-try times of posts that were shown"
-        assert outbox._restored == set()
+        assert presenter.busy_tables == 0
+        assert presenter.tables_held == 0, "nothing of a closed table: its posts, live message, clicks"
+        assert len(presenter.openings) == 0
         service = world.bot.service
         registry = service.registry
         assert registry.tables == {} and registry.by_channel == {} and not registry.opening
@@ -123,6 +118,40 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         assert views._synced_message_views == {} and set(views._views) <= {None}, "no views kept per message"
         tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("present-")]
         assert tasks == []
+
+
+async def test_a_game_is_held_while_open_and_let_go_of_once_over(world):
+    """What the presenter holds of a table stays while the table is open, with nothing left to show
+    (the posts it has shown, its live message, its clicks), and goes once its last post is shown."""
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        lobby = await open_table(world, rounds=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])  # a click kept on its lobby
+        await world.settle()
+        assert presenter.busy_tables == 0 and presenter.tables_held == 1, "an open lobby, all shown, is held"
+        await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
+        await world.settle()
+        assert presenter.busy_tables == 0 and presenter.tables_held == 1, "an open game, all shown, is held"
+        await play_to_the_end(world, [world.alice, world.bob])
+        await world.settle()
+        assert "Game over" in (world.public()[-1].content or "")
+        assert presenter.busy_tables == 0 and presenter.tables_held == 0, "a finished game is let go of"
+    world.standin.assert_no_errors()
+
+
+async def test_a_cancelled_lobby_is_let_go_of(world):
+    async with world.running_bot():
+        presenter = world.bot.get_cog("Tables").presenter
+        lobby = await open_table(world, rounds=1)
+        await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
+        await world.settle()
+        assert presenter.tables_held == 1
+        await click_ok(world, world.alice, lobby, lobby.button("Cancel")["custom_id"])
+        await world.settle()
+        assert "cancelled" in str(world.public()[-1].embed) + (world.public()[-1].content or "")
+        assert presenter.busy_tables == 0 and presenter.tables_held == 0, "a cancelled lobby is let go of"
+        assert len(presenter.openings) == 0
+    world.standin.assert_no_errors()
 
 
 async def test_a_failure_after_a_saved_pick_says_the_pick_counts(world, monkeypatch):
