@@ -884,23 +884,25 @@ async def main_async(args) -> None:
                 bot.stop()
 
 
+#: The command line's options, each with what argparse is told of it.
+OPTIONS: dict[str, dict] = {
+    "--tables": dict(type=int, default=300),
+    "--seed": dict(type=int, default=1),
+    "--per-channel": dict(type=int, default=10, help="tables sharing one channel"),
+    "--ramp": dict(type=float, default=60.0, help="seconds over which the tables open"),
+    "--span": dict(
+        type=float, default=0, help="seconds the outages are spread over (default: the ramp + 90, while games play)"
+    ),
+    "--stall": dict(type=float, default=240.0, help="seconds without progress that make a table stalled"),
+    "--think": dict(type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"), help="seconds before a click"),
+    "--keep": dict(help="copy the bot's log and database here"),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--per-channel", type=int, default=10, help="tables sharing one channel")
-    parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which the tables open")
-    parser.add_argument(
-        "--span",
-        type=float,
-        default=0,
-        help="seconds the outages are spread over (default: the ramp + 90, while games play)",
-    )
-    parser.add_argument("--stall", type=float, default=240.0, help="seconds without progress that make a table stalled")
-    parser.add_argument(
-        "--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"), help="seconds before a click"
-    )
-    parser.add_argument("--keep", help="copy the bot's log and database here")
+    for flag, settings in OPTIONS.items():
+        parser.add_argument(flag, **settings)
     args = parser.parse_args()
     started = time.monotonic()
     run_loop(main_async(args))
