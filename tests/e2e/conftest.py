@@ -12,6 +12,7 @@ from bot.app import SixNimmtBot
 from bot.config import Settings
 from data import Store
 from tests.bot.conftest import FakeClock
+from tests.e2e.driver import live_table, play_game
 from tests.standin import DiscordStandin
 from tests.standin.fixtures import wants_rate_limits, window_scale
 
@@ -64,14 +65,14 @@ class World:
         return self.standin.channel_messages(channel or self.channel)
 
     def table_message(self, channel=None):
-        """The live table message: the newest public message with buttons, if they are a table's (in
-        the games channel, or in ``channel``: a game's thread). A table message a newer one superseded
-        keeps its buttons; after the game the standings' Rematch is the newest."""
-        for message in reversed(self.public(channel)):
-            if message.custom_ids:
-                table_buttons = any(cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:")) for cid in message.custom_ids)
-                return message if table_buttons else None
-        return None
+        """The live table message in the games channel, or in ``channel`` (a game's thread); see
+        ``driver.live_table``."""
+        return live_table(self.standin, channel or self.channel)
+
+    async def play(self, players, channel=None, **options):
+        """``players`` play the game in the games channel, or in ``channel`` (a game's thread), to its
+        standings (or to ``until``): ``driver.play_game``, the bot settled before each move."""
+        return await play_game(self.standin, channel or self.channel, players, settle=self.settle, **options)
 
 
 @pytest.fixture
