@@ -7,7 +7,6 @@ import pytest
 
 from tests.e2e.test_outbox import reveals
 from tests.e2e.test_request_budget import bot_token_requests
-from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import run_out_the_clock, start_game
 
@@ -36,7 +35,7 @@ async def test_the_last_pick_carries_the_reveal_and_the_bot_token_is_not_used(wo
         assert reveal.interaction_id == last.id and not reveal.ephemeral, "bob's click carried the reveal"
         assert bot_token_requests(world, first) == [], "the turn cost the bot's token nothing"
         # The message a click carried is the live table: the game is played on it to the end.
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(reveals(world)) == 10 and sum("Game over" in (m.content or "") for m in world.public()) == 1
         world.standin.assert_no_errors()
@@ -70,7 +69,7 @@ async def test_a_follow_up_cut_off_after_discord_took_it_is_shown_once(world):
         assert cut.spent
         assert len(reveals(world)) == 1
         assert not any(r.method == "POST" and r.path.endswith("/messages") for r in bot_token_requests(world))
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(reveals(world)) == 10
         world.standin.assert_no_errors()
@@ -91,7 +90,7 @@ async def test_a_follow_up_taken_but_answered_5xx_is_shown_once(world):
         assert len(reveals(world)) == 1, "the reveal Discord took is the only one"
         made = [r.method for r in bot_token_requests(world, first)]
         assert made == ["GET"], "a look in the channel, and no second post"
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(reveals(world)) == 10
         world.standin.assert_no_errors()

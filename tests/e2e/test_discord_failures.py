@@ -6,7 +6,6 @@ import pytest
 
 from tests.e2e.test_outbox import reveals
 from tests.e2e.test_table_play import click_ok, open_table
-from tests.e2e.test_takeovers import play_to_the_end
 
 MESSAGES = ["/channels/{channel}/messages", "/channels/{channel}/messages/{message}"]
 FOLLOW_UP = "/webhooks/{app}/{token}"
@@ -27,7 +26,7 @@ async def test_a_game_through_failing_requests_shows_everything_once(world):
         world.standin.fail_next("POST", MESSAGES[0], status=503, applied=True, times=3)
         world.standin.fail_requests(0.1, status=503, routes=[*MESSAGES, FOLLOW_UP], seed=7)
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(world.standin.injected_faults) >= 5, "the test failed requests"
         assert any(f.applied for f in world.standin.injected_faults)

@@ -15,7 +15,6 @@ import discord
 import pytest
 
 from tests.e2e.test_table_play import click_ok
-from tests.e2e.test_takeovers import play_to_the_end
 from tests.standin.model import DEFAULT_BOT_PERMISSIONS
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: everything after it on the line would read backwards
@@ -86,7 +85,7 @@ async def play_with_hostile_names(world):
         await click_ok(world, player, lobby, lobby.button("Join")["custom_id"])
     await click_ok(world, host, lobby, lobby.button("Start")["custom_id"])
     await world.settle()
-    await play_to_the_end(world, players, channel=thread)
+    await world.play(players, thread)
     await world.settle()
     return players, names, raw, thread
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_table_play import click_ok
-from tests.e2e.test_threads import begun_in_thread, play_in
+from tests.e2e.test_threads import begun_in_thread
 
 MESSAGES = "/channels/{channel}/messages"
 CALLBACK = "/interactions/{id}/{token}/callback"
@@ -36,7 +36,7 @@ def lobbies(world, channel=None):
 async def finished_in_thread(world):
     """alice's game (with an AI seat) played to its standings in its thread: (lobby, standings)."""
     lobby, thread, _ = await begun_in_thread(world)
-    await play_in(world, thread, [world.alice])
+    await world.play([world.alice], thread)
     await world.settle()
     standings = world.standin.channel_messages(thread)[-1]
     assert standings.button("Rematch")
@@ -49,7 +49,7 @@ async def play_the_new_game(world, lobby):
         lambda: world.standin.world.channels.get(lobby.id), 3, "the new game's thread"
     )
     await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-    await play_in(world, thread, [world.alice])
+    await world.play([world.alice], thread)
     await world.settle()
     assert "Game over" in world.standin.channel_messages(thread)[-1].content
 
@@ -103,7 +103,7 @@ async def test_a_start_whose_answer_fails_shows_its_lobby_once(world, failure):
         [lobby] = lobbies(world)
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_in(world, world.channel, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(lobbies(world)) == 0 and "Game over" in world.public()[-1].content
         assert sum("table open" in str(m.embed) or "started" in str(m.embed) for m in world.public()) == 1
@@ -126,7 +126,7 @@ async def test_a_status_whose_repost_fails_posts_the_table_again_once(world, fai
         assert rule.spent and said.ephemeral_to.id == world.bob.id and "posted again" in said.content
         new = world.public()[before:]
         assert len(new) == 1 and new[0] is world.table_message(), [m.content for m in new]
-        await play_in(world, world.channel, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
@@ -149,7 +149,7 @@ async def test_a_thread_start_that_fails_once_still_gives_the_game_its_thread(wo
         ]
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_in(world, thread, [world.alice, world.bob])
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         assert "Game over" in world.standin.channel_messages(thread)[-1].content
 
@@ -174,7 +174,7 @@ async def test_a_start_pressed_while_the_thread_is_tried_again_plays_the_game_in
         await world.settle()
         assert world.table_message(thread) is not None, "the game's first post is in its thread"
         assert [m.id for m in world.public()] == [lobby.id], "the channel shows the lobby only"
-        await play_in(world, thread, [world.alice])
+        await world.play([world.alice], thread)
         await world.settle()
         assert "Game over" in world.standin.channel_messages(thread)[-1].content
         assert [m.id for m in world.public()] == [lobby.id]

@@ -15,7 +15,6 @@ import pytest
 
 from bot.tables.lobby import Lobby
 from tests.e2e.test_table_play import click_ok
-from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import pick_first_card
 
@@ -162,7 +161,7 @@ async def test_a_locked_thread_pauses_the_game_until_a_moderator_unlocks_it(worl
         assert f"<t:{int(world.clock() + 20)}:R>" in str(world.table_message(thread).embed)
         await pass_time(world, table_id, 19)
         assert "missed" not in str(world.standin.channel_messages(thread)[-1].embeds)
-        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         assert_played_to_the_end(world, thread, table_id)
         # The bot asked nothing of the locked thread: the gateway had told it.
@@ -190,7 +189,7 @@ async def test_a_lock_the_gateway_did_not_tell_is_learnt_from_the_refused_post(w
         # The post refused while locked is shown now, once: bob missed one turn, his seat is his.
         news = "".join(str(m.embeds) + (m.content or "") for m in world.standin.channel_messages(thread))
         assert news.count(f"<@{world.bob.id}> missed a turn") == 1
-        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         assert_played_to_the_end(world, thread, table_id)
 
@@ -213,7 +212,7 @@ async def test_a_thread_archived_and_locked_unheard_pauses_the_game_at_the_first
         assert world.standin.channel_messages(thread) == shown
         await lock(world, thread, locked=False)
         await summary_says(world, lobby, paused=False)
-        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         assert_played_to_the_end(world, thread, table_id)
 
@@ -258,7 +257,7 @@ async def test_a_restart_while_locked_keeps_the_game_paused_until_it_is_unlocked
     await lock(world, thread, locked=False, heard=False)  # unlocked while nobody listened
     async with world.running_bot():
         await summary_says(world, lobby, paused=False)  # the thread the guild came with is open
-        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         assert_played_to_the_end(world, thread, table_id)
         world.standin.assert_no_errors()
@@ -287,6 +286,6 @@ async def test_a_game_opened_inside_a_thread_pauses_when_that_thread_is_locked(w
         await world.standin.world.wait_until(
             lambda: len(world.standin.channel_messages(chat)) > len(shown) or None, 5, "the game to go on"
         )
-        await play_to_the_end(world, [world.alice, world.bob], channel=chat)
+        await world.play([world.alice, world.bob], chat)
         await world.settle()
         assert_played_to_the_end(world, chat, table_id)

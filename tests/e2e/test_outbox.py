@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from tests.e2e.driver import HAND_BUTTON, offers, turn_of
 from tests.e2e.test_table_play import click_ok, open_table
-from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 
 
@@ -60,7 +60,7 @@ async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(worl
         assert "🃏 Revealed" in live.content, "the table is posted with the reveal, and is live"
         assert live.id == world.public()[-1].id, "the newest message"
         # The game goes on from the new message, to its end.
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         assert len(reveals(world)) == 10
         assert sum("Game over" in (m.content or "") for m in world.public()) == 1
     world.standin.assert_no_errors()
@@ -70,7 +70,7 @@ async def test_news_a_stop_could_not_wait_for_is_shown_after_the_next_start(worl
 async def test_rematch_works_after_a_restart(world):
     async with world.running_bot():
         await start_game(world, rounds=1)
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         final = world.public()[-1]
         assert "Game over" in final.content
     async with world.running_bot():
@@ -93,7 +93,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
         for _ in range(2):
             lobby = await open_table(world, rounds=1, ai_players=1)
             await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-            await play_to_the_end(world, [world.alice])
+            await world.play([world.alice])
         edited = []
         edit_live = presenter.live.edit
 
@@ -103,7 +103,7 @@ async def test_a_finished_table_leaves_nothing_behind(world):
 
         presenter.live.edit = counted_edit
         await start_game(world, rounds=1)  # bob's join edits the lobby
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert edited, "a live message was edited"
         assert presenter.busy_tables == 0
@@ -132,7 +132,7 @@ async def test_a_game_is_held_while_open_and_let_go_of_once_over(world):
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
         await world.settle()
         assert presenter.busy_tables == 0 and presenter.tables_held == 1, "an open game, all shown, is held"
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert "Game over" in (world.public()[-1].content or "")
         assert presenter.busy_tables == 0 and presenter.tables_held == 0, "a finished game is let go of"
@@ -242,13 +242,13 @@ async def test_a_shown_post_whose_mark_fails_is_not_shown_again_and_is_marked_on
 
 
 async def play_to_the_last_turn(world, players):
-    """``players`` play until one card is left in each hand; the live table message then."""
+    """``players`` play until the table asks for the last card of each hand (a one-round game's
+    tenth turn); the live table message then."""
 
-    def last_turn():
-        game = world.bot.service.table_in(world.channel.id).game
-        return game.phase.value == "pick" and len(game.hands[0]) == 1
+    def last_turn(table):
+        return offers(table, HAND_BUTTON) and turn_of(table) == (1, 10)
 
-    return await play_to_the_end(world, players, until=last_turn)
+    return await world.play(players, until=last_turn)
 
 
 def standings(world) -> list:

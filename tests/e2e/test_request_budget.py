@@ -11,7 +11,6 @@ import pytest
 from bot.tables.lobby import Lobby
 from tests.e2e.test_outbox import hold_posts, reveals
 from tests.e2e.test_table_play import click_ok
-from tests.e2e.test_takeovers import play_to_the_end
 from tests.e2e.test_threads import start_in_thread
 from tests.e2e.test_timers_and_restarts import pick_first_card, start_game
 
@@ -37,7 +36,7 @@ async def test_a_game_keeps_to_the_process_budget_and_shows_everything(world):
         cut = world.standin.fail_next("POST", "/webhooks/{app}/{token}", times=10_000, drop=True)
         first = len(world.standin.requests)
         await start_game(world, rounds=1)
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         assert len(reveals(world)) == 10 and sum("Game over" in (m.content or "") for m in world.public()) == 1
         times = [r.at for r in bot_token_requests(world, first)]
@@ -64,7 +63,7 @@ async def play_counting_requests(world, monkeypatch, **options):
         lobby, thread = await start_in_thread(world, world.alice, ai_players=1, ai_level="easy", **options)
         await click_ok(world, world.bob, lobby, lobby.button("Join")["custom_id"])
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_to_the_end(world, [world.alice, world.bob], channel=thread)
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         standings = world.standin.channel_messages(thread)[-1]
         assert "Game over" in standings.content and world.bot.service.table_in(thread.id) is None
@@ -147,7 +146,7 @@ async def test_with_discords_limits_a_game_at_the_budget_meets_no_429(world):
         # No click carries a post (their follow-ups are cut off): the bot's token sends them all.
         world.standin.fail_next("POST", "/webhooks/{app}/{token}", drop=True, times=10_000)
         await start_game(world, rounds=1)
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await world.settle()
         figures = world.standin.rate_limits.figures()
         assert len(reveals(world)) == 10 and sum("Game over" in (m.content or "") for m in world.public()) == 1

@@ -25,27 +25,6 @@ async def start_three(world):
     return world.bot.service.table_in(world.channel.id)
 
 
-async def play_to_the_end(world, players, max_steps=200, channel=None, until=None):
-    """``players`` play their first card each turn and choose row 1 when asked, until the standings
-    (in the games channel, or in ``channel``: a game's thread), or until ``until()`` holds before a
-    move: then the live table message."""
-    for _ in range(max_steps):
-        await world.settle()
-        table = world.table_message(channel)
-        if table is None:
-            return None
-        if until is not None and until():
-            return table
-        if any(cid.startswith("6n:r:") for cid in table.custom_ids):
-            for user in players:
-                if await (await world.standin.click(user, table, table.custom_ids[0])).ack() == 6:
-                    break
-            continue
-        for user in players:
-            await pick_first_card(world, user, table)
-    raise AssertionError("the game did not end")
-
-
 async def assert_recorded_for(world, table_id, taken_over, *, name):
     final = [m for m in world.public() if "Game over" in (m.content or "")]
     assert len(final) == 1 and final[0].button("Rematch"), "the standings are shown once"
@@ -81,7 +60,7 @@ async def test_two_missed_turns_then_the_game_ends(world):
         news = "".join(str(m.embeds) + (m.content or "") for m in world.public())
         assert f"<@{world.bob.id}> missed a turn, so the bot played for them. 1 more in a row" in news
         assert f"<@{world.bob.id}> missed two turns in a row" in news
-        await play_to_the_end(world, [world.alice, world.carol])
+        await world.play([world.alice, world.carol])
         await assert_recorded_for(world, table.id, world.bob, name="bob")
 
 
@@ -93,7 +72,7 @@ async def test_a_player_who_leaves_mid_game_still_gets_the_result(world):
         await pick_first_card(world, world.alice, message)
         left = await (await world.standin.slash(world.carol, world.channel, "6nimmt leave")).reply()
         assert "left" in left.content
-        await play_to_the_end(world, [world.alice, world.bob])
+        await world.play([world.alice, world.bob])
         await assert_recorded_for(world, table.id, world.carol, name="carol")
 
 
@@ -105,5 +84,5 @@ async def test_a_kicked_player_is_finished_by_an_ai(world):
         assert kicked.ephemeral
         await world.settle()
         assert "removed by the host" in str(world.table_message().embed)
-        await play_to_the_end(world, [world.alice, world.carol])
+        await world.play([world.alice, world.carol])
         await assert_recorded_for(world, table.id, world.bob, name="bob")

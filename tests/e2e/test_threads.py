@@ -9,7 +9,6 @@ import pytest
 from cogs.threads import THREAD_TRIES
 from tests.e2e.db_outage import SQLiteLocked
 from tests.e2e.test_table_play import click_ok
-from tests.e2e.test_takeovers import play_to_the_end
 
 
 async def start_in_thread(world, user, **options):
@@ -25,11 +24,6 @@ async def start_in_thread(world, user, **options):
 
 def table_in(world, thread):
     return world.table_message(thread)
-
-
-async def play_in(world, channel, players):
-    """``players`` play the game in ``channel`` (its thread) to its standings."""
-    await play_to_the_end(world, players, channel=channel)
 
 
 async def begun_in_thread(world):
@@ -60,7 +54,7 @@ async def test_a_game_is_played_in_its_own_thread_and_the_channel_keeps_one_summ
         hand = await (await world.standin.slash(world.bob, thread, "6nimmt hand")).reply()
         assert hand.ephemeral_to.id == world.bob.id and any(c.startswith("6n:p:") for c in hand.custom_ids)
 
-        await play_in(world, thread, [world.alice, world.bob])
+        await world.play([world.alice, world.bob], thread)
         await world.settle()
         standings = world.standin.channel_messages(thread)[-1]
         assert "Game over" in standings.content and standings.button("Rematch")
@@ -109,8 +103,8 @@ async def test_two_games_at_once_in_one_channel(world):
         # A moderator archives one game's thread mid-game: the game goes on, the thread reopens.
         await world.standin.archive(second_thread)
         assert world.standin.is_archived(second_thread)
-        await play_in(world, first_thread, [world.alice])
-        await play_in(world, second_thread, [world.bob])
+        await world.play([world.alice], first_thread)
+        await world.play([world.bob], second_thread)
         assert not world.standin.is_archived(second_thread)
         # Discord refused what the bot did in the archived thread only until it reopened it.
         assert all(error.body.get("code") == 50083 for error in world.standin.errors), world.standin.errors
@@ -156,7 +150,7 @@ async def test_without_the_thread_permission_the_game_runs_in_the_channel_and_th
         assert why.content.count("\n") == 0  # one line
         assert not [c for c in world.standin.world.channels.values() if c.is_thread]
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_in(world, world.channel, [world.alice])
+        await world.play([world.alice])
         await world.settle()
         assert "Game over" in world.public()[-1].content
         world.standin.assert_no_errors()
@@ -213,7 +207,7 @@ async def test_a_game_started_inside_a_thread_runs_there_and_the_host_is_told_wh
         )
         assert "runs right here" in why.content
         await click_ok(world, world.alice, lobby, lobby.button("Start")["custom_id"])
-        await play_in(world, chat, [world.alice])
+        await world.play([world.alice], chat)
         await world.settle()
         assert "Game over" in world.standin.channel_messages(chat)[-1].content
         assert [c for c in world.standin.world.channels.values() if c.is_thread] == [chat]
@@ -275,14 +269,14 @@ async def test_start_inside_a_finished_games_thread_opens_the_next_in_the_channe
     world.threads = True
     async with world.running_bot():
         lobby, thread, _ = await begun_in_thread(world)
-        await play_in(world, thread, [world.alice])
+        await world.play([world.alice], thread)
         await world.settle()
         in_thread = len(world.standin.channel_messages(thread))
         second, second_thread = await next_game_from(world, world.bob, thread)
         # Nothing new in the old thread; the new game is played in its own thread.
         assert len(world.standin.channel_messages(thread)) == in_thread
         await click_ok(world, world.bob, second, second.button("Start")["custom_id"])
-        await play_in(world, second_thread, [world.bob])
+        await world.play([world.bob], second_thread)
         await world.settle()
         assert "Game over" in world.standin.channel_messages(second_thread)[-1].content
     # After a restart the bot still knows the finished game's thread for a game's.
