@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.e2e.driver import ROW_BUTTON, lowest, offers, open_hand, play_card
+
 
 async def open_table(world, **options):
     lobby = await (await world.standin.slash(world.alice, world.channel, "6nimmt start", **options)).reply()
@@ -52,40 +54,33 @@ async def test_lobby_join_start_and_refusals(world):
         world.standin.assert_no_errors()
 
 
-async def play_until_over(world, players, intruder, max_steps=400):
-    """Everyone plays their lowest card; low cards take the cheapest-looking row 1. Returns checks made."""
+async def play_until_over(world, players, intruder, moves=400):
+    """Everyone plays their lowest card; low cards take the cheapest-looking row 1. Checked along
+    the way: an intruder's press on a row is refused, every hand is its player's alone, every card
+    played is confirmed, and once a hand of an earlier turn is refused. Returns whether it was."""
     seen_stale = False
     old_hand = None
-    for _ in range(max_steps):
-        await world.settle()
-        table = world.table_message()
-        if table is None:
-            return seen_stale
-        ids = table.custom_ids
-        if any(cid.startswith("6n:r:") for cid in ids):
-            # The chooser picks a row; an intruder's press is refused.
+
+    async def intruder_refused(table):
+        if offers(table, ROW_BUTTON):
             refused = await (await world.standin.click(intruder, table, table.custom_ids[0])).reply()
             assert "not at this table" in refused.content or "not your low card" in refused.content
-            for user in players:
-                interaction = await world.standin.click(user, table, table.custom_ids[0])
-                kind = await interaction.ack()
-                if kind == 6:
-                    break
-            continue
-        play = table.button("Play a card")["custom_id"]
-        for user in players:
-            hand = await (await world.standin.click(user, table, play)).reply()
-            assert hand.ephemeral_to.id == user.id
-            cards = [cid for cid in hand.custom_ids if cid.startswith("6n:p:")]
-            if old_hand is not None and not seen_stale and user is players[0]:
-                stale = await (await world.standin.click(user, old_hand, old_hand.custom_ids[0])).reply()
-                assert "earlier turn" in stale.content
-                seen_stale = True
-            if user is players[0]:
-                old_hand = hand
-            confirmation = await (await world.standin.click(user, hand, cards[0])).reply()
-            assert "face down" in confirmation.content or "You played" in confirmation.content
-    raise AssertionError("the game did not end")
+
+    async def pick_checked(user, table):
+        nonlocal seen_stale, old_hand
+        hand = await open_hand(world.standin, user, table)
+        assert hand.message.ephemeral_to.id == user.id
+        if old_hand is not None and not seen_stale and user is players[0]:
+            stale = await (await world.standin.click(user, old_hand, old_hand.custom_ids[0])).reply()
+            assert "earlier turn" in stale.content
+            seen_stale = True
+        if user is players[0]:
+            old_hand = hand.message
+        confirmation = await (await play_card(world.standin, hand, lowest(hand))).reply()
+        assert "face down" in confirmation.content or "You played" in confirmation.content
+
+    await world.play(players, before=intruder_refused, pick=pick_checked, moves=moves)
+    return seen_stale
 
 
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
