@@ -104,6 +104,7 @@ async def open_hand(standin: DiscordStandin, user: Member, table: Message, *, ti
     """``user`` presses "Play a card" on ``table``: their hand, which only they see."""
     play = next(cid for cid in table.custom_ids if cid.startswith(HAND_BUTTON))
     message = await (await standin.click(user, table, play)).reply(timeout)
+    assert message.ephemeral_to is not None and message.ephemeral_to.id == user.id, "a hand shows to its player alone"
     cards = {int(cid.rsplit(":", 1)[1]): cid for cid in message.custom_ids if cid.startswith(CARD_BUTTON)}
     assert cards, f"{user.name}'s hand shows no card: {message.content!r}"
     return Hand(user, table, message, message.content, dict(sorted(cards.items())))

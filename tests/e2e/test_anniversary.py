@@ -14,6 +14,7 @@ import pytest
 
 from bot.tables.lobby import Lobby
 from engine import AnniversaryGame, GameConfig, Phase, Special
+from tests.e2e.driver import lowest, open_hand, play_card, turn_of
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import run_out_the_clock
 
@@ -52,13 +53,10 @@ async def seat_position(
 
 async def pick(world, user, card) -> str:
     """Open the hand from the table, play ``card``; returns what the hand said when opened."""
-    table = world.table_message()
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    assert hand.ephemeral_to.id == user.id
-    shown = hand.content  # before the click edits the message
-    await (await world.standin.click(user, hand, next(c for c in hand.custom_ids if c.endswith(f":{card}")))).reply()
+    hand = await open_hand(world.standin, user, world.table_message())
+    await play_card(world.standin, hand, card)
     await world.settle()
-    return shown
+    return hand.text
 
 
 async def open_prompt(world, user):
@@ -375,29 +373,6 @@ def spawned_processes() -> set[int]:
     return found
 
 
-async def play_to_the_end(world, table, users, pick_card, decide, moves: int = 800) -> None:
-    """Drive the game through the buttons until it ends. ``users``: seat → member for the human
-    seats; ``pick_card(seat, user, game)`` plays one card from the hand; ``decide(user, message,
-    game)`` answers the special-card or swap pause the public ``message`` announces. Low cards
-    take the row of the first button."""
-    for _ in range(moves):
-        await world.settle()
-        game = table.game
-        if not table.is_open:
-            return
-        message = world.table_message()
-        if game.phase is Phase.PICK:
-            for seat, user in users.items():
-                if not game.picks[seat] and game.phase is Phase.PICK:
-                    await pick_card(seat, user, game)
-        elif game.phase is Phase.CHOOSE_ROW:
-            await (await world.standin.click(users[game.chooser], message, message.custom_ids[0])).ack()
-        else:
-            assert not table.seats[game.decider].is_ai, "AI seats decide on their own"
-            await decide(users[game.decider], message, game)
-    raise AssertionError("the game did not end")
-
-
 @pytest.mark.slow
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits
 async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
@@ -406,17 +381,15 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
     already_running = spawned_processes()
     async with world.running_bot():
         table = await start_anniversary(world, ai_players=1, ai_level="hard")  # the search, in the bot's worker
-        users = {table.seat_of(u.id): u for u in (world.alice, world.bob)}
         assert len(table.seats) == 3 and table.options.rounds == 2 and table.options.target is None
         prompts = plays = told_round_two = 0
 
-        async def pick_card(seat, user, game):
+        def card(hand):
             nonlocal told_round_two
-            fresh = (game.round, game.turn) == (2, 1)
-            shown = await pick(world, user, game.hands[seat][0])
-            told_round_two += fresh and "drew new special cards" in shown
+            told_round_two += turn_of(hand.table) == (2, 1) and "drew new special cards" in hand.text
+            return lowest(hand)
 
-        async def decide(user, message, game):
+        async def decide(user, message):
             nonlocal prompts, plays
             prompt = await open_prompt(world, user)
             prompts += 1
@@ -441,9 +414,10 @@ async def test_a_whole_anniversary_game_with_an_ai_seat(world, monkeypatch):
                         answer = await (await world.standin.click(user, answer, first["custom_id"])).reply()
                 plays += "You played" in answer.content or "You swapped" in answer.content
             else:
-                await press(world, user, prompt, ("No special card", "Keep my cards")[game.phase is Phase.SWAP])
+                swap = any(cid.startswith("6n:sd:") and cid.endswith(":swap") for cid in prompt.custom_ids)
+                await press(world, user, prompt, ("No special card", "Keep my cards")[swap])
 
-        await play_to_the_end(world, table, users, pick_card, decide)
+        await world.play([world.alice, world.bob], card=card, decide=decide, moves=800)
         await world.settle()
         assert "Game over" in world.public()[-1].content
         assert prompts > 0 and plays > 0

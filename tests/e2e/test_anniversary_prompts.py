@@ -15,7 +15,8 @@ import pytest
 
 from bot.tables.lobby import Lobby
 from bot.tables.table import DEFAULT_PROMPTS
-from tests.e2e.test_anniversary import assert_private_stays_private, pick, play_to_the_end, start_anniversary
+from tests.e2e.driver import turn_of
+from tests.e2e.test_anniversary import assert_private_stays_private, start_anniversary
 from tests.e2e.test_seats_and_helpers import reply
 from tests.e2e.test_table_play import click_ok, open_table
 
@@ -53,16 +54,17 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
         prompts = doubled = 0
         seen_turns = set()
 
-        async def pick_card(seat, user, game):
+        def card(hand):
             nonlocal doubled
-            seen_turns.add((game.round, game.turn))
-            hand = await pick(world, user, game.hands[seat][len(game.hands[seat]) // 2])
+            seen_turns.add(turn_of(hand.table))
             # A kind held twice is one line with its count.
-            names = re.findall(r"\*\*([^*]+)\*\*(?: ×\d)? — ", hand)
-            assert len(names) == len(set(names)), hand
-            doubled += " ×2 — " in hand or " ×3 — " in hand
+            names = re.findall(r"\*\*([^*]+)\*\*(?: ×\d)? — ", hand.text)
+            assert len(names) == len(set(names)), hand.text
+            doubled += " ×2 — " in hand.text or " ×3 — " in hand.text
+            cards = list(hand.cards)
+            return cards[len(cards) // 2]
 
-        async def decide(user, message, game):
+        async def decide(user, message):
             nonlocal prompts
             assert message.button("Decide") and f"<@{user.id}>" in message.content
             prompt = await (await world.standin.click(user, message, message.button("Decide")["custom_id"])).reply()
@@ -95,7 +97,7 @@ async def test_a_game_at_the_default_asks_only_for_big_savings_and_says_what_eac
             if "You played" in answer.content:
                 assert any(" plays **" in (m.content or "") for m in later)
 
-        await play_to_the_end(world, table, users, pick_card, decide)
+        await world.play([world.alice, world.bob, world.carol], card=card, decide=decide, moves=800)
         turns = len(seen_turns)
         assert turns == 24, "two rounds of twelve cards"
         assert prompts >= 1, "this deal has a big saving to ask about"

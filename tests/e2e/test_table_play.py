@@ -68,8 +68,7 @@ async def play_until_over(world, players, intruder, moves=400):
 
     async def pick_checked(user, table):
         nonlocal seen_stale, old_hand
-        hand = await open_hand(world.standin, user, table)
-        assert hand.message.ephemeral_to.id == user.id
+        hand = await open_hand(world.standin, user, table)  # which checks that only the player sees it
         if old_hand is not None and not seen_stale and user is players[0]:
             stale = await (await world.standin.click(user, old_hand, old_hand.custom_ids[0])).reply()
             assert "earlier turn" in stale.content
