@@ -20,7 +20,7 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from tests.standin import Channel, DiscordStandin, Interaction, Member, Message
+from tests.standin import Channel, DiscordStandin, Interaction, Member, Message, StandinTimeout
 
 HAND_BUTTON = "6n:h:"  # "Play a card"
 ROW_BUTTON = "6n:r:"
@@ -62,6 +62,12 @@ def table_or_standings(standin: DiscordStandin, channel: Channel) -> Message | N
     game's first table message, or a lobby)."""
     message = newest_with_buttons(standin, channel)
     return message if message is not None and (table_ids(message) or is_standings(message)) else None
+
+
+def last_messages(standin: DiscordStandin, channel: Channel, count: int = 4) -> str:
+    """What the channel shows last, for a failure's message."""
+    shown = [(m.content[:80], (m.embed or {}).get("title"), m.custom_ids) for m in standin.channel_messages(channel)]
+    return f"the last messages: {shown[-count:]!r}"
 
 
 def turn_of(table: Message) -> tuple[int, int]:
@@ -191,7 +197,10 @@ async def play_game(
             return message if message is not previous else None
 
         said = "the game did not move on" if previous is not None else "no table message showed"
-        return await standin.world.wait_until(shown, timeout, said)
+        try:
+            return await standin.world.wait_until(shown, timeout, said)
+        except StandinTimeout as late:
+            raise AssertionError(f"{late}; {last_messages(standin, channel)}") from None
 
     previous: Message | None = None
     for _ in range(moves):
@@ -224,4 +233,5 @@ async def play_game(
             await settle()
             if live_table(standin, channel) is table:
                 await stalled(table)
-    raise AssertionError(f"the game did not {'reach `until`' if until else 'end'} in {moves} moves")
+    done = "reach `until`" if until else "end"
+    raise AssertionError(f"the game did not {done} in {moves} moves; {last_messages(standin, channel)}")

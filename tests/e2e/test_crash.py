@@ -22,6 +22,7 @@ import pytest
 
 from bot.tables.table import TableOptions
 from engine import Game, action_from_dict
+from tests.e2e.driver import play_game, table_ids
 from tests.standin import DiscordStandin, InteractionRejected
 from tests.standin.fixtures import WINDOW_SCALE
 
@@ -118,10 +119,6 @@ class BotProcess:
             "a process of the killed bot (its image worker?) is still running",
         )
         await self.standin.world.wait_until(lambda: not self.standin.connected, 5, "the dead bot still looks connected")
-
-
-def table_ids(message) -> list[str]:
-    return [cid for cid in message.custom_ids if cid.startswith(("6n:h:", "6n:r:"))]
 
 
 async def wait_for_live(standin, channel, prefix: str, title: str = ""):
@@ -374,29 +371,6 @@ async def test_a_kill_between_a_lobby_and_its_thread_leaves_no_lobby_without_its
         ], "one thread for each lobby"
 
 
-async def play_alone_to_the_end(standin, channel, user) -> None:
-    """``user`` plays a one-round game against AI seats to its standings: each turn the lowest card
-    of the hand, row 1 when asked, waiting each time for the next table message to be posted."""
-    for _ in range(40):
-        live = next((m for m in reversed(standin.channel_messages(channel)) if m.custom_ids), None)
-        if live is None or not table_ids(live):  # the standings' Rematch is the newest
-            return
-        choice = table_ids(live)[0]
-        if choice.startswith("6n:r:"):
-            await (await standin.click(user, live, choice)).ack()
-        else:
-            cards, hand = await open_hand(standin, user, live)
-            await (await standin.click(user, hand, cards[min(cards)])).reply(timeout=10)
-        await standin.world.wait_until(
-            lambda live=live: (
-                next((m for m in reversed(standin.channel_messages(channel)) if m.custom_ids), live) is not live
-            ),
-            10,
-            "the game did not move on",
-        )
-    raise AssertionError("the game did not end")
-
-
 async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_the_restart(tmp_path):
     """The bot dies right after committing a new lobby: its message never posted, the command never
     answered. The next process shows the lobby (in the channel, or with its game's thread started
@@ -422,7 +396,7 @@ async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_th
                         lambda lobby=lobby: standin.world.channels.get(lobby.id), 10, "the lobby's thread"
                     )
                 await wait_for_live(standin, where, "6n:h:")
-                await play_alone_to_the_end(standin, where, alice)
+                await play_game(standin, where, [alice], moves=40, timeout=10)  # alice against AI seats
                 assert "Game over" in standin.channel_messages(where)[-1].content
                 new = standin.channel_messages(channel)[before:]
                 lobbies = [m for m in new if "6n:l:join:" in str(m.custom_ids) or "table open" in str(m.embed)]

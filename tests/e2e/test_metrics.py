@@ -13,7 +13,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.test_crash import BotProcess
-from tests.e2e.test_postgres_shards import play_to_the_end
+from tests.e2e.test_postgres_shards import play_alone
 from tests.standin import DiscordStandin
 from tests.standin.fixtures import WINDOW_SCALE
 
@@ -74,7 +74,7 @@ async def test_the_bot_serves_its_metrics_while_it_plays(tmp_path):
             playing = await scrape(port)
             assert total(playing, "sixnimmt_tables", state="playing", pace="live") == 1
 
-            await play_to_the_end(standin, channel, dana)
+            await play_alone(standin, channel, dana)
             for _ in range(100):  # the standings are in the channel; the presenter may still be marking them
                 done = await scrape(port)
                 if total(done, "sixnimmt_presenter_tables") == 0:

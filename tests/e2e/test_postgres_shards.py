@@ -16,8 +16,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.e2e.test_crash import open_hand, processes_with_env, table_ids
-from tests.standin import DiscordStandin, InteractionRejected
+from tests.e2e.driver import highest, pick, play_game
+from tests.e2e.test_crash import processes_with_env
+from tests.standin import DiscordStandin
 from tests.standin.fixtures import WINDOW_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,38 +80,11 @@ class ShardProcess:
             await self.proc.wait()
 
 
-def live_table(standin, channel):
-    return next((m for m in reversed(standin.channel_messages(channel)) if table_ids(m)), None)
-
-
-async def play_to_the_end(standin, channel, player) -> None:
-    """One human (and an easy AI) play a one-round game: highest card, first row when asked. Its
-    messages may come no faster than Discord's bucket for a channel lets them (about one a second
-    under the stand-in's limits), so the game is given a minute and a half."""
-    deadline = asyncio.get_running_loop().time() + 90
-    while asyncio.get_running_loop().time() < deadline:
-        if any(c.startswith("6n:m:") for m in standin.channel_messages(channel) for c in m.custom_ids):
-            return  # the end of the game, with its Rematch button
-        live = live_table(standin, channel)
-        ids = table_ids(live) if live else []
-        try:
-            if ids and ids[0].startswith("6n:r:"):
-                await (await standin.click(player, live, ids[0])).ack()
-            elif ids:
-                cards, hand = await open_hand(standin, player, live, may_wait=True)
-                if cards:
-                    await (await standin.click(player, hand, cards[max(cards)])).reply(timeout=10)
-        except InteractionRejected:  # the message moved on between looking and clicking
-            pass
-        await asyncio.sleep(0.05)
-    raise AssertionError(
-        "the game did not end: "
-        + repr(
-            [(m.content[:80], (m.embed or {}).get("title"), m.custom_ids) for m in standin.channel_messages(channel)][
-                -4:
-            ]
-        )
-    )
+async def play_alone(standin, channel, player) -> None:
+    """One human (and an easy AI) play a one-round game to its standings: highest card, first row
+    when asked. Its messages may come no faster than Discord's bucket for a channel lets them (about
+    one a second under the stand-in's limits): each move may wait 10 s for the next."""
+    await play_game(standin, channel, [player], card=highest, timeout=10)
 
 
 async def checkpoint_row(url: str, game_id: int):
@@ -157,7 +131,7 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
                 ).reply(timeout=10)
                 started = await standin.click(dana[shard], lobby, lobby.button("Start")["custom_id"])
                 assert await started.ack() == 6, started.original and started.original.content
-            await asyncio.gather(*(play_to_the_end(standin, channel[s], dana[s]) for s in (0, 1)))
+            await asyncio.gather(*(play_alone(standin, channel[s], dana[s]) for s in (0, 1)))
 
             # Either process sees the games of both.
             for shard in (0, 1):
@@ -206,8 +180,7 @@ async def test_two_shard_processes_share_one_postgresql_database(tmp_path, postg
                 "the restarted process wrote the other shard's table"
             )
             for shard in (0, 1):  # both tables play on, through the buttons of their messages
-                cards, hand = await open_hand(standin, dana[shard], standin.message(live[shard].id))
-                answer = await (await standin.click(dana[shard], hand, cards[max(cards)])).reply(timeout=10)
+                answer = await pick(standin, dana[shard], standin.message(live[shard].id), highest, timeout=10)
                 assert "face down" in answer.content or "You played" in answer.content, answer.content
             assert (await checkpoint_row(postgres_url, games[0]))[0] >= 1
             assert (await checkpoint_row(postgres_url, games[1]))[0] >= 1
