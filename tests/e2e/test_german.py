@@ -12,6 +12,7 @@ import discord
 
 from bot.app import SixNimmtBot
 from bot.config import Settings
+from tests.e2e.driver import ROW_BUTTON
 from tests.standin import DiscordStandin, InteractionRejected
 from tests.standin.fixtures import WINDOW_SCALE
 
@@ -213,20 +214,16 @@ async def test_a_german_game_ends_with_german_round_and_game_summaries(tmp_path)
             assert "1 Runde" in lobby.embed["description"] and "🤖 Ada · mittel" in str(lobby.embed)
             interaction = await standin.click(world.alice, lobby, lobby.button("Beginnen")["custom_id"])
             await interaction.ack()
-            for _ in range(40):  # ten turns, each maybe with a row choice
-                await world.settle()
-                table = world.table_message()
-                if table is None:
-                    break
-                rows = [cid for cid in table.custom_ids if cid.startswith("6n:r:")]
+
+            async def in_german(table):
+                """The table's buttons as the server reads them: "Karte spielen", or "Reihe …"."""
+                rows = [cid for cid in table.custom_ids if cid.startswith(ROW_BUTTON)]
                 if rows:
                     assert table.button(custom_id=rows[0])["label"].startswith("Reihe ")
-                    await (await standin.click(world.alice, table, rows[0])).ack()
-                    continue
-                hand = await (
-                    await standin.click(world.alice, table, table.button("Karte spielen")["custom_id"])
-                ).reply()
-                await (await standin.click(world.alice, hand, hand.custom_ids[0])).ack()
+                else:
+                    table.button("Karte spielen")  # exactly one button so labelled, or LookupError
+
+            await world.play([world.alice], before=in_german, moves=40)  # ten turns, each maybe with a row choice
             await world.settle()
             assert world.table_message() is None, "the game did not end"
             final = world.public()[-1]
