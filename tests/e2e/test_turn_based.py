@@ -13,6 +13,7 @@ import pytest
 
 from bot.tables.lobby import Lobby
 from tests.bot.conftest import FakeClock
+from tests.e2e import driver
 from tests.e2e.test_table_play import click_ok
 from tests.e2e.test_threads import start_in_thread, table_in
 from tests.standin.world import NONCE_WINDOW
@@ -54,11 +55,7 @@ async def timers_fired(scheduler, seconds: float = 10.0) -> None:
 async def pick(world, user, thread):
     """``user`` opens a fresh hand from the table in ``thread`` (hours after any earlier one) and
     plays its highest card (a low one would often take a row first)."""
-    table = table_in(world, thread)
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    card = max((cid for cid in hand.custom_ids if cid.startswith("6n:p:")), key=lambda cid: int(cid.split(":")[-1]))
-    await (await world.standin.click(user, hand, card)).reply()
-    return hand
+    await driver.pick(world.standin, user, table_in(world, thread), driver.highest)
 
 
 def reminders_in(world, thread, user):
@@ -121,25 +118,13 @@ async def test_a_turn_based_game_reminds_each_player_once_per_move_across_a_rest
         assert len(private_reminders(world, world.bob)) == 2
         assert len(reminders_in(world, thread, world.bob)) == 1
 
-        # The rest of the game, a move every hour or two; a low card's row is chosen at once.
-        for _ in range(40):
-            if world.bot.service.table_in(thread.id) is None:
-                break
-            table_message = table_in(world, thread)
-            if any(cid.startswith("6n:r:") for cid in table_message.custom_ids):
-                for user in (world.alice, world.bob):  # the one who owes it chooses; the other is refused
-                    await (await world.standin.click(user, table_message, table_message.custom_ids[0])).ack()
-                await world.settle()
-                continue
-            await pass_time(world, HOUR)
-            await pick(world, world.alice, thread)
-            await pass_time(world, 2 * HOUR)
-            if (
-                world.bot.service.table_in(thread.id) is not None
-                and world.bot.service.table_in(thread.id).game.phase.value == "pick"
-            ):
-                await pick(world, world.bob, thread)
-            await world.settle()
+        # The rest of the game: alice picks an hour into each turn, bob two hours after her; a low
+        # card's row is chosen at once.
+        async def an_hour_or_two_later(user, table):
+            await pass_time(world, HOUR if user is world.alice else 2 * HOUR)
+            await pick(world, user, thread)
+
+        await world.play([world.alice, world.bob], thread, pick=an_hour_or_two_later, moves=40)
         assert world.bot.service.table_in(thread.id) is None
         standings = world.standin.channel_messages(thread)[-1]
         assert "Game over" in standings.content
