@@ -10,7 +10,7 @@ import pytest
 from cogs.render.tracker import card_ranges
 from tests.e2e.test_anniversary import start_anniversary
 from tests.e2e.test_table_play import click_ok, open_table, play_until_over
-from tests.e2e.test_timers_and_restarts import pick_first_card, run_out_the_clock, start_game
+from tests.e2e.test_timers_and_restarts import pick_first_card, play_without, start_game
 
 JOIN_HINT = "press **Join** on its lobby, or open one with `/6nimmt start`"
 
@@ -21,20 +21,10 @@ async def reply(world, user, command, channel=None, **options):
 
 async def miss_two_turns(world, table, user, other):
     """``user`` sits out until an AI takes the seat over; ``other`` plays their turns."""
-    seat, other_seat = table.seat_of(user.id), table.seat_of(other.id)
-    for _ in range(8):
-        if table.seats[seat].is_ai:
-            return seat
-        await world.settle()
-        game = table.game
-        message = world.table_message()
-        if game.phase.value == "pick" and not game.picks[other_seat]:
-            await pick_first_card(world, other, message)
-        elif game.phase.value == "choose_row" and game.chooser == other_seat:
-            await (await world.standin.click(other, message, message.custom_ids[0])).ack()
-            continue
-        await run_out_the_clock(world, 31)
-    raise AssertionError("the seat was never taken over")
+    seat = table.seat_of(user.id)
+    await play_without(world, user, [other])
+    assert table.seats[seat].is_ai, "the seat was never taken over"
+    return seat
 
 
 @pytest.mark.discord_rate_limits  # a whole game: held to Discord's rate limits

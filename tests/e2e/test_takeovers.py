@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from tests.e2e.test_table_play import click_ok, open_table
-from tests.e2e.test_timers_and_restarts import pick_first_card, run_out_the_clock
+from tests.e2e.test_timers_and_restarts import pick_first_card, play_without
 
 
 async def start_three(world):
@@ -46,16 +46,7 @@ async def test_two_missed_turns_then_the_game_ends(world):
     async with world.running_bot():
         table = await start_three(world)
         bob = table.seat_of(world.bob.id)
-        for _ in range(6):
-            if table.seats[bob].is_ai:
-                break
-            message = world.table_message()
-            if any(cid.startswith("6n:r:") for cid in message.custom_ids):
-                await run_out_the_clock(world, 31)  # whoever must choose, the bot takes the cheapest row
-                continue
-            for user in (world.alice, world.carol):
-                await pick_first_card(world, user, message)
-            await run_out_the_clock(world, 31)  # bob never acts
+        await play_without(world, world.bob, [world.alice, world.carol])
         assert table.seats[bob].is_ai
         news = "".join(str(m.embeds) + (m.content or "") for m in world.public())
         assert f"<@{world.bob.id}> missed a turn, so the bot played for them. 1 more in a row" in news

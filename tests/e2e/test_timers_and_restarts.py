@@ -38,24 +38,28 @@ async def run_out_the_clock(world, seconds):
     await world.settle()
 
 
+async def play_without(world, absent, present, moves=12):
+    """``present`` play (their lowest card, the first row when the low card is theirs) and ``absent``
+    never acts: whenever the table waits on someone else, the clock runs out. Until the channel
+    says ``absent`` missed two turns in a row (an AI took the seat over): the live table then."""
+    taken_over = f"<@{absent.id}> missed two turns in a row"
+
+    def replaced(table):
+        return any(taken_over in str(m.embeds) + (m.content or "") for m in world.public())
+
+    async def clock_runs_out(table):
+        await run_out_the_clock(world, 31)
+
+    return await world.play(present, until=replaced, stalled=clock_runs_out, moves=moves)
+
+
 async def test_an_absent_player_is_played_for_then_replaced(world):
     async with world.running_bot():
         await start_game(world, rounds=1, timer=30)
         table = world.bot.service.table_in(world.channel.id)
         alice_seat, bob_seat = table.seat_of(world.alice.id), table.seat_of(world.bob.id)
-        timeouts = 0
-        while not table.seats[bob_seat].is_ai:
-            assert timeouts < 8, "bob should be replaced after two missed turns"
-            await world.settle()
-            game = table.game
-            message = world.table_message()
-            if game.phase.value == "pick" and not game.picks[alice_seat]:
-                await pick_first_card(world, world.alice, message)
-            elif game.phase.value == "choose_row" and game.chooser == alice_seat:
-                await (await world.standin.click(world.alice, message, message.custom_ids[0])).ack()
-                continue
-            await run_out_the_clock(world, 31)  # bob never acts
-            timeouts += 1
+        await play_without(world, world.bob, [world.alice])
+        assert table.seats[bob_seat].is_ai, "bob should be replaced after two missed turns"
         assert not table.seats[alice_seat].is_ai, "alice played every turn herself"
         news = "".join(str(m.embeds) + (m.content or "") for m in world.public())
         assert f"<@{world.bob.id}> missed two turns in a row" in news
