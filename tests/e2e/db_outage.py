@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.driver import table_ids
 from tests.postgres import binaries
 from tests.standin import Interaction, InteractionRejected, StandinTimeout
 
@@ -258,10 +259,6 @@ async def answered(world, interaction: Interaction) -> bool:
         return True
     except StandinTimeout:
         return False
-
-
-def table_ids(message) -> list[str]:
-    return [cid for cid in message.custom_ids if cid.startswith(("6n:h:", "6n:r:", "6n:d:", "6n:s:"))]
 
 
 def live_message(world, run: TableRun):

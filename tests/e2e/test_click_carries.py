@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.driver import lowest, open_hand, play_card
 from tests.e2e.test_outbox import reveals
 from tests.e2e.test_request_budget import bot_token_requests
 from tests.e2e.test_threads import start_in_thread
@@ -15,11 +16,8 @@ FOLLOW_UP = "/webhooks/{app}/{token}"
 
 async def pick(world, user, table):
     """``user`` opens their hand on ``table`` and plays its first card: the click on the card."""
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-    click = await world.standin.click(user, hand, card)
-    await click.reply()
-    return click
+    hand = await open_hand(world.standin, user, table)
+    return await play_card(world.standin, hand, lowest(hand))
 
 
 @pytest.mark.discord_rate_limits

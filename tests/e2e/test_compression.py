@@ -9,7 +9,8 @@ import asyncio
 
 import pytest
 
-from tests.e2e.test_crash import BotProcess, open_hand, wait_for_buttons
+from tests.e2e.driver import open_hand
+from tests.e2e.test_crash import BotProcess, wait_for_buttons
 from tests.standin import DiscordStandin
 
 pytestmark = pytest.mark.slow
@@ -41,8 +42,8 @@ async def test_bot_plays_over_each_gateway_compression(tmp_path, monkeypatch, wi
                 "the table message never appeared",
             )
             await wait_for_buttons(standin, table, "6n:h:")
-            cards, hand = await open_hand(standin, bob, table)
-            assert len(cards) == 10 and hand.ephemeral_to.id == bob.id
+            hand = await open_hand(standin, bob, table, timeout=10)
+            assert len(hand.cards) == 10 and hand.message.ephemeral_to.id == bob.id
             standin.assert_no_errors()
         finally:
             bot.proc.terminate()

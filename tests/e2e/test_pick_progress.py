@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.e2e.driver import ROW_BUTTON, choose_row, offers
 from tests.e2e.test_click_carries import pick
 from tests.e2e.test_request_budget import bot_token_requests
 from tests.e2e.test_table_play import click_ok, open_table
@@ -46,14 +47,8 @@ async def shows(world, message, expected: dict[str, str]):
 async def next_turn(world, channel=None):
     """The turn's last pick is in: choose a row if a card was lower than every row (its chooser takes
     the first offered), until the next turn's table message asks everyone to pick."""
-    while (message := world.table_message(channel)) is not None and any(
-        cid.startswith("6n:r:") for cid in message.custom_ids
-    ):
-        table = world.bot.service.table_in((channel or world.channel).id)
-        chooser = table.seats[table.game.view(None).chooser].user_id
-        user = next(u for u in (world.alice, world.bob, world.carol) if u.id == chooser)
-        row = next(cid for cid in message.custom_ids if cid.startswith("6n:r:"))
-        await click_ok(world, user, message, row)
+    while (message := world.table_message(channel)) is not None and offers(message, ROW_BUTTON):
+        assert await choose_row(world.standin, [world.alice, world.bob, world.carol], message), "nobody chose"
         await world.settle()
     return world.table_message(channel)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncpg
 
 from bot.config import Settings
+from tests.e2e import driver
 from tests.e2e.test_table_play import click_ok, open_table
 
 
@@ -22,10 +23,7 @@ async def drop_connections(cluster, url: str) -> int:
 
 async def pick(world, user) -> str:
     await world.settle()
-    table = world.table_message()
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    card = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-    return (await (await world.standin.click(user, hand, card)).reply()).content
+    return (await driver.pick(world.standin, user, world.table_message())).content
 
 
 async def test_clicks_after_the_server_dropped_every_connection_are_saved(world, postgres_cluster, postgres_url):

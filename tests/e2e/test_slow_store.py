@@ -14,6 +14,8 @@ import pytest
 
 import cogs.reply
 from data.errors import StoreUnavailable
+from tests.e2e import driver
+from tests.e2e.driver import lowest
 from tests.e2e.test_table_play import click_ok, open_table
 from tests.e2e.test_timers_and_restarts import start_game
 
@@ -95,10 +97,10 @@ def saves_fail(monkeypatch, world) -> None:
 
 
 async def open_hand(world, user):
-    table = world.table_message()
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    card_id = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-    return hand, card_id, int(card_id.rsplit(":", 1)[1])
+    """``user``'s hand, opened from the table: (the hand, its first card's button, that card)."""
+    hand = await driver.open_hand(world.standin, user, world.table_message())
+    card = lowest(hand)
+    return hand.message, hand.cards[card], card
 
 
 async def cards_logged(world) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.e2e.driver import lowest, open_hand, play_card
 from tests.e2e.test_table_play import click_ok, open_table
 
 
@@ -16,10 +17,10 @@ async def start_game(world, **options):
 
 
 async def pick_first_card(world, user, table):
-    hand = await (await world.standin.click(user, table, table.button("Play a card")["custom_id"])).reply()
-    card_id = next(cid for cid in hand.custom_ids if cid.startswith("6n:p:"))
-    await (await world.standin.click(user, hand, card_id)).reply()
-    return int(card_id.rsplit(":", 1)[1])
+    """``user`` plays the first (lowest) card of their hand, opened from ``table``: that card."""
+    hand = await open_hand(world.standin, user, table)
+    await play_card(world.standin, hand, lowest(hand))
+    return lowest(hand)
 
 
 async def run_out_the_clock(world, seconds):
