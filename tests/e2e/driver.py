@@ -148,9 +148,9 @@ def decider(table: Message, players: Sequence[Member]) -> Member:
     return called[0]
 
 
-#: A player's move on a table message whose "Play a card" waits for them.
-Pick = Callable[[Member, Message], Awaitable[object]]
-#: What to do with a table message: check it before the move, answer its Decide, ...
+#: A player's move on a table message: their pick, or their answer to its Decide.
+Move = Callable[[Member, Message], Awaitable[object]]
+#: Something done with a table message: a look before its move, or what to do when it waits on others.
 Look = Callable[[Message], Awaitable[object]]
 
 
@@ -161,8 +161,8 @@ async def play_game(
     *,
     settle: Callable[[], Awaitable[object]] | None = None,
     card: Chooser = lowest,
-    pick: Pick | None = None,
-    decide: Callable[[Member, Message], Awaitable[object]] | None = None,
+    pick: Move | None = None,
+    decide: Move | None = None,
     before: Look | None = None,
     stalled: Look | None = None,
     until: Callable[[Message], bool] | None = None,
