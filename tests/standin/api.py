@@ -12,6 +12,7 @@ import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
 from .faults import Fault, InjectedFault
+from .installs import InstallsMixin
 from .interactions import Interaction, InteractionRejected, build_autocomplete_data, build_command_data, find_command
 from .message import Message
 from .model import GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
@@ -23,7 +24,7 @@ from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 Actor = Member | User
 
 
-class DiscordStandin:
+class DiscordStandin(InstallsMixin):
     """A fake Discord on 127.0.0.1 that a real discord.py bot can log in to.
 
     >>> async with DiscordStandin() as standin:

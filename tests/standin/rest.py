@@ -7,6 +7,7 @@ from typing import Any
 from aiohttp import web
 
 from .commands import command_problems, form_errors
+from .installs import install_problems, integration_types_of
 from .message import Message
 from .model import Channel, snowflake
 from .plumbing import (
@@ -121,8 +122,20 @@ class RestApi:
                 "interactions_endpoint_url": None,
                 "tags": [],
                 "redirect_uris": [],
+                # Application.md: "Default scopes and permissions for each supported installation context".
+                "integration_types_config": self._integration_types_config(),
             }
         )
+
+    def _integration_types_config(self) -> dict[str, Any]:
+        install = {
+            "0": {"scopes": ["applications.commands", "bot"], "permissions": str(self.world.bot_permissions.value)},
+            "1": {"scopes": ["applications.commands"], "permissions": "0"},
+        }
+        return {
+            str(kind): {"oauth2_install_params": install[str(kind)]}
+            for kind in sorted(self.world.app_integration_types)
+        }
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.base_url.replace("http://", "ws://", 1) + "/gateway"
@@ -148,6 +161,8 @@ class RestApi:
         return int(guild), self.world.guild_commands.setdefault(int(guild), {})
 
     def _command_payload(self, command: Command) -> dict[str, Any]:
+        """A command as Discord answers it: ``integration_types`` in force (the app's when the sync left
+        them out), ``contexts`` as synced (null when left out: the docs type it ``?list``)."""
         data = {
             "type": 1,
             "description": "",
@@ -155,19 +170,29 @@ class RestApi:
             "default_member_permissions": None,
             "nsfw": False,
             "contexts": None,
-            "integration_types": [0],
         } | command.data
-        data.update(id=str(command.id), application_id=str(self.world.application_id), version=str(command.id))
+        data.update(
+            id=str(command.id),
+            application_id=str(self.world.application_id),
+            version=str(command.id),
+            integration_types=list(command.integration_types),
+        )
         if command.guild_id:
             data["guild_id"] = str(command.guild_id)
         return data
 
     def _register(self, guild_id: int | None, scope: dict[str, Command], data: dict[str, Any]) -> Command:
         name = data.get("name", "")
-        if problems := command_problems(data):
+        supported = self.world.app_integration_types
+        if problems := command_problems(data) + install_problems(data, supported):
             raise DiscordError(400, 50035, "Invalid Form Body", form_errors(problems))
         old = scope.get(name)
-        command = Command(id=old.id if old else snowflake(), guild_id=guild_id, data=data)
+        command = Command(
+            id=old.id if old else snowflake(),
+            guild_id=guild_id,
+            data=data,
+            integration_types=integration_types_of(data, supported),
+        )
         scope[name] = command
         return command
 

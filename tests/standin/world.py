@@ -68,6 +68,8 @@ class Command:
     id: int
     guild_id: int | None
     data: dict[str, Any] = field(default_factory=dict)
+    # The installation contexts in force (installs.py): as synced, or the app's when the sync left them out.
+    integration_types: tuple[int, ...] = (0,)
 
     @property
     def name(self) -> str:
@@ -81,6 +83,9 @@ class World:
         self.bot = User(id=self.application_id, name=bot_name, bot=True)
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
+        # Where the app can be installed (installs.py; Application.md, "Setting Supported Installation
+        # Contexts"; the bot's app today: servers only).
+        self.app_integration_types: frozenset[int] = frozenset({0})
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         # The same messages by channel and by ephemeral owner: a load test with
