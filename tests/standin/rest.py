@@ -7,9 +7,9 @@ from typing import Any
 from aiohttp import web
 
 from .commands import command_problems, form_errors
-from .installs import install_problems, integration_types_of
+from .installs import MISSING_ACCESS, bot_present, install_problems, integration_types_of
 from .message import Message
-from .model import Channel, snowflake
+from .model import Channel, Guild, snowflake
 from .plumbing import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -71,11 +71,23 @@ class RestApi:
             raise DiscordError(401, 0, "401: Unauthorized")
 
     def _channel(self, request: web.Request) -> Channel:
+        """The channel of the request's path. One in a place the bot is not in (a server it was not
+        added to, a group DM) is 403 / 50001 "Missing Access" for every bot-token request (installs.py)."""
         self._auth(request)
         channel = self.world.channels.get(int(request.match_info["channel"]))
         if channel is None:
             raise unknown("Channel", UNKNOWN_CHANNEL)
+        if not bot_present(channel):
+            raise missing_access()
         return channel
+
+    def guild(self, request: web.Request) -> Guild | None:
+        """The guild of the request's path, None if there is none; 403 / 50001 for a guild the bot is not in."""
+        self._auth(request)
+        guild_id = int(request.match_info["guild"])
+        if guild_id in self.world.foreign_guilds:
+            raise missing_access()
+        return self.world.guilds.get(guild_id)
 
     def _message(self, request: web.Request) -> Message:
         channel = self._channel(request)
@@ -381,8 +393,7 @@ class RestApi:
         return json_response(self.world.dm_channel(user).payload())
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         if guild is None:
             raise unknown("Guild", 10004)
         data = guild.payload()
@@ -391,15 +402,13 @@ class RestApi:
         return json_response(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         if guild is None:
             raise unknown("Guild", 10004)
         return json_response([c.payload() for c in guild.text_channels])
 
     async def get_member(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         member = guild.members.get(int(request.match_info["user"])) if guild else None
         if member is None:
             raise unknown("Member", 10007)
@@ -436,3 +445,8 @@ def _nonce(payload: dict[str, Any]) -> str | None:
             },
         )
     return str(nonce)
+
+
+def missing_access() -> DiscordError:
+    """Opcodes_and_Status_Codes.md, 50001 "Missing access": the bot has no access to the place."""
+    return DiscordError(403, MISSING_ACCESS, "Missing Access")

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .installs import bot_present
 from .interactions import Interaction
 from .message import Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, snowflake
@@ -180,7 +181,7 @@ class WebhookApi:
             await self.rest.dispatch_message("MESSAGE_UPDATE", message)
         else:
             ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL_FLAG)
-            if interaction.channel.is_thread and not ephemeral:
+            if interaction.channel.is_thread and not ephemeral and bot_present(interaction.channel):
                 # A public follow-up is a message the bot user creates in the thread: Threads.md's
                 # rules for sending one hold ("Users (including bot users) without MANAGE_THREADS
                 # ... won't be able to create or update messages in locked threads"; sending one
