@@ -4,6 +4,7 @@ with a plain discord.py client whose commands declare their installs and context
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from discord import app_commands
 
 from tests.standin import DiscordStandin, InteractionRejected
-from tests.standin.installs import RESPONSE_PERMISSIONS
+from tests.standin.installs import RESPONSE_PERMISSIONS, USE_EXTERNAL_APPS
 
 EVERYWHERE = {"guilds": True, "dms": True, "private_channels": True}
 BOTH = {"guilds": True, "users": True}
@@ -21,13 +22,17 @@ BOTH = {"guilds": True, "users": True}
 
 class AppBot(discord.Client):
     """Its commands: /everywhere (both installs, all contexts), /guildonly (server install, servers),
-    /mine (user install only) and /legacy (no installs or contexts given, as the game bot syncs today)."""
+    /mine (user install only), /legacy (no installs or contexts given, as the game bot syncs today),
+    /spam (follow-ups), /later (a follow-up when told) and /public (a public answer and follow-up)."""
 
     def __init__(self) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         self.tree = app_commands.CommandTree(self)
         self.seen: list[dict[str, Any]] = []
         self.events: list[str] = []
+        self.failures: list[tuple[int, int]] = []
+        self.go = asyncio.Event()
+        self.later_done = asyncio.Event()
         tree = self.tree
 
         @tree.command(name="everywhere", description="Any install, any place")
@@ -55,6 +60,41 @@ class AppBot(discord.Client):
         async def legacy(interaction: discord.Interaction) -> None:
             self.remember(interaction)
             await interaction.response.send_message("legacy")
+
+        @tree.command(name="spam", description="Defers, then sends follow-ups")
+        @app_commands.allowed_installs(**BOTH)
+        @app_commands.allowed_contexts(**EVERYWHERE)
+        async def spam(interaction: discord.Interaction, count: int) -> None:
+            await interaction.response.send_message("first")
+            for number in range(count):
+                try:
+                    await interaction.followup.send(f"follow-up {number + 1}")
+                except discord.HTTPException as exc:
+                    self.failures.append((exc.status, exc.code))
+
+        @tree.command(name="later", description="A follow-up when the test says so")
+        @app_commands.allowed_installs(**BOTH)
+        @app_commands.allowed_contexts(**EVERYWHERE)
+        async def later(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("wait for it")
+            while True:
+                await self.go.wait()
+                self.go.clear()
+                try:
+                    await interaction.followup.send("later")
+                except discord.HTTPException as exc:
+                    self.failures.append((exc.status, exc.code))
+                    self.later_done.set()
+                    return
+                self.later_done.set()
+
+        @tree.command(name="public", description="A public answer and a public follow-up")
+        @app_commands.allowed_installs(**BOTH)
+        @app_commands.allowed_contexts(**EVERYWHERE)
+        async def public(interaction: discord.Interaction) -> None:
+            self.remember(interaction)
+            await interaction.response.send_message("for all")
+            await interaction.followup.send("for all, again")
 
     def remember(self, interaction: discord.Interaction) -> None:
         """What discord.py made of the interaction."""
@@ -334,4 +374,73 @@ async def test_the_bot_hears_nothing_from_places_without_it_but_their_interactio
     sent = await standin.slash(world["alice_there"], lounge, "everywhere")
     await sent.reply()
     assert sent.payload()["authorizing_integration_owners"] == {"0": str(elsewhere.id), "1": str(world["alice"].id)}
+    standin.assert_no_errors()
+
+
+# --- follow-ups, tokens, Use External Apps --------------------------------------------------------
+
+
+async def test_five_follow_ups_for_an_interaction_only_a_user_install_authorized(world) -> None:
+    standin, bot = world["standin"], world["bot"]
+    standin.user_install(world["alice"])
+    spam = await standin.slash(world["alice_there"], world["lounge"], "spam", count=6)
+    await standin.world.wait_until(lambda: bot.failures, 3, "the sixth follow-up was not refused")
+    assert bot.failures == [(400, 40094)]
+    assert len(spam.followups) == 5
+    assert standin.errors[-1].body["code"] == 40094
+    standin.errors.clear()
+    # Installed to the server as well: unaffected ("apps installed to the server are unaffected").
+    spam = await standin.slash(world["alice"], world["games"], "spam", count=6)
+    await spam.followup(5)
+    assert bot.failures == [(400, 40094)]
+    standin.assert_no_errors()
+
+
+async def test_the_token_expires_15_minutes_after_the_interaction(world) -> None:
+    """Receiving_and_Responding.md: "Interaction tokens are valid for 15 minutes", for user installs too."""
+    standin, bot = world["standin"], world["bot"]
+    standin.user_install(world["alice"])
+    later = await standin.slash(world["alice"], standin.group_dm(world["alice"], world["carol"]), "later")
+    await later.reply()
+    standin.advance_time(15 * 60 - 5)
+    bot.go.set()
+    await asyncio.wait_for(bot.later_done.wait(), 3)
+    bot.later_done.clear()
+    assert len(later.followups) == 1 and not bot.failures
+    standin.advance_time(10)
+    bot.go.set()
+    await asyncio.wait_for(bot.later_done.wait(), 3)
+    assert bot.failures == [(401, 50027)]
+    assert len(later.followups) == 1
+
+
+async def test_use_external_apps_off_makes_a_user_installed_apps_answers_ephemeral(world) -> None:
+    """Permissions.md, USE_EXTERNAL_APPS: "When disabled, users will still be allowed to use their apps but
+    the responses will be ephemeral. This only applies to apps not also installed to the server.\""""
+    standin, bot, alice = world["standin"], world["bot"], world["alice"]
+    elsewhere, lounge = world["elsewhere"], world["lounge"]
+    standin.user_install(alice)
+    # On by default: public answers.
+    answered = await standin.slash(world["alice_there"], lounge, "public")
+    assert not (await answered.reply()).ephemeral and not (await answered.followup(0)).ephemeral
+    assert bot.seen[-1]["permissions"].use_external_apps
+
+    standin.set_use_external_apps(elsewhere, False)
+    forced = await standin.slash(world["alice_there"], lounge, "public")
+    reply, followup = await forced.reply(), await forced.followup(0)
+    assert reply.ephemeral and followup.ephemeral and reply.flags & 64 and followup.ephemeral_to is alice.user
+    assert not int(forced.payload()["member"]["permissions"]) & USE_EXTERNAL_APPS
+    assert not bot.seen[-1]["permissions"].use_external_apps
+    assert reply not in standin.channel_messages(lounge)
+
+    # Off in one channel only (an @everyone overwrite): the rest of the server is public again.
+    standin.set_use_external_apps(elsewhere, True)
+    hall = standin.add_text_channel(elsewhere, "hall")
+    standin.set_use_external_apps(hall, False)
+    assert (await (await standin.slash(world["alice_there"], hall, "public")).reply()).ephemeral
+    assert not (await (await standin.slash(world["alice_there"], lounge, "public")).reply()).ephemeral
+
+    # Where the app is installed to the server, the permission does not apply.
+    standin.set_use_external_apps(world["guild"], False)
+    assert not (await (await standin.slash(alice, world["games"], "public")).reply()).ephemeral
     standin.assert_no_errors()

@@ -29,8 +29,9 @@ Installs and contexts follow Discord's documentation too (installs.py names it a
 `set_installation_contexts(guild=, user=)` says where the app may be installed (servers only by default),
 `user_install(user)` adds it to a user's account, `foreign_guild(name)` is a server the bot was never
 added to (built with the usual helpers, silent towards the bot, 403 / 50001 to its token),
-`add_bot_to(guild)` invites it there later, and `group_dm(*users)` is a group DM (type 3) without the
-bot. `slash`, `click` and `say` work in all these places; a
+`add_bot_to(guild)` invites it there later, `group_dm(*users)` is a group DM (type 3) without the bot,
+and `set_use_external_apps(guild_or_channel, allowed)` turns "Use External Apps" off (the answers of a
+user-installed app there become ephemeral). `slash`, `click` and `say` work in all these places; a
 command the client would not offer there (its `contexts`, or no install covering the place) is an
 InteractionRejected, and each Interaction carries `owners` (its authorizing_integration_owners).
 """

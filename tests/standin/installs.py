@@ -9,6 +9,7 @@ What a test builds (``DiscordStandin`` methods, from ``InstallsMixin`` below)::
     lounge = standin.add_text_channel(elsewhere, "lounge")  # silently: the bot hears nothing of it
     carol = standin.add_member(elsewhere, alice.user)        # members too
     friends = standin.group_dm(alice, bob)  # a group DM (channel type 3), the bot not in it
+    standin.set_use_external_apps(elsewhere, False)  # the server lets no user-installed app speak publicly
     await standin.slash(carol, lounge, "6nimmt start")  # context 0, owners {"1": alice's id}
     await standin.slash(alice, friends, "6nimmt start")  # context 2, owners {"1": alice's id}
     standin.add_bot_to(elsewhere)           # later someone invites the bot: GUILD_CREATE, owners get "0"
@@ -17,9 +18,10 @@ What Discord documents, and how the stand-in plays it (sources: docs/resources/A
 "Installation Context" and "Application Integration Types"; docs/interactions/Application_Commands.md,
 "Contexts" and the command structure's ``integration_types`` and ``contexts``;
 docs/interactions/Receiving_and_Responding.md, Interaction Object, "Interaction Context Types",
-"Authorizing Integration Owners Object" and ``app_permissions``;
-the change log's "Calculated Permissions in Interaction Payloads" (2022-06-29) and "User-Installable
-Apps Preview" (2024-03-18)):
+"Authorizing Integration Owners Object" and ``app_permissions``, and "Create Followup Message";
+docs/topics/Permissions.md, USE_EXTERNAL_APPS; the change log's "Calculated Permissions in
+Interaction Payloads" (2022-06-29), "User-Installable Apps Preview" (2024-03-18) and "User-Installed
+Apps General Availability" (2024-06-27)):
 
 - **Installation contexts** (integration types): GUILD_INSTALL 0, USER_INSTALL 1. The app supports a
   set of them ("Setting Supported Installation Contexts"); the stand-in's app starts with servers only,
@@ -46,9 +48,25 @@ Apps Preview" (2024-03-18)):
 - **app_permissions**: the bot's permissions in the channel where the bot is; in a server without it,
   "the same as the permissions for @everyone, but limited to the permissions that can be used in
   interaction responses (currently ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, and
-  USE_EXTERNAL_EMOJIS)" (the 2022 change log); "ATTACH_FILES |
+  USE_EXTERNAL_EMOJIS)" (the 2022 change log), @everyone's channel overwrites included; "ATTACH_FILES |
   EMBED_LINKS | MENTION_EVERYONE permissions for (G)DMs with other users, and additionally ...
   USE_EXTERNAL_EMOJIS for DMs with the app's bot user" (Interaction Structure).
+- **Use External Apps**: "Allows user-installed apps to send public responses. When disabled, users
+  will still be allowed to use their apps but the responses will be ephemeral. This only applies to
+  apps not also installed to the server" (Permissions.md); "enabled for servers by default" (2024-06
+  change log). The stand-in makes every response and follow-up of such an interaction ephemeral
+  (flag 64); the payload says why the way Discord does: the member's ``permissions`` in the channel
+  lack USE_EXTERNAL_APPS.
+- **Five follow-ups**: "Apps are limited to 5 followup messages per interaction if it was initiated
+  from a user-installed app and isn't installed in the server (meaning the authorizing integration
+  owners object only contains USER_INSTALL)"; the sixth is 40094 "This interaction has hit the maximum
+  number of follow up messages" (Opcodes_and_Status_Codes.md; the docs give no status, 400 here, as for
+  the stand-in's other refusals of a request's content). "This only affects the Create Followup Message
+  endpoint": every call to it that succeeded counts, the deprecated one that replaces a deferred
+  response's placeholder too (the stricter reading).
+- **Tokens**: valid 15 minutes after the interaction, on the stand-in's clock (``advance_time``); then
+  401 / 50027 (webhooks.py), wherever the interaction came from.
+
 Left as Discord leaves it undocumented, or not modelled: DMs between two users (the other kind of
 PRIVATE_CHANNEL), the deprecated ``dm_permission`` (the stand-in decides from ``contexts`` alone),
 and the preview's "follow-up messages are currently forced to be ephemeral in DMs".
@@ -72,6 +90,8 @@ CONTEXTS = (GUILD, BOT_DM, PRIVATE_CHANNEL)
 CONTEXT_NAMES = {GUILD: "a server (GUILD)", BOT_DM: "the DM with the bot (BOT_DM)", PRIVATE_CHANNEL: "a group DM"}
 
 MISSING_ACCESS = 50001  # Opcodes_and_Status_Codes.md: "Missing access"
+MAX_FOLLOWUPS_REACHED = 40094  # "This interaction has hit the maximum number of follow up messages"
+USER_INSTALL_FOLLOWUPS = 5
 MAX_GROUP_DM_RECIPIENTS = 10  # Opcodes_and_Status_Codes.md, 30004: "Maximum number of recipients reached (10)"
 
 _P = discord.Permissions
@@ -79,6 +99,7 @@ _P = discord.Permissions
 RESPONSE_PERMISSIONS = _P(attach_files=True, embed_links=True, mention_everyone=True, use_external_emojis=True).value
 PRIVATE_CHANNEL_PERMISSIONS = _P(attach_files=True, embed_links=True, mention_everyone=True).value
 BOT_DM_PERMISSIONS = PRIVATE_CHANNEL_PERMISSIONS | _P(use_external_emojis=True).value
+USE_EXTERNAL_APPS = _P(use_external_apps=True).value
 
 
 # --- places ----------------------------------------------------------------------------------
@@ -99,8 +120,13 @@ def bot_present(channel: Channel) -> bool:
 
 
 def member_permissions_in(member: Member, channel: Channel) -> int:
-    """A member's permissions in `channel`: their roles' (the stand-in has no member overwrites)."""
-    return member.permissions.value
+    """A member's permissions in `channel`: their roles', less what the channel's @everyone
+    overwrite denies (a thread's are its parent's). Owners and administrators have everything."""
+    base = member.permissions
+    if base.administrator:
+        return base.value
+    source = channel.parent if channel.is_thread and channel.parent is not None else channel
+    return base.value & ~source.everyone_deny
 
 
 def app_permissions_without_bot(channel: Channel) -> int:
@@ -108,7 +134,9 @@ def app_permissions_without_bot(channel: Channel) -> int:
     @everyone's permissions in the channel limited to those interaction responses use."""
     if channel.guild is None:
         return PRIVATE_CHANNEL_PERMISSIONS
-    return channel.guild.everyone.permissions & RESPONSE_PERMISSIONS
+    everyone = channel.guild.everyone.permissions
+    source = channel.parent if channel.is_thread and channel.parent is not None else channel
+    return everyone & ~source.everyone_deny & RESPONSE_PERMISSIONS
 
 
 def app_permissions(world: World, channel: Channel) -> int:
@@ -186,6 +214,19 @@ def why_not_authorized(world: World, user: User, channel: Channel, integration_t
     return f"Discord offers no such command to {user.name} in {where}: " + "; ".join(reasons)
 
 
+def user_install_only(owners: dict[str, str]) -> bool:
+    """ "the authorizing integration owners object only contains USER_INSTALL"."""
+    return set(owners) == {str(USER_INSTALL)}
+
+
+def forced_ephemeral(actor: Member | User, channel: Channel, owners: dict[str, str]) -> bool:
+    """Whether the interaction's responses are made ephemeral: a user-installed app in a server it is
+    not installed to, used by a member without USE_EXTERNAL_APPS in the channel (Permissions.md)."""
+    if not user_install_only(owners) or channel.guild is None or not isinstance(actor, Member):
+        return False
+    return not member_permissions_in(actor, channel) & USE_EXTERNAL_APPS
+
+
 # --- what the bot may see ----------------------------------------------------------------------
 
 
@@ -253,6 +294,22 @@ class InstallsMixin:
             raise ValueError(f"a group DM has 1 to {MAX_GROUP_DM_RECIPIENTS} recipients, not {len(people)}")
         channel = Channel(id=snowflake(), name=name or "", type=GROUP_DM, recipients=people, owner_id=people[0].id)
         return self.world.add_channel(channel)
+
+    def set_use_external_apps(self, place: Guild | Channel, allowed: bool) -> None:
+        """Turn "Use External Apps" on or off for @everyone, in a whole server (the @everyone role) or
+        in one channel (an @everyone overwrite; a thread follows its parent). Off, a user-installed app
+        that is not installed to the server answers there only ephemerally (Permissions.md)."""
+        if isinstance(place, Guild):
+            role = place.everyone
+            role.permissions = (
+                role.permissions | USE_EXTERNAL_APPS if allowed else role.permissions & ~USE_EXTERNAL_APPS
+            )
+            return
+        if place.is_thread:
+            raise ValueError("threads take their permissions from their parent channel: set it on channel.parent")
+        place.everyone_deny = (
+            place.everyone_deny & ~USE_EXTERNAL_APPS if allowed else place.everyone_deny | USE_EXTERNAL_APPS
+        )
 
     def _announce_guild(self, guild: Guild) -> None:
         """Tell a connected bot about a guild it joined (DiscordStandin sends GUILD_CREATE)."""

@@ -18,6 +18,7 @@ from .installs import (
     authorizing_owners,
     context_of,
     contexts_of,
+    forced_ephemeral,
     member_permissions_in,
     why_not_authorized,
 )
@@ -95,6 +96,10 @@ class Interaction:
         self.modal: dict[str, Any] | None = None
         self.autocomplete_choices: list[dict[str, Any]] | None = None
         self.owners = owners if owners is not None else authorizing_owners(world, self.user, channel, (GUILD_INSTALL,))
+        # Use External Apps off for this member here, and only the user install behind the interaction:
+        # Discord makes every response ephemeral (installs.py).
+        self.forced_ephemeral = forced_ephemeral(actor, channel, self.owners)
+        self.followup_posts = 0  # Create Followup Message calls that succeeded (5 at most for user installs)
 
     def __repr__(self) -> str:
         return f"<Interaction {self.describe} by {self.user.name} callback={CALLBACK_NAMES.get(self.callback_type)}>"

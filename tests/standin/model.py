@@ -44,6 +44,9 @@ DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     embed_links=True,
     attach_files=True,
+    # Change log, User-Installed Apps General Availability: "A new USE_EXTERNAL_APPS (1 << 50)
+    # permission was added, and is enabled for servers by default."
+    use_external_apps=True,
 )
 
 _counter = itertools.count()
@@ -216,6 +219,8 @@ class Channel:
     last_message_id: int | None = None
     # Bits a channel permission overwrite denies the bot (DiscordStandin.deny_bot_permissions).
     bot_deny: int = 0
+    # Bits a channel overwrite denies @everyone (DiscordStandin.set_use_external_apps).
+    everyone_deny: int = 0
     deleted: bool = False
     clock: Callable[[], float] | None = field(default=None, repr=False)  # world.now, set by World.add_channel
 
