@@ -24,6 +24,16 @@ Threads follow Discord's documented rules (threads.py names the docs): a thread 
 has the message's id, `advance_time` archives inactive threads, `archive`/`unarchive`/`delete_channel`
 act as a moderator, `deny_bot_permissions(channel, perms)` is a channel overwrite against the bot,
 `add_forum_channel`/`add_forum_post` build forums, `block_dms(user)` makes DMs to a user fail (50007).
+
+Installs and contexts follow Discord's documentation too (installs.py names it and shows an example):
+`set_installation_contexts(guild=, user=)` says where the app may be installed (servers only by default),
+`user_install(user)` adds it to a user's account, `foreign_guild(name)` is a server the bot was never
+added to (built with the usual helpers, silent towards the bot, 403 / 50001 to its token),
+`add_bot_to(guild)` invites it there later, `group_dm(*users)` is a group DM (type 3) without the bot,
+and `set_use_external_apps(guild_or_channel, allowed)` turns "Use External Apps" off (the answers of a
+user-installed app there become ephemeral). `slash`, `click` and `say` work in all these places; a
+command the client would not offer there (its `contexts`, or no install covering the place) is an
+InteractionRejected, and each Interaction carries `owners` (its authorizing_integration_owners).
 """
 
 from .api import DiscordStandin

@@ -12,9 +12,17 @@ import discord as dpy
 
 from .env import API_BASE_ENV, GATEWAY_URL_ENV, pointed_at
 from .faults import Fault, InjectedFault
-from .interactions import Interaction, InteractionRejected, build_autocomplete_data, build_command_data, find_command
+from .installs import InstallsMixin
+from .interactions import (
+    Interaction,
+    InteractionRejected,
+    build_autocomplete_data,
+    build_command_data,
+    find_command,
+    offered_owners,
+)
 from .message import Message
-from .model import GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
+from .model import GROUP_DM, GUILD_FORUM, Channel, Guild, Member, Role, User, iso_at, snowflake
 from .ratelimits import RateLimits, RouteLimit
 from .server import StandinServer
 from .threads import apply_thread_change
@@ -23,7 +31,7 @@ from .world import ApiError, Command, RequestRecord, StandinTimeout, World
 Actor = Member | User
 
 
-class DiscordStandin:
+class DiscordStandin(InstallsMixin):
     """A fake Discord on 127.0.0.1 that a real discord.py bot can log in to.
 
     >>> async with DiscordStandin() as standin:
@@ -302,6 +310,8 @@ class DiscordStandin:
         auto_archive_duration: int = 1440,
     ) -> Channel:
         """A thread `owner` (default: the bot) started without a message; the owner is its first member."""
+        if owner is None and parent.guild is not None and not parent.guild.bot_member:
+            raise ValueError(f"the bot is not in {parent.guild.name}: name the thread's owner")
         thread = self.world.add_channel(
             Channel(
                 id=snowflake(),
@@ -413,6 +423,9 @@ class DiscordStandin:
         self._announce("GUILD_MEMBER_ADD", lambda: member.payload() | {"guild_id": str(guild.id)})
         return member
 
+    def _announce_guild(self, guild: Guild) -> None:
+        self._announce("GUILD_CREATE", guild.payload)
+
     def _announce(self, event: str, payload: Callable[[], dict[str, Any]]) -> None:
         """World changes made while a bot is connected reach it as gateway events."""
         if self.connected:
@@ -426,23 +439,28 @@ class DiscordStandin:
         """`/command sub [group sub] option=value` typed by `user` in `channel`."""
         name, *path = command.strip().lstrip("/").split()
         registered = find_command(self.world, channel, name)
-        self._check_can_see(user, channel)
+        actor = self._check_can_see(user, channel)
+        owners = offered_owners(self.world, registered, actor, channel)
         if channel.is_thread and channel.check_archived():
             # Threads.md: "Users cannot edit messages, add reactions, use application commands, or join archived threads."
             raise InteractionRejected(f"#{channel.name} is archived: Discord offers no slash commands there")
         required = registered.data.get("default_member_permissions")
-        if required is not None and isinstance(user, Member) and int(required) & ~user.permissions.value:
+        # Application_Commands.md, Contexts: "command permissions for apps installed to a server"; a
+        # server that has only its members' user installs holds none.
+        held = required is not None and isinstance(actor, Member) and "0" in owners
+        if held and int(required) & ~actor.permissions.value:
             raise InteractionRejected(f"{user.name} lacks the permissions /{name} requires ({required})")
         data = build_command_data(self.world, registered, path, options, user)
         return await self._dispatch(
             Interaction(
                 self.world,
                 kind=2,
-                actor=user,
+                actor=actor,
                 channel=channel,
                 data=data,
                 describe=f"/{command}",
                 ack_deadline=self.ack_deadline,
+                owners=owners,
             )
         )
 
@@ -453,17 +471,19 @@ class DiscordStandin:
         filled in already); the choices the bot answered (callback type 8) within Discord's 3 s."""
         name, *path = command.strip().lstrip("/").split()
         registered = find_command(self.world, channel, name)
-        self._check_can_see(user, channel)
+        actor = self._check_can_see(user, channel)
+        owners = offered_owners(self.world, registered, actor, channel)
         data = build_autocomplete_data(self.world, registered, path, options, user, option, value)
         interaction = await self._dispatch(
             Interaction(
                 self.world,
                 kind=4,
-                actor=user,
+                actor=actor,
                 channel=channel,
                 data=data,
                 describe=f"autocomplete {option!r} of /{command}",
                 ack_deadline=self.ack_deadline,
+                owners=owners,
             )
         )
         kind = await interaction.ack()
@@ -485,6 +505,9 @@ class DiscordStandin:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
+        # Receiving_and_Responding.md: authorizing_integration_owners "can be used to tell the difference
+        # between the authorizing user and the user that triggered an interaction (like a message component)".
+        origin = self.world.interactions.get(message.interaction_id) if message.interaction_id else None
         return await self._dispatch(
             Interaction(
                 self.world,
@@ -495,6 +518,7 @@ class DiscordStandin:
                 message=message,
                 describe=f"component {custom_id!r}",
                 ack_deadline=self.ack_deadline,
+                owners=dict(origin.owners) if origin is not None else None,
             )
         )
 
@@ -563,16 +587,19 @@ class DiscordStandin:
         """Members act in their guild; a bare User acting in a guild channel becomes that member."""
         guild = channel.guild
         if guild is None:
-            return user.user if isinstance(user, Member) else user
+            person = user.user if isinstance(user, Member) else user
+            if channel.type == GROUP_DM and person not in channel.recipients:
+                raise InteractionRejected(f"{person.name} is not in the group DM {channel.name or channel.id}")
+            return person
         member = guild.members.get(user.id)
         if member is None:
             raise InteractionRejected(f"{user.name} is not a member of {guild.name}")
         return member
 
-    def _check_can_see(self, user: Actor, channel: Channel) -> None:
+    def _check_can_see(self, user: Actor, channel: Channel) -> Actor:
         if channel.deleted:
             raise InteractionRejected(f"#{channel.name} was deleted")
-        self._actor_in(user, channel)
+        return self._actor_in(user, channel)
 
     def _component_on(self, user: Actor, message: Message, custom_id: str) -> dict[str, Any]:
         current = self.world.messages.get(message.id)
@@ -621,6 +648,7 @@ class DiscordStandin:
                 m.ephemeral_to is target
                 or (not m.ephemeral and m.guild is not None and target.id in m.guild.members)
                 or (m.channel.type == 1 and m.channel.recipient is target)
+                or (not m.ephemeral and m.channel.type == GROUP_DM and target in m.channel.recipients)
             )
         ]
 

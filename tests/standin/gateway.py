@@ -19,6 +19,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .installs import hidden_from_bot
 from .world import ApiError, World
 
 log = logging.getLogger(__name__)
@@ -133,7 +134,10 @@ class Gateway:
         return [s for s in self.sessions.values() if s.connection is not None and not s.invalidated]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH to every live session (and queue it for sessions that may resume)."""
+        """Send a DISPATCH to every live session (and queue it for sessions that may resume); none
+        about a place the bot is not in (installs.py: foreign guilds, group DMs), interactions excepted."""
+        if hidden_from_bot(self.world, event, data):
+            return
         for session in list(self.sessions.values()):
             if session.invalidated or not session.wants(event, data, self.world.bot.id):
                 continue

@@ -1,7 +1,8 @@
 """Interactions a test triggers: building INTERACTION_CREATE payloads and tracking the bot's answer.
 
 An `Interaction` is the test's handle on "alice clicked Start": await `.ack()` for the callback,
-`.reply()` for the message the user saw, `.followup(n)` for follow-ups.
+`.reply()` for the message the user saw, `.followup(n)` for follow-ups; `.owners` is what it says
+authorized it (authorizing_integration_owners), `.payload()` what the bot was sent.
 """
 
 from __future__ import annotations
@@ -10,6 +11,17 @@ import secrets
 import time
 from typing import Any
 
+from .installs import (
+    CONTEXT_NAMES,
+    GUILD_INSTALL,
+    app_permissions,
+    authorizing_owners,
+    context_of,
+    contexts_of,
+    forced_ephemeral,
+    member_permissions_in,
+    why_not_authorized,
+)
 from .message import Message
 from .model import Channel, Member, User, snowflake
 from .world import TOKEN_LIFETIME, Command, World
@@ -56,7 +68,11 @@ class Interaction:
         message: Message | None = None,
         describe: str = "",
         ack_deadline: float = 3.0,
+        owners: dict[str, str] | None = None,
     ) -> None:
+        """`owners` is the interaction's authorizing_integration_owners (installs.py): a command's come
+        from `offered_owners`, a component's from the interaction that sent its message; by default the
+        place's server install ({"0": guild id}, or {"0": "0"} in the bot's DM)."""
         self.world = world
         self.id = snowflake()
         self.token = "standin-" + secrets.token_urlsafe(24)
@@ -79,6 +95,11 @@ class Interaction:
         self.edits_at_ack = 0  # len(original.history) when the bot acknowledged
         self.modal: dict[str, Any] | None = None
         self.autocomplete_choices: list[dict[str, Any]] | None = None
+        self.owners = owners if owners is not None else authorizing_owners(world, self.user, channel, (GUILD_INSTALL,))
+        # Use External Apps off for this member here, and only the user install behind the interaction:
+        # Discord makes every response ephemeral (installs.py).
+        self.forced_ephemeral = forced_ephemeral(actor, channel, self.owners)
+        self.followup_posts = 0  # Create Followup Message calls that succeeded (5 at most for user installs)
 
     def __repr__(self) -> str:
         return f"<Interaction {self.describe} by {self.user.name} callback={CALLBACK_NAMES.get(self.callback_type)}>"
@@ -161,31 +182,54 @@ class Interaction:
             "locale": self.user.locale,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            # Receiving_and_Responding.md, Interaction Object: app_permissions is "Bitwise set of
-            # permissions the app has within the channel the interaction was sent from".
-            "app_permissions": str(world.bot_permissions_in(channel).value),
+            # Receiving_and_Responding.md, Interaction Object: app_permissions is the "Bitwise set of
+            # permissions the app has in the source location of the interaction" (installs.py).
+            "app_permissions": str(app_permissions(world, channel)),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
+            "authorizing_integration_owners": dict(self.owners),
+            "context": context_of(channel),
         }
         if isinstance(self.actor, Member):
             guild = self.actor.guild
-            data["channel"]["permissions"] = str(self.actor.permissions.value)
+            # Guild.md, Guild Member Object: permissions are the "Total permissions of the member in the
+            # channel, including overwrites, returned when in the interaction object".
+            permissions = str(member_permissions_in(self.actor, channel))
+            data["channel"]["permissions"] = permissions
             data.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 guild_locale=guild.preferred_locale,
-                member=self.actor.payload(with_permissions=True),
-                authorizing_integration_owners={"0": str(guild.id)},
-                context=0,
+                member=self.actor.payload() | {"permissions": permissions},
             )
         else:
-            data.update(user=self.user.payload(), authorizing_integration_owners={"1": str(self.user.id)}, context=1)
+            data["user"] = self.user.payload()
         if self.message is not None:
             data["message"] = self.message.payload()
         return data
 
 
 # --- slash command data ---------------------------------------------------------------------
+
+
+def offered_owners(world: World, command: Command, actor: Member | User, channel: Channel) -> dict[str, str]:
+    """The authorizing_integration_owners of `command` used by `actor` in `channel`, or
+    InteractionRejected where the client would not offer it: a context the command excludes, or no
+    installation that covers the place (installs.py). A guild command is its guild's, by its install."""
+    user = actor.user if isinstance(actor, Member) else actor
+    if command.guild_id is not None:
+        return authorizing_owners(world, user, channel, (GUILD_INSTALL,))
+    context = context_of(channel)
+    allowed = contexts_of(command.data)
+    if context not in allowed:
+        offered = ", ".join(CONTEXT_NAMES[c] for c in allowed) or "nowhere"
+        raise InteractionRejected(
+            f"/{command.name} is not offered in {CONTEXT_NAMES[context]}: its contexts are {offered}"
+        )
+    owners = authorizing_owners(world, user, channel, command.integration_types)
+    if not owners:
+        raise InteractionRejected(why_not_authorized(world, user, channel, command.integration_types))
+    return owners
 
 
 def find_command(world: World, channel: Channel, name: str) -> Command:

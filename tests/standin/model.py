@@ -44,6 +44,9 @@ DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     embed_links=True,
     attach_files=True,
+    # Change log, User-Installed Apps General Availability: "A new USE_EXTERNAL_APPS (1 << 50)
+    # permission was added, and is enabled for servers by default."
+    use_external_apps=True,
 )
 
 _counter = itertools.count()
@@ -66,6 +69,7 @@ def iso_at(monotonic_at: float) -> str:
 
 
 # Channel types (docs/resources/Channel.md, "Channel Types").
+GROUP_DM = 3  # "a direct message between multiple users"
 DM, GUILD_TEXT, GUILD_NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM, GUILD_MEDIA = (
     1,
     0,
@@ -191,7 +195,8 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, a forum (type 15), a thread (type 10/11/12) or a DM (type 1)."""
+    """A guild text channel, a forum (type 15), a thread (type 10/11/12), the bot's DM with a user
+    (type 1, `recipient`) or a group DM of users (type 3, `recipients`; the bot is never one)."""
 
     id: int
     name: str
@@ -200,6 +205,7 @@ class Channel:
     parent: Channel | None = None
     owner_id: int | None = None
     recipient: User | None = None
+    recipients: list[User] = field(default_factory=list)  # a group DM's users
     topic: str | None = None
     position: int = 0
     # Threads (docs/topics/Threads.md, "Active & Archived Threads"); times are on world.now()'s scale.
@@ -213,6 +219,8 @@ class Channel:
     last_message_id: int | None = None
     # Bits a channel permission overwrite denies the bot (DiscordStandin.deny_bot_permissions).
     bot_deny: int = 0
+    # Bits a channel overwrite denies @everyone (DiscordStandin.set_use_external_apps).
+    everyone_deny: int = 0
     deleted: bool = False
     clock: Callable[[], float] | None = field(default=None, repr=False)  # world.now, set by World.add_channel
 
@@ -245,6 +253,15 @@ class Channel:
             data.pop("name")
             data["recipients"] = [self.recipient.payload()] if self.recipient else []
             data["last_message_id"] = str(self.last_message_id) if self.last_message_id else None
+            return data
+        if self.type == GROUP_DM:
+            data.update(
+                name=self.name or None,  # an unnamed group DM's name is null
+                icon=None,
+                owner_id=str(self.owner_id) if self.owner_id else None,
+                recipients=[user.payload() for user in self.recipients],
+                last_message_id=str(self.last_message_id) if self.last_message_id else None,
+            )
             return data
         data["guild_id"] = str(self.guild.id) if self.guild else None
         data["last_message_id"] = str(self.last_message_id) if self.last_message_id else None
@@ -285,6 +302,9 @@ class Guild:
     name: str
     owner_id: int = 0
     preferred_locale: str = "en-US"
+    # False: a guild the bot was never added to (DiscordStandin.foreign_guild); its members may
+    # still use the app if they installed it to their account (installs.py).
+    bot_member: bool = True
     roles: list[Role] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)

@@ -7,8 +7,9 @@ from typing import Any
 from aiohttp import web
 
 from .commands import command_problems, form_errors
+from .installs import MISSING_ACCESS, bot_present, install_problems, integration_types_of
 from .message import Message
-from .model import Channel, snowflake
+from .model import Channel, Guild, snowflake
 from .plumbing import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -70,11 +71,23 @@ class RestApi:
             raise DiscordError(401, 0, "401: Unauthorized")
 
     def _channel(self, request: web.Request) -> Channel:
+        """The channel of the request's path. One in a place the bot is not in (a server it was not
+        added to, a group DM) is 403 / 50001 "Missing Access" for every bot-token request (installs.py)."""
         self._auth(request)
         channel = self.world.channels.get(int(request.match_info["channel"]))
         if channel is None:
             raise unknown("Channel", UNKNOWN_CHANNEL)
+        if not bot_present(channel):
+            raise missing_access()
         return channel
+
+    def guild(self, request: web.Request) -> Guild | None:
+        """The guild of the request's path, None if there is none; 403 / 50001 for a guild the bot is not in."""
+        self._auth(request)
+        guild_id = int(request.match_info["guild"])
+        if guild_id in self.world.foreign_guilds:
+            raise missing_access()
+        return self.world.guilds.get(guild_id)
 
     def _message(self, request: web.Request) -> Message:
         channel = self._channel(request)
@@ -121,8 +134,20 @@ class RestApi:
                 "interactions_endpoint_url": None,
                 "tags": [],
                 "redirect_uris": [],
+                # Application.md: "Default scopes and permissions for each supported installation context".
+                "integration_types_config": self._integration_types_config(),
             }
         )
+
+    def _integration_types_config(self) -> dict[str, Any]:
+        install = {
+            "0": {"scopes": ["applications.commands", "bot"], "permissions": str(self.world.bot_permissions.value)},
+            "1": {"scopes": ["applications.commands"], "permissions": "0"},
+        }
+        return {
+            str(kind): {"oauth2_install_params": install[str(kind)]}
+            for kind in sorted(self.world.app_integration_types)
+        }
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.base_url.replace("http://", "ws://", 1) + "/gateway"
@@ -148,6 +173,8 @@ class RestApi:
         return int(guild), self.world.guild_commands.setdefault(int(guild), {})
 
     def _command_payload(self, command: Command) -> dict[str, Any]:
+        """A command as Discord answers it: ``integration_types`` in force (the app's when the sync left
+        them out), ``contexts`` as synced (null when left out: the docs type it ``?list``)."""
         data = {
             "type": 1,
             "description": "",
@@ -155,19 +182,29 @@ class RestApi:
             "default_member_permissions": None,
             "nsfw": False,
             "contexts": None,
-            "integration_types": [0],
         } | command.data
-        data.update(id=str(command.id), application_id=str(self.world.application_id), version=str(command.id))
+        data.update(
+            id=str(command.id),
+            application_id=str(self.world.application_id),
+            version=str(command.id),
+            integration_types=list(command.integration_types),
+        )
         if command.guild_id:
             data["guild_id"] = str(command.guild_id)
         return data
 
     def _register(self, guild_id: int | None, scope: dict[str, Command], data: dict[str, Any]) -> Command:
         name = data.get("name", "")
-        if problems := command_problems(data):
+        supported = self.world.app_integration_types
+        if problems := command_problems(data) + install_problems(data, supported):
             raise DiscordError(400, 50035, "Invalid Form Body", form_errors(problems))
         old = scope.get(name)
-        command = Command(id=old.id if old else snowflake(), guild_id=guild_id, data=data)
+        command = Command(
+            id=old.id if old else snowflake(),
+            guild_id=guild_id,
+            data=data,
+            integration_types=integration_types_of(data, supported),
+        )
         scope[name] = command
         return command
 
@@ -356,8 +393,7 @@ class RestApi:
         return json_response(self.world.dm_channel(user).payload())
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         if guild is None:
             raise unknown("Guild", 10004)
         data = guild.payload()
@@ -366,15 +402,13 @@ class RestApi:
         return json_response(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         if guild is None:
             raise unknown("Guild", 10004)
         return json_response([c.payload() for c in guild.text_channels])
 
     async def get_member(self, request: web.Request) -> web.Response:
-        self._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.guild(request)
         member = guild.members.get(int(request.match_info["user"])) if guild else None
         if member is None:
             raise unknown("Member", 10007)
@@ -411,3 +445,8 @@ def _nonce(payload: dict[str, Any]) -> str | None:
             },
         )
     return str(nonce)
+
+
+def missing_access() -> DiscordError:
+    """Opcodes_and_Status_Codes.md, 50001 "Missing access": the bot has no access to the place."""
+    return DiscordError(403, MISSING_ACCESS, "Missing Access")

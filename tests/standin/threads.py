@@ -369,8 +369,7 @@ class ThreadApi:
     async def active_threads(self, request: web.Request) -> web.Response:
         """Guild.md, List Active Guild Threads: "Returns all active threads in the guild, including public
         and private threads" with "a thread member object for each returned thread the current user has joined"."""
-        self.rest._auth(request)
-        guild = self.world.guilds.get(int(request.match_info["guild"]))
+        guild = self.rest.guild(request)
         if guild is None:
             raise unknown("Guild", 10004)
         active = [t for t in guild.threads if not t.check_archived()]

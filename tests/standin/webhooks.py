@@ -2,7 +2,9 @@
 
 These routes are authenticated by the interaction token in the URL, not the bot token, and they
 enforce Discord's rules: one acknowledgement per interaction (40060), 3 s to acknowledge
-(10062 afterwards), tokens valid 15 minutes (50027 afterwards).
+(10062 afterwards), tokens valid 15 minutes (50027 afterwards), and for an interaction only a user
+install authorized, 5 follow-ups (40094 afterwards) and responses made ephemeral where the server
+turned "Use External Apps" off (installs.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .installs import MAX_FOLLOWUPS_REACHED, USER_INSTALL_FOLLOWUPS, bot_present, user_install_only
 from .interactions import Interaction
 from .message import Message
 from .model import EPHEMERAL_FLAG, LOADING_FLAG, snowflake
@@ -94,7 +97,8 @@ class WebhookApi:
         """Apply one callback; returns the `resource` part of the with_response answer."""
         is_component = interaction.kind in _COMPONENT_KINDS
         if kind in (4, 5):
-            message = self._new_message(interaction, ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG))
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG) or interaction.forced_ephemeral
+            message = self._new_message(interaction, ephemeral=ephemeral)
             if kind == 4:
                 apply_payload(self.world, self.rest.base_url, message, data, uploads, is_edit=False)
             else:
@@ -170,6 +174,12 @@ class WebhookApi:
 
     async def followup(self, request: web.Request) -> web.Response:
         interaction = self._interaction(request)
+        if user_install_only(interaction.owners) and interaction.followup_posts >= USER_INSTALL_FOLLOWUPS:
+            # Receiving_and_Responding.md, Create Followup Message: 5 follow-ups at most for an interaction
+            # only a user install authorized (installs.py); the code from Opcodes_and_Status_Codes.md.
+            raise DiscordError(
+                400, MAX_FOLLOWUPS_REACHED, "This interaction has hit the maximum number of follow up messages"
+            )
         payload, uploads = await read_body(request)
         original = interaction.original
         if interaction.callback_type == 5 and original is not None and original.loading:
@@ -179,8 +189,8 @@ class WebhookApi:
             message.edited_timestamp = None
             await self.rest.dispatch_message("MESSAGE_UPDATE", message)
         else:
-            ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL_FLAG)
-            if interaction.channel.is_thread and not ephemeral:
+            ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL_FLAG) or interaction.forced_ephemeral
+            if interaction.channel.is_thread and not ephemeral and bot_present(interaction.channel):
                 # A public follow-up is a message the bot user creates in the thread: Threads.md's
                 # rules for sending one hold ("Users (including bot users) without MANAGE_THREADS
                 # ... won't be able to create or update messages in locked threads"; sending one
@@ -193,6 +203,7 @@ class WebhookApi:
                 await add_pinged_members(self.world, interaction.channel, message.pinged_users)
             await self.rest.dispatch_message("MESSAGE_CREATE", message)
         interaction.followups.append(message)
+        interaction.followup_posts += 1
         self.world.notify()
         if request.query.get("wait") in ("true", "1", "True"):
             return json_response(message.payload())

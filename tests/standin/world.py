@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import discord
 
 from .faults import Faults
+from .installs import app_permissions_without_bot, bot_present
 from .message import Message
 from .model import (
     DEFAULT_BOT_PERMISSIONS,
@@ -68,6 +69,8 @@ class Command:
     id: int
     guild_id: int | None
     data: dict[str, Any] = field(default_factory=dict)
+    # The installation contexts in force (installs.py): as synced, or the app's when the sync left them out.
+    integration_types: tuple[int, ...] = (0,)
 
     @property
     def name(self) -> str:
@@ -80,7 +83,13 @@ class World:
         self.application_id = snowflake()
         self.bot = User(id=self.application_id, name=bot_name, bot=True)
         self.users: dict[int, User] = {self.bot.id: self.bot}
-        self.guilds: dict[int, Guild] = {}
+        self.guilds: dict[int, Guild] = {}  # the guilds the bot is a member of
+        # Installs (installs.py): guilds the bot was never added to, the users who installed the app
+        # to their account, and where the app can be installed at all (Application.md, "Setting
+        # Supported Installation Contexts"; the bot's app today: servers only).
+        self.foreign_guilds: dict[int, Guild] = {}
+        self.user_installs: set[int] = set()
+        self.app_integration_types: frozenset[int] = frozenset({0})
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         # The same messages by channel and by ephemeral owner: a load test with
@@ -115,10 +124,25 @@ class World:
         guild = Guild(id=snowflake(), name=name, preferred_locale=locale)
         guild.owner_id = owner.id if owner else 0
         guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS.value))
-        bot_role = Role(id=snowflake(), name=self.bot.name, permissions=self.bot_permissions.value, position=1)
+        return self.seat_bot(guild)
+
+    def seat_bot(self, guild: Guild) -> Guild:
+        """The bot joins `guild` (with a role of its own, as an invite gives it): a foreign guild stops being one."""
+        bot_role = Role(
+            id=snowflake(), name=self.bot.name, permissions=self.bot_permissions.value, position=len(guild.roles)
+        )
         guild.roles.append(bot_role)
         guild.members[self.bot.id] = Member(user=self.bot, guild=guild, roles=[bot_role])
+        guild.bot_member = True
+        self.foreign_guilds.pop(guild.id, None)
         self.guilds[guild.id] = guild
+        return guild
+
+    def add_foreign_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        """A guild without the bot: only @everyone, no bot member, kept apart from `guilds`."""
+        guild = Guild(id=snowflake(), name=name, preferred_locale=locale, bot_member=False)
+        guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS.value))
+        self.foreign_guilds[guild.id] = guild
         return guild
 
     def add_channel(self, channel: Channel) -> Channel:
@@ -144,7 +168,10 @@ class World:
     def bot_permissions_in(self, channel: Channel) -> discord.Permissions:
         """The bot's permissions in `channel`: its roles, minus the overwrites on the channel (a thread
         has none of its own: docs/topics/Threads.md, "Threads generally inherit permissions from the
-        parent channel"). ADMINISTRATOR overrides every overwrite (docs/topics/Permissions.md)."""
+        parent channel"). ADMINISTRATOR overrides every overwrite (docs/topics/Permissions.md). Where the
+        bot is not (a foreign guild, a group DM): what the app may use there (installs.py)."""
+        if not bot_present(channel):
+            return discord.Permissions(app_permissions_without_bot(channel))
         base = self.bot_permissions
         if channel.type == 1 or base.administrator:
             return discord.Permissions.all() if base.administrator else base
