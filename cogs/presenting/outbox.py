@@ -285,7 +285,10 @@ class OutboxDelivery:
                 if me is not None and message.author.id == me.id and matches(message):
                     log.info("table %s: a post was already sent (message %s)", table.id, message.id)
                     return message
-        except discord.HTTPException as exc:  # cannot read the channel: sending is all that is left
+        except discord.HTTPException as exc:
+            if transient(exc):  # the look is tried again later: sending now could show the post twice
+                raise
+            # Refused for good (no permission to read the channel): sending is all that is left.
             log.warning("table %s: could not look for an earlier post (%s)", table.id, exc)
         return None
 

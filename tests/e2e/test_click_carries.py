@@ -94,6 +94,26 @@ async def test_a_follow_up_taken_but_answered_5xx_is_shown_once(world):
         world.standin.assert_no_errors()
 
 
+@pytest.mark.parametrize("failure", [dict(status=503), dict(status=429, times=5), dict(drop=True)])
+async def test_a_look_in_the_channel_that_fails_is_tried_again_before_anything_is_sent(world, failure):
+    """Discord took the follow-up and answered 503; the look in the channel that would find it fails
+    too (a 503, a 429 that outlasts discord.py's tries, a cut). Sending now could show the reveal
+    twice: the look is tried again, finds it, and the reveal shows once."""
+    async with world.running_bot():
+        table = await start_game(world, rounds=1)
+        await pick(world, world.alice, table)
+        failed = world.standin.fail_next("POST", FOLLOW_UP, status=503, applied=True, channel=world.channel.id)
+        look = world.standin.fail_next("GET", "/channels/{channel}/messages", channel=world.channel.id, **failure)
+        await pick(world, world.bob, table)
+        await world.settle()
+        assert failed.spent and look.spent
+        assert len(reveals(world)) == 1, "the reveal Discord took is the only one"
+        await world.play([world.alice, world.bob])
+        await world.settle()
+        assert len(reveals(world)) == 10
+        world.standin.assert_no_errors()
+
+
 async def test_a_follow_up_cut_off_before_discord_took_it_is_sent_by_the_bot(world):
     async with world.running_bot():
         table = await start_game(world, rounds=1)
