@@ -62,6 +62,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,6 +124,11 @@ class Bot:
         await self.standin.wait_for_commands("6nimmt", timeout=60)
         if self.down and len(self.down[-1]) == 1:
             self.down[-1].append(time.monotonic())
+
+    def print_tasks(self) -> None:
+        """The bot prints its tasks, and where each waits, to its log (a table stalled: what holds it)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR2)
 
     async def kill(self) -> None:
         self.down.append([time.monotonic()])
@@ -241,6 +247,7 @@ class Run:
     stalled_games: list[int] = field(default_factory=list)
     playing: dict[int, object] = field(default_factory=dict)  # game id -> its thread, while it plays
     notes: list[str] = field(default_factory=list)
+    on_stall: Callable[[], None] = lambda: None  # the bot process prints its tasks to its log
 
 
 class Stalled(Exception):
@@ -288,6 +295,18 @@ class Table:
         except StandinTimeout:
             return None
 
+    async def seated(self, lobby, guest, timeout: float = 5.0) -> bool:
+        """Whether the lobby shows ``guest`` among its players within ``timeout`` (a join the
+        database could not save is answered, and shows nobody new)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.standin.message(lobby.id)
+            text = f"{shown.content} {shown.embed}"
+            if guest.name in text or f"<@{_uid(guest)}>" in text:
+                return True
+            await asyncio.sleep(0.2)
+        return False
+
     async def click(self, user, message, custom_id):
         """The click, or None when Discord would not send it (the button is gone, the gateway
         connection to the bot was just cut under the dispatch)."""
@@ -317,6 +336,7 @@ class Table:
                 if thread is not None:
                     stall += f"\n    its thread shows:\n{story(self.standin, thread)}"
             in_thread = self.where is not self.channel
+            self.run.on_stall()
             self.run.stalled_games.append(self.game_id)
             self.run.stalled.append(
                 f"  table {self.index} (game {self.game_id}) in #{self.channel.name}: {stall}\n"
@@ -374,9 +394,9 @@ class Table:
                 if join is None:
                     raise Stalled("the lobby lost its Join button")
                 click = await self.click(guest, current, join)
-                if click is not None and await self.answered(click) is not None:
+                if click is not None and await self.answered(click) is not None and await self.seated(lobby, guest):
                     self.moved()
-                    break  # joined, or told why not (already seated)
+                    break
                 self.check("joining the lobby")
                 await asyncio.sleep(1)
 
@@ -840,6 +860,7 @@ async def main_async(args) -> None:
             )
         with tempfile.TemporaryDirectory() as tmp:
             bot = Bot(standin, tmp)
+            run.on_stall = bot.print_tasks
             try:
                 await bot.start()
                 standin.world.faults.rng.seed(args.seed)

@@ -40,6 +40,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     times (``time.time()``) at which ``main`` began (the interpreter is up), the bot's setup hook
     began (imports done, store open, logged in) and the ``RESTORED`` line was printed; what a
     restart costs, for ``benchmarks/turn_based.py``.
+``SIGUSR2``
+    the process prints every asyncio task and where it waits to stderr (what holds a table that
+    stalled: the chaos benchmark sends it when one does).
 ``SIXNIMMT_WRITES=<path>``
     the moment each REST request of the bot token is written, a line each (``record_writes``).
 ``SIXNIMMT_CRASH_AT=<point>``
@@ -200,6 +203,16 @@ def install_results_crash() -> None:
 
 #: The running bot, for the probe's view of its AI seats (set by ``main``).
 RUNNING: list = []
+
+
+def print_tasks() -> None:
+    """SIGUSR2: every task of the loop and the frame it waits in, to stderr (runs on the loop)."""
+    tasks = asyncio.all_tasks()
+    print(f"--- {len(tasks)} tasks at {time.monotonic():.1f}", file=sys.stderr)
+    for task in tasks:
+        print(f"task {task.get_name()}:", file=sys.stderr)
+        task.print_stack(limit=12, file=sys.stderr)
+    sys.stderr.flush()
 
 
 def write_probe(path: str) -> None:
@@ -370,6 +383,7 @@ async def main() -> None:
             if os.environ.get("SIXNIMMT_SYNC"):
                 await self.tree.sync()
 
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, print_tasks)
     if os.environ.get("SIXNIMMT_PROBE"):
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, write_probe, os.environ["SIXNIMMT_PROBE"])
     lag = None
