@@ -132,6 +132,8 @@ async def start_command(
     # Opened from a game's thread, the lobby goes to the channel and the answer says where: only
     # the player sees it, even if the save is slow and the answer deferred.
     async with Reply(interaction, Answer.PUBLIC if parent is None else Answer.EPHEMERAL) as reply:
+        if parent is not None:  # the answer waits for the lobby's post with the bot's token: deferred at once
+            await reply.defer()
         try:
             server = await bot.server_settings.fetch(guild_id)
         except Exception:  # logged and counted by the book

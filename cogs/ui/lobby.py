@@ -90,8 +90,11 @@ class RematchButton(TableItem, discord.ui.DynamicItem[discord.ui.Button], templa
         parent = game_thread_parent(interaction)
         if parent is not None:
             # Pressed in a finished game's thread: the lobby goes to the channel, and the answer, only
-            # the player's, says where (even if the save is slow and the answer deferred).
+            # the player's, says where (even if the save is slow and the answer deferred). That answer
+            # waits for the lobby's post with the bot's token: deferred at once, it never hangs on a
+            # busy moment's timer.
             reply.answer = Answer.EPHEMERAL
+            await reply.defer()
         async with lobby_answer(reply, parent if parent is not None else channel_id_of(interaction)):
             await service.rematch(self.table_id, interaction.user.id, interaction.user.display_name, threads=threads)
 

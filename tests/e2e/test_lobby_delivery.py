@@ -73,6 +73,22 @@ async def test_a_rematch_whose_lobby_post_fails_shows_the_lobby_once(world, fail
         world.standin.assert_no_errors()
 
 
+async def test_a_rematch_in_a_thread_shows_thinking_at_once_while_its_lobby_is_posted(world):
+    """The answer to a Rematch pressed in a finished game's thread is a link to the lobby, which the
+    bot's token posts in the channel first (here tried again after a 503): the click is deferred at
+    once, so the player sees it taken however long that post takes, and never relies on a timer
+    that a busy moment could hold past Discord's 3 s."""
+    world.threads = True
+    async with world.running_bot():
+        _, standings = await finished_in_thread(world)
+        rule = world.standin.fail_next("POST", MESSAGES, channel=world.channel.id, status=503)
+        rematch = await world.standin.click(world.alice, standings, standings.button("Rematch")["custom_id"])
+        assert await rematch.ack() == 5, 'deferred, privately ("thinking…")'
+        said = await rematch.reply(timeout=10)
+        assert rule.spent and said.ephemeral_to.id == world.alice.id and "new table is open" in said.content
+        world.standin.assert_no_errors()
+
+
 @pytest.mark.parametrize("failure", ["503", "cut"])
 async def test_the_next_game_typed_in_a_finished_thread_shows_its_lobby_once_when_its_post_fails(world, failure):
     world.threads = True
