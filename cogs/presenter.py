@@ -41,9 +41,11 @@ from cogs.presenting.budget import (
     BEFORE_INSTALL,
     BURST,
     REACH,
+    ROUTE_WINDOW,
     Priority,
     RequestBudget,
     install,
+    process_started,
     requests_for,
 )
 from cogs.presenting.carriers import Carriers, serve
@@ -85,6 +87,8 @@ class Presenter:
         self.budget = RequestBudget(requests_per_second, reach=REACH, burst=BURST)
         self._uninstall = install(client.http, self.budget)
         self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
+        self.started = process_started()
+        self.route_window = ROUTE_WINDOW  # how long a restored table's channel is left alone after the start
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self._stages: dict[int, TableStage] = {}  # by table: all the presenter holds of each
@@ -113,6 +117,9 @@ class Presenter:
                 stage.opening = opening
         if update.kind == "restored":
             self.channels.confirm_home(snapshot)
+            # A crash just before this start may have spent the channel's route buckets.
+            for channel_id in {snapshot.channel_id, snapshot.home_id}:
+                self.budget.hold_channel(channel_id, self.started + self.route_window)
         brought_posts = self.outbox.take(stage, snapshot, restored=update.kind == "restored")
         if not brought_posts and self.live.needs_edit(stage, update):
             self.live.fall_behind(stage)

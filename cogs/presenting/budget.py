@@ -22,6 +22,8 @@ import enum
 import heapq
 import itertools
 import logging
+import os
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
@@ -75,6 +77,28 @@ IN_FLIGHT_MOST = 5.0
 #: one every ``span / limit`` seconds. A whole second's worth let through at once reaches Discord as a
 #: queue whose tail it reads late (a second's worth may then land with the next one).
 BURST = 5
+#: How long a route's bucket may remember the requests of the process before this one. Discord's
+#: message routes allow a few requests a channel over a few seconds (5 in 5 s), and a process started
+#: after a crash cannot know what its predecessor spent of them: the restored tables' channels are
+#: left alone until this long after the process started (``RequestBudget.hold_channel``).
+ROUTE_WINDOW = 5.0
+#: A request about one channel (its messages, its thread, the channel itself).
+CHANNEL_PATH = re.compile(r"^/api/v\d+/channels/(\d+)")
+_IMPORTED = time.monotonic()
+
+
+def process_started() -> float:
+    """When this process started, on the monotonic clock (where the system does not say: when this
+    module was imported, a little later)."""
+    try:
+        with open("/proc/self/stat") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return _IMPORTED
+    return min(time.monotonic() - max(age, 0.0), _IMPORTED)
+
+
 #: The requests of the login (the bot's user, its application), made before the budget is installed,
 #: which the catch-up of a start may follow within the same second.
 BEFORE_INSTALL = 4
@@ -135,6 +159,7 @@ class RequestBudget:
         self.pace = self.span / self.limit if burst is not None else 0.0
         self.ahead = (max(1, burst) - 1) * self.pace if burst is not None else 0.0
         self._due = float("-inf")  # when the next start is due, at the pace
+        self._held: dict[int, float] = {}  # channel -> until when its requests wait (``hold_channel``)
         self.clock = clock
         self.sleep = sleep
         self._starts: list[Start] = []  # the starts of the last window, and those still being written
@@ -165,6 +190,26 @@ class RequestBudget:
         now = self.clock()
         for _ in range(count):
             self._start(now, until_sent=False)
+
+    def hold_channel(self, channel_id: int, until: float) -> None:
+        """Requests about ``channel_id`` wait until ``until`` (on ``clock``) before their turn: the
+        process before this one may have spent the channel's route buckets just before it died."""
+        if until > self.clock():
+            self._held[channel_id] = max(until, self._held.get(channel_id, until))
+
+    async def held(self, path: str) -> None:
+        """Wait while ``path``'s channel is held (``hold_channel``)."""
+        if not self._held:
+            return
+        found = CHANNEL_PATH.match(path)
+        until = self._held.get(int(found[1])) if found is not None else None
+        if until is None:
+            return
+        wait = until - self.clock()
+        if wait <= 0:
+            self._held.pop(int(found[1]), None)  # type: ignore[index]
+            return
+        await self.sleep(wait)
 
     def room_for(self, priority: Priority) -> bool:
         """Whether a request of ``priority`` would go at once: a free start, and nobody waiting."""
@@ -243,6 +288,7 @@ def request_trace(budget: RequestBudget) -> aiohttp.TraceConfig:
         session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
     ) -> None:
         if counts_against_the_limit(params.url.path):
+            await budget.held(params.url.path)
             context.budget_start = await budget.acquire(until_sent=True)
 
     async def on_request_sent(session: aiohttp.ClientSession, context: SimpleNamespace, params: Any) -> None:

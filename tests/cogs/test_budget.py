@@ -303,3 +303,20 @@ async def test_a_paced_budget_that_was_quiet_lets_a_few_go_at_once_again():
     assert [at for at, _ in await granted_times(budget, time, [Priority.PLAYERS] * 3)] == [time.now] * 3
     assert not budget.room_for(Priority.PLAYERS), "a fourth would be ahead of the pace"
     assert budget.seconds_to_room() == pytest.approx(0.1)
+
+
+async def test_a_restored_tables_channel_is_left_alone_until_its_buckets_may_have_reset():
+    """A process killed just before this one may have spent a channel's route buckets (5 messages in
+    5 s): requests about a held channel wait until the hold ends, others go at once."""
+    time = FakeTime()
+    budget = RequestBudget(45, burst=5, clock=time.clock, sleep=time.sleep)
+    budget.hold_channel(7, until=5.0)
+    budget.hold_channel(8, until=-1.0)  # the window already passed: nothing to hold
+    await budget.held("/api/v10/channels/8/messages")
+    await budget.held("/api/v10/interactions/7/token/callback")
+    await budget.held("/api/v10/users/@me")
+    assert time.now == 0.0, "other channels and other routes go at once"
+    await budget.held("/api/v10/channels/7/messages/9/threads")
+    assert time.now == pytest.approx(5.0), "the held channel's request waited for the hold to end"
+    await budget.held("/api/v10/channels/7/messages")
+    assert time.now == pytest.approx(5.0), "and once it has, nothing waits"
