@@ -107,6 +107,7 @@ class Bot:
             DATABASE_PATH=self.db,
             LOG_LEVEL="WARNING",
             SIXNIMMT_SYNC="1",
+            SIXNIMMT_STALL_DUMP="1.0",  # a stall of the bot's loop says what held it, in its log
             THREADS="true",
         )
         with open(self.log_path, "ab") as log:

@@ -40,6 +40,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
     times (``time.time()``) at which ``main`` began (the interpreter is up), the bot's setup hook
     began (imports done, store open, logged in) and the ``RESTORED`` line was printed; what a
     restart costs, for ``benchmarks/turn_based.py``.
+``SIXNIMMT_STALL_DUMP=<seconds>``
+    whenever the event loop has not run for that long, every thread's stack is printed to
+    stderr (``faulthandler``): what blocked it (the chaos benchmark sets it).
 ``SIGUSR2``
     the process prints every asyncio task and where it waits to stderr (what holds a table that
     stalled: the chaos benchmark sends it when one does).
@@ -203,6 +206,20 @@ def install_results_crash() -> None:
 
 #: The running bot, for the probe's view of its AI seats (set by ``main``).
 RUNNING: list = []
+
+
+def watch_the_loop(seconds: float) -> None:
+    """``SIXNIMMT_STALL_DUMP``: the loop re-arms a ``faulthandler`` timer ten times a second; if it
+    ever stops running for ``seconds``, the timer fires and prints what every thread was doing."""
+    import faulthandler
+
+    loop = asyncio.get_running_loop()
+
+    def rearm() -> None:
+        faulthandler.dump_traceback_later(seconds, exit=False, file=sys.stderr)
+        loop.call_later(0.1, rearm)
+
+    rearm()
 
 
 def print_tasks() -> None:
@@ -384,6 +401,8 @@ async def main() -> None:
                 await self.tree.sync()
 
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, print_tasks)
+    if os.environ.get("SIXNIMMT_STALL_DUMP"):
+        watch_the_loop(float(os.environ["SIXNIMMT_STALL_DUMP"]))
     if os.environ.get("SIXNIMMT_PROBE"):
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, write_probe, os.environ["SIXNIMMT_PROBE"])
     lag = None
