@@ -796,6 +796,16 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
         )
         print("    own 429s by route: " + ", ".join(f"{route} x{n}" for route, n in own.most_common(6)))
         print(f"    own 429s by scope (injected ones count as user): {figures.too_many}")
+        # What came before each: the requests to the same route and place, as the stand-in got them.
+        for own_429 in [r for r in standin.requests if r.status == 429 and (r.at, r.path) not in injected_at][:6]:
+            same = [
+                r
+                for r in standin.requests
+                if r.method == own_429.method and r.path == own_429.path and own_429.at - 6 <= r.at <= own_429.at
+            ]
+            trail = ", ".join(f"{r.at - own_429.at:+.2f} s {r.status}" for r in same[-8:])
+            route = own_429.path.split("/api/v10", 1)[-1]
+            print(f"    {own_429.method} {route} at {own_429.at - began:.1f} s: {trail}")
 
     # clicks unanswered within 3 s while the process was up
     windows = [(d[0] - standin.ack_deadline, d[1] if len(d) > 1 else float("inf")) for d in bot.down]

@@ -135,6 +135,21 @@ async def test_discord_py_is_paced_by_the_headers_and_never_refused(limited: Any
     assert standin.rate_limits.figures().too_many == {}
 
 
+async def test_an_injected_429_takes_no_room_in_the_routes_bucket(limited: Any) -> None:
+    """discord.py counts a request against its bucket once, however often a 429 makes it try again;
+    Discord's 429 is a refusal that takes no room in the bucket either. Three injected 429s, then
+    the bucket's three posts: none is refused by the limit itself."""
+    standin, guild, (games, *_), _ = limited
+    standin.set_rate_limits(True, routes={CREATE: RouteLimit(3, 5.0, "msg-create")})
+    async with standin.running(TinyBot(guild.id)) as bot:
+        target = bot.get_channel(games.id)
+        standin.fail_next("POST", MESSAGES, status=429, times=3)
+        for turn in range(3):
+            await target.send(f"turn {turn}")
+    assert [m.content for m in standin.channel_messages(games)] == [f"turn {i}" for i in range(3)]
+    assert standin.rate_limits.figures().too_many == {"user": 3}, "the three injected 429s, and no other"
+
+
 async def test_a_global_429_is_waited_out_and_retried_and_nothing_is_lost(limited: Any) -> None:
     standin, guild, channels, _ = limited
     more = [standin.add_text_channel(guild, f"more-{i}") for i in range(6)]

@@ -69,15 +69,17 @@ def error_middleware(world: World, prefix: str = ""):
         route = route_of(request, prefix)
         limits = world.rate_limits
         headers: dict[str, str] = {}
-        if limits.enabled:
-            refusal, headers = limits.admit(request.method, route, major_of(request.match_info))
-            if refusal is not None:
-                return _too_many(world, request, route, refusal, record_at)
         fault = (
             world.faults.pick(request.method, route, channel_of(request, world.interactions_by_token))
             if world.faults.rules
             else None
         )
+        # A 429 is a refusal (Rate_Limits.md): the request takes no room in the limits it was refused
+        # by, so an injected 429 takes none either; any other answer was admitted and counts.
+        if limits.enabled and not (fault is not None and fault.status == 429):
+            refusal, headers = limits.admit(request.method, route, major_of(request.match_info))
+            if refusal is not None:
+                return _too_many(world, request, route, refusal, record_at)
         if fault is not None:
             response = await _inject(world, request, handler, fault, record_at)
         else:
