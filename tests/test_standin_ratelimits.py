@@ -135,19 +135,24 @@ async def test_discord_py_is_paced_by_the_headers_and_never_refused(limited: Any
     assert standin.rate_limits.figures().too_many == {}
 
 
-async def test_an_injected_429_takes_no_room_in_the_routes_bucket(limited: Any) -> None:
-    """discord.py counts a request against its bucket once, however often a 429 makes it try again;
-    Discord's 429 is a refusal that takes no room in the bucket either. Three injected 429s, then
-    the bucket's three posts: none is refused by the limit itself."""
+@pytest.mark.parametrize(("status", "failures", "limit"), [(429, 2, 3), (502, 1, 1)])
+async def test_an_injected_failure_that_changed_nothing_takes_no_room_in_the_routes_bucket(
+    limited: Any, status: int, failures: int, limit: int
+) -> None:
+    """discord.py counts a request against its bucket once, however often a 429 or a 5xx makes it
+    try again (a 5xx without waiting for the bucket); a failure that changed nothing takes no room
+    in the bucket either (a 429 is a refusal). The failures, then the bucket's posts: none is
+    refused by the limit itself."""
     standin, guild, (games, *_), _ = limited
-    standin.set_rate_limits(True, routes={CREATE: RouteLimit(3, 5.0, "msg-create")})
+    standin.set_rate_limits(True, routes={CREATE: RouteLimit(limit, 5.0, "msg-create")})
     async with standin.running(TinyBot(guild.id)) as bot:
         target = bot.get_channel(games.id)
-        standin.fail_next("POST", MESSAGES, status=429, times=3)
-        for turn in range(3):
+        standin.fail_next("POST", MESSAGES, status=status, times=failures)
+        for turn in range(limit):
             await target.send(f"turn {turn}")
-    assert [m.content for m in standin.channel_messages(games)] == [f"turn {i}" for i in range(3)]
-    assert standin.rate_limits.figures().too_many == {"user": 3}, "the three injected 429s, and no other"
+    assert [m.content for m in standin.channel_messages(games)] == [f"turn {i}" for i in range(limit)]
+    refused = standin.rate_limits.figures().too_many
+    assert refused == ({"user": failures} if status == 429 else {}), "the injected failures, and no 429 of the limit"
 
 
 async def test_a_global_429_is_waited_out_and_retried_and_nothing_is_lost(limited: Any) -> None:

@@ -75,8 +75,9 @@ def error_middleware(world: World, prefix: str = ""):
             else None
         )
         # A 429 is a refusal (Rate_Limits.md): the request takes no room in the limits it was refused
-        # by, so an injected 429 takes none either; any other answer was admitted and counts.
-        if limits.enabled and not (fault is not None and fault.status == 429):
+        # by. An injected failure that changed nothing (a 429, a 5xx or a cut before Discord took the
+        # request) takes none either; one Discord applied before failing its answer was admitted.
+        if limits.enabled and (fault is None or (fault.applied and fault.status != 429)):
             refusal, headers = limits.admit(request.method, route, major_of(request.match_info))
             if refusal is not None:
                 return _too_many(world, request, route, refusal, record_at)
