@@ -27,6 +27,9 @@ Test hooks, set through the environment (nothing here is in the bot itself):
 ``SIXNIMMT_WITHOUT=<module>[,<module>...]``
     the process runs as if these packages were not installed (e.g. ``zstandard,orjson``, the
     ``discord.py[speed]`` extras: discord.py then asks for zlib-stream and parses with json).
+``SIXNIMMT_ROUTE_WINDOW=<seconds>``
+    how long a restored table's channel is left alone after the start (the tests' restarts
+    shorten it; the presenter's ``route_window``).
 ``SIXNIMMT_NONCE_TRUST=<seconds>``
     how long the presenter trusts Discord to remember a post's nonce (0: every post re-sent
     is first looked for in the channel, as after an outage longer than Discord's window).
@@ -356,6 +359,10 @@ async def main() -> None:
         import cogs.presenting.outbox
 
         cogs.presenting.outbox.NONCE_TRUST = float(os.environ["SIXNIMMT_NONCE_TRUST"])
+    if os.environ.get("SIXNIMMT_ROUTE_WINDOW"):
+        import cogs.presenter
+
+        cogs.presenter.ROUTE_WINDOW = float(os.environ["SIXNIMMT_ROUTE_WINDOW"])
     seed = os.environ.get("SIXNIMMT_TEST_SEED")
     if seed:
         Lobby.new_seed = staticmethod(lambda: int(seed))
