@@ -556,6 +556,14 @@ class Table:
         return None
 
 
+def bucket_of(path: str) -> str:
+    """A request's route with its channel and every other id but the first as {id}: what a route's
+    bucket is counted by (its major parameter)."""
+    head, _, rest = path.partition("/channels/")
+    channel, _, tail = rest.partition("/")
+    return f"{head}/channels/{channel}/" + re.sub(r"\d+", "{id}", tail)
+
+
 def _uid(user) -> int:
     return user.user.id if hasattr(user, "user") else user.id
 
@@ -814,12 +822,13 @@ def report(standin, bot: Bot, run: Run, args, began: float, ended: float, events
         print(f"    own 429s by scope (injected ones count as user): {figures.too_many}")
         # What came before each: the requests to the same route and place, as the stand-in got them.
         for own_429 in [r for r in standin.requests if r.status == 429 and (r.at, r.path) not in injected_at][:6]:
+            bucket = bucket_of(own_429.path)  # a route's bucket is the channel's, whichever message
             same = [
                 r
                 for r in standin.requests
-                if r.method == own_429.method and r.path == own_429.path and own_429.at - 6 <= r.at <= own_429.at
+                if r.method == own_429.method and bucket_of(r.path) == bucket and own_429.at - 6 <= r.at <= own_429.at
             ]
-            trail = ", ".join(f"{r.at - own_429.at:+.2f} s {r.status}" for r in same[-8:])
+            trail = ", ".join(f"{r.at - own_429.at:+.2f} s {r.status}" for r in same[-10:])
             route = own_429.path.split("/api/v10", 1)[-1]
             print(f"    {own_429.method} {route} at {own_429.at - began:.1f} s: {trail}")
 

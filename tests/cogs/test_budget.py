@@ -161,8 +161,14 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
     await server.start_server()
     session = aiohttp.ClientSession()
     try:
-        http = SimpleNamespace(_HTTPClient__session=session)  # discord.py's HTTPClient, logged in
+
+        async def discord_request(route, **kwargs):  # discord.py's HTTPClient.request
+            return route
+
+        # discord.py's HTTPClient, logged in
+        http = SimpleNamespace(_HTTPClient__session=session, request=discord_request)
         undo = install(http, budget)
+        assert http.request is not discord_request and await http.request("route") == "route"
 
         async def get(path: str) -> None:
             async with session.get(server.make_url(path)) as response:
@@ -183,6 +189,7 @@ async def test_every_request_to_the_api_waits_for_the_budget_with_its_priority()
         ]
         assert budget.asked == [Priority.NORMAL, Priority.PLAYERS]
         undo()
+        assert http.request is discord_request
         await get("/api/v10/after")
         assert arrived[-1] == ("/api/v10/after", pytest.approx(1.0)) and budget.granted == 2, "undone: no more waiting"
     finally:
@@ -320,3 +327,33 @@ async def test_a_restored_tables_channel_is_left_alone_until_its_buckets_may_hav
     assert time.now == pytest.approx(5.0), "the held channel's request waited for the hold to end"
     await budget.held("/api/v10/channels/7/messages")
     assert time.now == pytest.approx(5.0), "and once it has, nothing waits"
+
+
+async def test_a_channels_requests_of_one_route_go_one_at_a_time():
+    """discord.py counts a bucket's room from each answer's headers, and an answer to a request sent
+    beside another still in flight counts that one as not made: one request of a route in each
+    channel in flight at a time, others side by side; nothing of a channel is kept once it is quiet."""
+    from discord.http import Route
+
+    from cogs.presenting.budget import OneAtATime
+
+    turns = OneAtATime()
+    in_flight: dict[str, int] = {}
+    most: dict[str, int] = {}
+
+    async def send(route: Route, name: str) -> None:
+        async with turns.turn(route):
+            in_flight[name] = in_flight.get(name, 0) + 1
+            most[name] = max(most.get(name, 0), in_flight[name])
+            await asyncio.sleep(0.01)
+            in_flight[name] -= 1
+
+    edit = "/channels/{channel_id}/messages/{message_id}"
+    await asyncio.gather(
+        *(send(Route("PATCH", edit, channel_id=1, message_id=m), "edits in 1") for m in range(4)),
+        *(send(Route("PATCH", edit, channel_id=2, message_id=m), "edits in 2") for m in range(2)),
+        *(send(Route("POST", "/channels/{channel_id}/messages", channel_id=1), "posts in 1") for _ in range(2)),
+        *(send(Route("GET", "/users/@me"), "no channel") for _ in range(3)),
+    )
+    assert most == {"edits in 1": 1, "edits in 2": 1, "posts in 1": 1, "no channel": 3}
+    assert not turns._turns and not turns._waiting, "a quiet channel leaves nothing behind"
