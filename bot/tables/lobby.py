@@ -140,6 +140,8 @@ class Lobby:
         try:
             await asyncio.wait_for(known.wait(), self.thread_wait)
         except TimeoutError:
+            if self._thread_known.get(table.id) is known:  # nothing is kept of a thread never told
+                del self._thread_known[table.id]
             raise LobbyError(N_("Something went wrong on our side; nothing was changed. Please try again.")) from None
 
     def require_room_in_place(self, channel_id: int) -> None:

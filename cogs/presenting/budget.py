@@ -202,12 +202,15 @@ class RequestBudget:
         if not self._held:
             return
         found = CHANNEL_PATH.match(path)
-        until = self._held.get(int(found[1])) if found is not None else None
+        if found is None:
+            return
+        channel_id = int(found[1])
+        until = self._held.get(channel_id)
         if until is None:
             return
         wait = until - self.clock()
         if wait <= 0:
-            self._held.pop(int(found[1]), None)  # type: ignore[index]
+            del self._held[channel_id]
             return
         await self.sleep(wait)
 

@@ -11,9 +11,11 @@ import discord
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from discord.http import Route
 
 from cogs.presenting.budget import (
     IN_FLIGHT_MOST,
+    OneAtATime,
     Priority,
     RequestBudget,
     Start,
@@ -333,10 +335,6 @@ async def test_a_channels_requests_of_one_route_go_one_at_a_time():
     """discord.py counts a bucket's room from each answer's headers, and an answer to a request sent
     beside another still in flight counts that one as not made: one request of a route in each
     channel in flight at a time, others side by side; nothing of a channel is kept once it is quiet."""
-    from discord.http import Route
-
-    from cogs.presenting.budget import OneAtATime
-
     turns = OneAtATime()
     in_flight: dict[str, int] = {}
     most: dict[str, int] = {}
