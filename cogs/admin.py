@@ -21,6 +21,7 @@ from bot.app import SixNimmtBot
 from bot.server_settings import FIELDS, InvalidSettings
 from bot.sync import sync_commands
 from cogs.errors import answer_error
+from cogs.group import SERVER_CONTEXTS, SERVER_INSTALLS
 from cogs.i18n import ENGLISH, N_, language_name, languages, store_down_text, tr, trn, user_locale
 from cogs.render.settings import settings_overview
 from cogs.reply import Answer, Reply
@@ -87,6 +88,8 @@ class Admin(commands.Cog):
         name="6nimmt-admin",
         description=N_("Server settings and the bot owner's tools"),
         default_permissions=discord.Permissions(manage_guild=True),
+        allowed_installs=SERVER_INSTALLS,
+        allowed_contexts=SERVER_CONTEXTS,
     )
 
     @admin.command(name="settings", description=N_("Show or change this server's defaults for new games"))

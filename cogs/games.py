@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
+from cogs.client import scope_id_of
 from cogs.i18n import join, tr, trn, user_locale
 from cogs.render.links import table_link
 from cogs.render.names import shown_name
@@ -89,12 +90,7 @@ def more_line(count: int, locale) -> str:
 @app_commands.command(name="games", description="List the open games you play on this server")
 async def games_command(interaction: discord.Interaction) -> None:
     locale = user_locale(interaction)
-    if interaction.guild_id is None:
-        await interaction.response.send_message(
-            tr(locale, "Use this command in a server: it lists your games there."), ephemeral=True
-        )
-        return
-    tables = service_of(interaction).games_of(interaction.guild_id, interaction.user.id)
+    tables = service_of(interaction).games_of(scope_id_of(interaction), interaction.user.id)
     await interaction.response.send_message(
         games_text(tables, interaction.user.id, locale), ephemeral=True, suppress_embeds=True
     )

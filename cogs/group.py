@@ -13,10 +13,23 @@ from discord import app_commands
 
 NAME = "6nimmt"
 
+#: A player's commands: installed to a server or to a player's own account, and used in servers (those
+#: that added the bot and those that did not), the bot's DM and group DMs.
+PLAYER_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+PLAYER_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+#: A server's admin and the bot owner's commands: where the server added the bot, only.
+SERVER_INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
+SERVER_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
 
 def declare() -> app_commands.Group:
     """A fresh group for one bot's tree (a group belongs to one tree)."""
-    return app_commands.Group(name=NAME, description="Play 6 nimmt! in this channel", guild_only=True)
+    return app_commands.Group(
+        name=NAME,
+        description="Play 6 nimmt! in this channel",
+        allowed_installs=PLAYER_INSTALLS,
+        allowed_contexts=PLAYER_CONTEXTS,
+    )
 
 
 def add_subcommands(tree: app_commands.CommandTree, commands: Iterable[app_commands.Command]) -> app_commands.Group:

@@ -54,7 +54,7 @@ from cogs.presenting.clicks import Clicks, TableClicks
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
 from cogs.presenting.openings import Openings
-from cogs.presenting.outbox import OutboxDelivery
+from cogs.presenting.outbox import NoCarrier, OutboxDelivery
 from cogs.presenting.pictures import IMAGE_NAME, Pictures
 from cogs.presenting.reminders import Reminders
 from cogs.presenting.stage import TableStage
@@ -92,7 +92,7 @@ class Presenter:
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self._stages: dict[int, TableStage] = {}  # by table: all the presenter holds of each
-        self.clicks = Clicks(service.clock, self._clicks_of)
+        self.clicks = Clicks(service.clock, self._clicks_of, self._clicked)
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
         self.reminders = Reminders(client, self.channels, self.outbox)
         self.openings = Openings()
@@ -111,11 +111,12 @@ class Presenter:
         if known is None or snapshot.version >= known.version or not snapshot.is_open:
             stage.latest = snapshot
         self.live.learn(stage, snapshot)
+        stage.clicks.only_clicks = snapshot.carried
         if update.kind == "lobby" and snapshot.version == 1:  # a new lobby: the interaction that asked for it
             opening = self.openings.claim(snapshot.table.host_id, snapshot.channel_id)
             if opening is not None:
                 stage.opening = opening
-        if update.kind == "restored":
+        if update.kind == "restored" and not snapshot.carried:  # the bot's token cannot reach the others'
             self.channels.confirm_home(snapshot)
             # A crash just before this start may have spent the channel's route buckets.
             for channel_id in {snapshot.channel_id, snapshot.home_id}:
@@ -129,7 +130,8 @@ class Presenter:
         """Post the live table again at the bottom of the channel (``/6nimmt status``)."""
         self(TableUpdate(snapshot, "status"))
         stage = self._stage(snapshot.id)
-        self.live.ask_repost(stage)
+        if not (snapshot.carried and self.outbox.owes(stage)):  # else its news, still to come, shows it
+            self.live.ask_repost(stage)
         self._kick(stage)
 
     def _stage(self, table_id: int) -> TableStage:
@@ -146,6 +148,17 @@ class Presenter:
         if stage is None and self.service.find(table_id) is not None:
             stage = self._stage(table_id)
         return stage.clicks if stage is not None else None
+
+    def _clicked(self, table_id: int) -> None:
+        """A click on a table only clicks reach, whose news waited for one: its worker carries it on."""
+        stage = self._stages.get(table_id)
+        if (
+            stage is not None
+            and stage.clicks.only_clicks
+            and stage.latest is not None
+            and (self.outbox.owes(stage) or self.live.owes_change(stage))
+        ):
+            self._kick(stage)
 
     def _kick(self, stage: TableStage) -> None:
         if stage.worker is not None:
@@ -201,6 +214,11 @@ class Presenter:
                     more = await self._step(stage)
                 except asyncio.CancelledError:
                     raise
+                except NoCarrier:
+                    # Nothing but a click reaches its channel, and none can carry its news now: the game
+                    # waits, its clock stopped, and the next click carries it on (``_clicked``).
+                    await self._unseen(stage)
+                    return
                 except Exception as exc:
                     if locked_out(exc) and await self._thread_locked(stage):
                         continue  # the game paused: its summary says so, its news waits for the unlock
@@ -235,6 +253,16 @@ class Presenter:
                 else:  # all shown: the next commit brings its own snapshot (and the game drawn from it)
                     stage.latest = None
                     snapshot.release()
+
+    async def _unseen(self, stage: TableStage) -> None:
+        """A running game nothing can show now waits for a player to be back (``TableService.unseen``)."""
+        snapshot = stage.latest
+        if snapshot is None or not snapshot.is_open or snapshot.paused is not None:
+            return
+        try:
+            await self.service.unseen(stage.id)
+        except Exception as exc:  # its timers run on: the next click shows what they did
+            log.warning("table %s: could not wait to be seen (%s)", stage.id, exc)
 
     async def _pause(self, stage: TableStage, seconds: float) -> None:
         """Wait ``seconds``, or less if a stop comes."""

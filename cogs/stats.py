@@ -23,14 +23,13 @@ from discord.ext import commands
 
 from bot.app import SixNimmtBot
 from bot.tables.records import (
-    RecordError,
     SeatedAtOpenTable,
     forget_player,
     game_log_in,
     open_table_of,
     parse_game_id,
 )
-from cogs.client import bot_of
+from cogs.client import bot_of, scope_id_of
 from cogs.errors import add_items, remove_items
 from cogs.i18n import (
     DELETED_PLAYER,
@@ -150,7 +149,7 @@ async def leaderboard_message(
     """The embed and page buttons for one leaderboard page, with the viewer's own rank."""
     store = store_of(interaction)
     locale = public_locale(interaction)
-    guild_id = interaction.guild_id if scope == "server" else None
+    guild_id = scope_id_of(interaction) if scope == "server" else None
     total = (await store.leaderboard(guild_id, metric, min_games=min_games, limit=0)).total
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)  # the board may have shrunk since the buttons were made
@@ -378,10 +377,10 @@ def forget_view(user_id: int, locale) -> discord.ui.View:
 @app_commands.describe(member="Whose stats (default: yours)", scope="This server or every server")
 @app_commands.choices(scope=SCOPE_CHOICES)
 async def stats_command(
-    interaction: discord.Interaction, member: discord.Member | None = None, scope: str = "server"
+    interaction: discord.Interaction, member: discord.Member | discord.User | None = None, scope: str = "server"
 ) -> None:
     target = member or interaction.user
-    guild_id = interaction.guild_id if scope == "server" else None
+    guild_id = scope_id_of(interaction) if scope == "server" else None
     stats = await store_of(interaction).player_stats(target.id, guild_id)
     locale = public_locale(interaction)
     await interaction.response.send_message(
@@ -397,7 +396,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
     await interaction.response.defer(ephemeral=game is not None, thinking=True)
     store = store_of(interaction)
     if game is not None:
-        log_ = await game_log_in(store, interaction.guild_id, parse_game_id(game))
+        log_ = await game_log_in(store, scope_id_of(interaction), parse_game_id(game))
         locale: LocaleLike = user_locale(interaction)
         export, chart = await bot_of(interaction).tables.workers.run(
             game_files, log_, {word: tr(locale, word) for word in (*CHART_WORDS, DELETED_PLAYER)}, language_of(locale)
@@ -429,7 +428,7 @@ async def history_command(interaction: discord.Interaction, game: str | None = N
             ephemeral=True,
         )
         return
-    games = await store.history(interaction.guild_id, limit=10)
+    games = await store.history(scope_id_of(interaction), limit=10)
     locale = public_locale(interaction)
     embed = discord.Embed(title=tr(locale, "6 nimmt! — last games in this server"), colour=GREEN)
     if not games:
@@ -485,6 +484,8 @@ class Stats(commands.Cog):
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
 
     @app_commands.command(name="leaderboard", description="The best 6 nimmt! players")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(
         scope="This server or every server",
         metric="What to rank by",
@@ -498,8 +499,6 @@ class Stats(commands.Cog):
         metric: str = "rating",
         min_games: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        if scope == "server" and interaction.guild_id is None:
-            raise RecordError(N_("There is no server here: use `scope: All servers`."))  # worded by the tree
         embed, view = await leaderboard_message(interaction, scope, metric_named(metric), min_games, 0)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.app import SixNimmtBot
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
 from bot.tables.table import TableOptions, TableSnapshot, TableStatus
-from cogs.client import bot_of, channel_id_of, guild_id_of
+from cogs.client import bot_of, channel_id_of, place_of
 from cogs.errors import add_items, answer_error, remove_items
 from cogs.i18n import N_, error_text, render, tr, user_locale
 from cogs.render.links import message_link, table_link
@@ -113,9 +113,15 @@ async def start_command(
 ) -> None:
     bot = bot_of(interaction)
     settings = bot.settings
-    guild_id = guild_id_of(interaction)
+    place = place_of(interaction)
+    guild_id = place.scope_id
     locale = user_locale(interaction)
     service = service_of(interaction)
+    if place.carried:
+        refusal = why_not_carried(interaction, locale, pace)
+        if refusal is not None:
+            await answer_error(interaction, refusal)
+            return
     # Inside a game's thread a command means that game (README): while it is on, no second table
     # there; once it is over, the next one opens in the channel, with a thread of its own.
     parent = game_thread_parent(interaction)
@@ -135,7 +141,8 @@ async def start_command(
         if parent is not None:  # the answer waits for the lobby's post with the bot's token: deferred at once
             await reply.defer()
         try:
-            server = await bot.server_settings.fetch(guild_id)
+            # A private channel has no server settings: the bot's defaults and the host's options.
+            server = bot.server_settings.bot_defaults if place.private else await bot.server_settings.fetch(guild_id)
         except Exception:  # logged and counted by the book
             # The bot's defaults instead could open what this server's own rules forbid (threads, a
             # turn-based pace): nothing is opened, and the host can simply try again.
@@ -147,7 +154,8 @@ async def start_command(
                 )
             )
             return
-        chosen = pace.value if pace is not None else server.pace
+        # Where only players' clicks can show the game, it is played live (why_not_carried).
+        chosen = pace.value if pace is not None else "live" if place.carried else server.pace
         if chosen != "live" and not server.turn_based:
             await reply.error(tr(locale, "Turn-based games are turned off on this server: start a live one."))
             return
@@ -177,7 +185,10 @@ async def start_command(
         except ValidationError as exc:
             await reply.error(tr(locale, "That table cannot be set up — {problem}.", problem=first_error(exc, locale)))
             return
-        if parent is not None:  # as a Rematch: a thread is tried on the lobby, the channel played in otherwise
+        if place.carried:  # the bot cannot start a thread where it is not a member
+            why = None
+            threaded = False
+        elif parent is not None:  # as a Rematch: a thread is tried on the lobby, the channel played in otherwise
             why = None
             threaded = server.threads
         else:
@@ -188,10 +199,18 @@ async def start_command(
             # where it can be; the host alone learns why the game runs in the channel.
             async with lobby_answer(reply, channel_id, why):
                 await service.open_lobby(
-                    guild_id, channel_id, interaction.user.id, interaction.user.display_name, options, threaded=threaded
+                    guild_id,
+                    channel_id,
+                    interaction.user.id,
+                    interaction.user.display_name,
+                    options,
+                    threaded=threaded,
+                    carried=place.carried,
+                    private=place.private,
+                    language=str(interaction.locale) if place.private else None,
                 )
         except TableExists as exc:
-            link = message_link(guild_id, exc.channel_id, exc.message_id)
+            link = message_link(place.server_id, exc.channel_id, exc.message_id)
             await reply.error(
                 tr(locale, "This channel already has a 6 nimmt! table: {link}", link=link) + (" " + why if why else "")
             )
@@ -268,10 +287,39 @@ async def prompts_command(
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 
+def why_not_carried(interaction: discord.Interaction, locale, pace: app_commands.Choice[str] | None) -> str | None:
+    """Why no table can open where the bot is not a member and only players' interactions show the
+    game, or None: the server makes such apps answer privately (Use External Apps off), apps may not
+    show embeds in the channel (``app_permissions``), or the host asked for a turn-based pace (a
+    move may come hours after the last interaction that could show it)."""
+    permissions = interaction.permissions
+    if interaction.guild_id is not None and not permissions.use_external_apps:
+        return tr(
+            locale,
+            "This server lets apps its members added answer only privately here, so nobody else could "
+            "see the table: nothing was opened. A moderator can allow Use External Apps, or add the bot "
+            "to the server.",
+        )
+    if not interaction.app_permissions.embed_links:
+        return tr(
+            locale, "Apps may not show embeds in this channel, so the table could not be shown: nothing was opened."
+        )
+    if pace is not None and pace.value != "live":
+        return tr(
+            locale,
+            "Turn-based games need the bot in the server: here only players' clicks can show the game, "
+            "so start a live one.",
+        )
+    return None
+
+
 @app_commands.command(name="status", description="Show this channel's table again")
 @table_option()
 async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
+    if table.carried:
+        await carried_status(interaction, table.id)
+        return
     # Decided on what was committed, which is what is shown: a game being started right now
     # is still a lobby there.
     snapshot = table.last_commit()
@@ -303,6 +351,27 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
         said = tr(locale, "Here is the table; it is posted again at the bottom of the channel, with its buttons.")
     await interaction.followup.send(said, embed=embed, files=files, ephemeral=True)
     presenter_of(interaction).repost(snapshot)  # posts it anew at the bottom
+
+
+async def carried_status(interaction: discord.Interaction, table_id: int) -> None:
+    """``/6nimmt status`` where only players' interactions reach the channel: this one carries the
+    table, posted anew below its answer (a game that waited for someone to be back goes on)."""
+    presenter = presenter_of(interaction)
+    click = presenter.clicks.clicked(table_id, interaction)
+    try:
+        async with Reply(interaction, Answer.EPHEMERAL) as reply:
+            await service_of(interaction).seen(table_id)
+            await reply.send(
+                tr(
+                    user_locale(interaction),
+                    "Here is the table; it is posted again at the bottom of the channel, with its buttons.",
+                )
+            )
+    finally:
+        click.settle()
+    table = service_of(interaction).find(table_id)
+    if table is not None:
+        presenter.repost(table.last_commit())
 
 
 async def lobby_status(interaction: discord.Interaction, snapshot: TableSnapshot) -> None:

@@ -22,7 +22,7 @@ BOTH = {"guilds": True, "users": True}
 
 class AppBot(discord.Client):
     """Its commands: /everywhere (both installs, all contexts), /guildonly (server install, servers),
-    /mine (user install only), /legacy (no installs or contexts given, as the game bot syncs today),
+    /mine (user install only), /legacy (no installs or contexts given),
     /spam (follow-ups), /later (a follow-up when told) and /public (a public answer and follow-up)."""
 
     def __init__(self) -> None:
@@ -183,6 +183,7 @@ async def api(standin: DiscordStandin, method: str, path: str, body: Any = None)
 )
 async def test_a_sync_with_contexts_or_integration_types_discord_refuses(field, value, path) -> None:
     async with DiscordStandin() as standin:
+        standin.set_installation_contexts(guild=True, user=False)  # an app for servers only
         command = {"name": "start", "description": "Open a table", field: value}
         status, body = await api(standin, "PUT", f"/applications/{standin.application_id}/commands", [command])
         assert (status, body["code"]) == (400, 50035)
@@ -196,8 +197,8 @@ async def test_a_sync_with_contexts_or_integration_types_discord_refuses(field, 
 async def test_a_sync_stores_installs_and_contexts_and_answers_them_back() -> None:
     async with DiscordStandin() as standin:
         route = f"/applications/{standin.application_id}/commands"
-        # Left out, integration_types are the app's (servers only, as the bot's app is today) and
-        # contexts stay null; the bot's own registration is accepted as it is.
+        # Left out, integration_types are the app's (here servers only) and contexts stay null.
+        standin.set_installation_contexts(guild=True, user=False)
         bare = {"name": "start", "description": "Open a table", "contexts": None, "integration_types": None}
         status, synced = await api(standin, "PUT", route, [bare])
         assert status == 200

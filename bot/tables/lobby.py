@@ -55,12 +55,20 @@ class Lobby:
         seats: list[Seat] | None = None,
         *,
         threaded: bool = False,
+        carried: bool = False,
+        private: bool = False,
+        language: str | None = None,
     ) -> Table:
         """A new lobby in ``channel_id``. Its message is the caller's answer.
 
         ``threaded``: the game will play in a thread started on that message
         (``set_thread``), so the channel may hold any number of them; a game
-        played in the channel itself is the only one there."""
+        played in the channel itself is the only one there. ``carried``: the bot is
+        not a member where it plays, so players' interactions carry all it shows, in
+        the channel itself (never a thread), at a live pace; ``private``: a group DM
+        (``guild_id`` is then the channel's id), whose public language is ``language``."""
+        if carried and (threaded or options.turn_based):
+            raise ValueError("a game carried by interactions plays live, in its channel")
         if threaded:  # a thread is started on the lobby: never inside a game's thread
             game = self.registry.game_in_thread(channel_id)
             if game is not None:
@@ -86,6 +94,9 @@ class Lobby:
                 created_at=now,
                 deadline=now + waits,
                 threaded=threaded,
+                carried=carried,
+                private=private,
+                language=language,
             )
             # The lobby's message is news like a reveal: committed with the table, shown once by the
             # presenter (as the opener's answer where it can), and again after a restart if it never was.
@@ -269,7 +280,10 @@ class Lobby:
             name,
             old.options,
             seats,
-            threaded=threads and old.thread_id is not None,
+            threaded=threads and old.thread_id is not None and not old.carried,
+            carried=old.carried,
+            private=old.private,
+            language=old.language,
         )
 
     async def reclaim_seat(self, table_id: int, user_id: int) -> Table:

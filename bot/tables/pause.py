@@ -7,6 +7,9 @@ current decision had left is kept, and it is given back when the thread is unloc
 committed like any change, so a restart keeps it. A game still locked after
 ``bot.tables.table.LOCKED_LONGEST`` seconds ends as abandoned (``Play.on_deadline``).
 
+A game that only players' interactions can show (``Table.carried``) waits the same way when it
+has news and no interaction is left to carry it (``unseen``), until a player is back (``seen``).
+
 The Discord face says when a thread is locked or unlocked: from the gateway's thread updates, or,
 where those did not arrive, from Discord refusing a post because the thread is locked.
 """
@@ -18,7 +21,7 @@ from collections.abc import Callable
 
 from .play import Play
 from .registry import TableRegistry
-from .table import LOCKED, Table, TableStatus
+from .table import LOCKED, UNSEEN, Table, TableStatus
 from .transactions import Transactions
 
 log = logging.getLogger(__name__)
@@ -42,37 +45,56 @@ class Pauses:
         """A moderator locked thread ``thread_id``: the game running there pauses (once; a lobby
         posts nothing in its thread, and its game pauses at its first post there)."""
         table = self._played_in(thread_id)
-        if table is None:
-            return
+        if table is not None and await self._pause(table, LOCKED, lambda t: t.home_id == thread_id):
+            log.info("table %s paused: a moderator locked its thread %s", table.id, thread_id)
+
+    async def thread_unlocked(self, thread_id: int) -> None:
+        """Thread ``thread_id`` was unlocked: its paused game goes on with the time it had left."""
+        table = self._played_in(thread_id)
+        if table is not None and await self._resume(table, LOCKED, lambda t: t.home_id == thread_id):
+            log.info("table %s goes on: its thread %s was unlocked", table.id, thread_id)
+
+    async def unseen(self, table_id: int) -> None:
+        """A game that only players' interactions can show has news no interaction can carry now
+        (everyone away for longer than a token lasts): it waits, its clock stopped, for the next click."""
+        table = self.registry.find(table_id)
+        if table is not None and await self._pause(table, UNSEEN, lambda t: t.carried):
+            log.info("table %s paused: no interaction left to show it", table.id)
+
+    async def seen(self, table_id: int) -> None:
+        """A player is back at a game that waited to be seen: it goes on with the time it had left."""
+        table = self.registry.find(table_id)
+        if table is not None and table.paused == UNSEEN and await self._resume(table, UNSEEN, lambda t: True):
+            log.info("table %s goes on: a player is back", table.id)
+
+    async def _pause(self, table: Table, why: str, still: Callable[[Table], bool]) -> bool:
+        """Pause ``table`` for ``why`` unless it is no longer a running game that ``still`` holds for."""
         async with self.tx.acting(table):
             if (
                 self.registry.find(table.id) is not table
                 or table.status is not TableStatus.PLAYING
                 or table.paused is not None
-                or table.home_id != thread_id
+                or not still(table)
             ):
-                return
+                return False
             now = self.clock()
-            table.paused, table.paused_at = LOCKED, now
+            table.paused, table.paused_at = why, now
             table.time_left = None if table.deadline is None else max(0.0, (table.due() or table.deadline) - now)
             table.deadline = None
             await self.tx.commit(table, kind="paused")
             self.play.schedule(table)  # only its end, a day from now
-        log.info("table %s paused: a moderator locked its thread %s", table.id, thread_id)
+        return True
 
-    async def thread_unlocked(self, thread_id: int) -> None:
-        """Thread ``thread_id`` was unlocked: its paused game goes on with the time it had left."""
-        table = self._played_in(thread_id)
-        if table is None:
-            return
+    async def _resume(self, table: Table, why: str, still: Callable[[Table], bool]) -> bool:
+        """Let ``table``, paused for ``why``, go on with the time its decision had left."""
         async with self.tx.acting(table):
             if (
                 self.registry.find(table.id) is not table
-                or table.paused != LOCKED
+                or table.paused != why
                 or not table.is_open
-                or table.home_id != thread_id
+                or not still(table)
             ):
-                return
+                return False
             now = self.clock()
             table.deadline = None if table.time_left is None else now + table.time_left
             table.paused = table.paused_at = table.time_left = None
@@ -80,4 +102,4 @@ class Pauses:
             await self.tx.commit(table, kind="resumed")
             self.play.schedule(table)
             self.play.think_later(table)  # AI seats that had not picked yet
-        log.info("table %s goes on: its thread %s was unlocked", table.id, thread_id)
+        return True

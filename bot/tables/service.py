@@ -130,6 +130,8 @@ class TableService:
 
     thread_locked = Operation("pauses", Pauses.thread_locked)
     thread_unlocked = Operation("pauses", Pauses.thread_unlocked)
+    unseen = Operation("pauses", Pauses.unseen)
+    seen = Operation("pauses", Pauses.seen)
 
     # -- lookup -------------------------------------------------------------------
 

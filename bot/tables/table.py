@@ -44,6 +44,8 @@ REMINDER_AT = 0.75
 
 #: Why a game is paused (``Table.paused``, see ``bot.tables.pause``): a moderator locked its thread.
 LOCKED = "locked"
+#: ... or a game only interactions can show has news that none is left to carry (everyone away).
+UNSEEN = "unseen"
 #: How long a paused game waits for its thread to be unlocked before it is abandoned.
 LOCKED_LONGEST = 24 * 3600
 
@@ -326,6 +328,14 @@ class TableRecord:
     # message the thread was started on, whose id the thread shares); ``thread_id`` the game.
     threaded: bool = False  # the game plays in a thread of its own (once ``thread_id`` is known)
     thread_id: int | None = None
+    # Where the bot is not a member (a group DM, a server that never added it): every public message
+    # is carried by a player's interaction, never the bot's token; there is no thread.
+    carried: bool = False
+    # A private channel (a group DM, the bot's DM): no server; ``guild_id`` is the channel's own id,
+    # so its games have a board of their own.
+    private: bool = False
+    # The language of its public messages where no server chose one (a private channel): the starter's.
+    language: str | None = None
     reminded_step: int = 0  # turn-based: the decision point whose reminder was sent (never twice)
     # A game that waits with its clock stopped (see ``bot.tables.pause``): why ("locked": a moderator
     # locked its thread), since when, and the time its current decision had left, given back after.
@@ -469,6 +479,11 @@ class Table(TableRecord):
             if seat.user_id == user_id and seat.takeover is not None:
                 return index
         return None
+
+    @property
+    def server_id(self) -> int | None:
+        """The server it plays in; None in a private channel (whose id ``guild_id`` holds instead)."""
+        return None if self.private else self.guild_id
 
     @property
     def home_id(self) -> int:
@@ -690,6 +705,11 @@ class TableSnapshot:
     def threaded(self) -> bool:
         """Whether its game is to be played in a thread of its own (started on its lobby)."""
         return bool(self.meta.get("threaded"))
+
+    @property
+    def carried(self) -> bool:
+        """Whether only players' interactions reach its channel (the bot is not a member there)."""
+        return bool(self.meta.get("carried"))
 
     @property
     def home_id(self) -> int:

@@ -74,7 +74,10 @@ class TableChannels:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
     def locale(self, table: Table) -> LocaleLike:
-        """Public table messages speak the server's language (English when unknown)."""
+        """Public table messages speak the server's language (English when unknown); where no server
+        setting reaches (a group DM, a server without the bot), the language the table was opened in."""
+        if table.carried and table.language is not None:
+            return table.language
         return server_locale(self.client, table.guild_id)
 
     async def edit(self, table: Table, message_id: int | None, **fields: Any) -> None:

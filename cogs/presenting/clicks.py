@@ -29,6 +29,10 @@ import discord
 CLICK_TOKEN_SECONDS = 14 * 60
 #: How long a request waits for the click it goes through to be answered (Discord's deadline is 3 s).
 CLICK_ANSWER_SECONDS = 3.0
+#: The follow-ups an interaction of an app installed to the user alone may send (Discord's limit).
+USER_INSTALL_FOLLOW_UPS = 5
+#: Discord's error code for a follow-up beyond that limit.
+MAX_FOLLOW_UPS_REACHED = 40094
 
 
 class OneTryOn5xx:
@@ -98,6 +102,8 @@ class Click:
         "answered_as",
         "webhook",
         "replaced",
+        "may_attach",
+        "follow_ups_left",
     )
 
     def __init__(
@@ -114,6 +120,10 @@ class Click:
         self.answered_as: discord.InteractionResponseType | None = None
         self.webhook: discord.Webhook | None = None
         self.replaced: Click | None = None  # the table's newest click before it, until it is settled
+        # What its follow-ups may carry where the app has no bot: files (``app_permissions``), and how
+        # many more (an app installed only to the user who clicked may send five; None: no limit).
+        self.may_attach = interaction.app_permissions.attach_files
+        self.follow_ups_left: int | None = None if installed_here(interaction) else USER_INSTALL_FOLLOW_UPS
 
     def settle(self) -> None:
         """The callback is done: how it answered, and the webhook its follow-ups go through."""
@@ -127,6 +137,11 @@ class Click:
             if not self.keeps_interaction:
                 self.interaction = None
         self.settled.set()
+
+    def followed_up(self) -> None:
+        """One follow-up sent through it."""
+        if self.follow_ups_left is not None:
+            self.follow_ups_left -= 1
 
     def on(self, message_id: int) -> bool:
         return self.message_id == message_id
@@ -156,10 +171,17 @@ class Click:
             return False
         kind = self.answered_as
         return (
-            self.webhook is not None
+            self.follow_ups_left != 0
+            and self.webhook is not None
             and kind is not None
             and kind is not discord.InteractionResponseType.deferred_channel_message
         )
+
+
+def installed_here(interaction: discord.Interaction) -> bool:
+    """Whether the app is installed to the place of ``interaction`` (a server that added it, or the DM
+    with its bot), not only to the user who made it."""
+    return interaction.is_guild_integration() or interaction.context.dm_channel
 
 
 @dataclass(eq=False)
@@ -171,6 +193,7 @@ class TableClicks:
     newest: Click | None = None
     on_lobby: Click | None = None
     follow_up: tuple[int, Click] | None = None  # (message id, the click that sent it)
+    only_clicks: bool = False  # the table is ``Table.carried``: nothing but clicks reaches its channel
 
     def clicked(self, click: Click, on_lobby: bool) -> None:
         click.replaced = self.newest
@@ -212,9 +235,15 @@ class Clicks:
     table's are kept with the rest of what the presenter holds of it (``held``: None for a table it
     holds nothing of and that is not open, whose click would carry nothing)."""
 
-    def __init__(self, clock: Callable[[], float], held: Callable[[int], TableClicks | None]) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        held: Callable[[int], TableClicks | None],
+        arrived: Callable[[int], None] = lambda table_id: None,
+    ) -> None:
         self.clock = clock
         self.held = held
+        self.arrived = arrived  # told of every click kept: a table only clicks reach may wait for one
 
     def clicked(self, table_id: int, interaction: discord.Interaction, on_lobby: bool = False) -> Click:
         """A click on ``table_id``'s buttons (``on_lobby``: on its lobby message), before its
@@ -223,7 +252,13 @@ class Clicks:
         clicks = self.held(table_id)
         if clicks is not None:
             clicks.clicked(click, on_lobby)
+            self.arrived(table_id)
         return click
+
+    def only_clicks(self, table_id: int) -> bool:
+        """Whether ``table_id`` is a table only clicks reach (``TableClicks.only_clicks``)."""
+        clicks = self.held(table_id)
+        return clicks is not None and clicks.only_clicks
 
     def refused(self, table_id: int, click: Click) -> None:
         """``click`` was refused: the table's clicks are as they were before it (``TableClicks.refused``)."""

@@ -142,6 +142,14 @@ class LiveMessages:
         if wait > 0 and not self.channels.closing:
             await pause(wait)  # a post arriving meanwhile goes first
             return
+        if snapshot.table.carried and not self.can_edit_through_a_click(stage):
+            # Only a click reaches its channel, and none can edit the live message (its token ran out,
+            # a restart forgot it): the table is posted anew through the newest click, if one can.
+            live.behind = False
+            click = stage.clicks.newest
+            if snapshot.is_open and click is not None and await click.can_post_in(snapshot.table.home_id):
+                await self.post(stage, snapshot.table, None)
+            return
         priority = edit_priority(snapshot.table)
         if (
             not self.budget.room_for(priority)
@@ -323,7 +331,7 @@ class LiveMessages:
         no thread; best effort: the lobby is shown either way."""
         try:
             if elsewhere:
-                link = message_link(table.guild_id, table.channel_id, message_id)
+                link = message_link(table.server_id, table.channel_id, message_id)
                 await opener.send(tr(user_locale(opener.interaction), "The new table is open: {link}", link=link))
             if why:
                 await opener.send(why)
@@ -397,6 +405,8 @@ class LiveMessages:
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:  # ran out, a 5xx, a lock
                 clicks.drop(carrier)
                 log.debug("table %s: an edit through its follow-up failed (%s); the bot's own request", table.id, exc)
+        if table.carried:  # the bot's token cannot reach its channel: the next post shows the newest state
+            return
         await self.channels.retry(self.channels.edit, table, message_id, **fields)
 
     def can_edit_through_a_click(self, stage: TableStage) -> bool:

@@ -13,6 +13,12 @@ the bot token's budget is left for what no click carries. A follow-up has no non
 so a post whose follow-up may have been taken without its answer arriving (a 5xx, a
 lost connection, a stop), or which a process before this one may have sent that way,
 is looked for in the channel before it is sent again.
+
+Where the bot is not a member (``Table.carried``: a group DM, a server that never added it)
+only a click's follow-up reaches the channel: a post waits for a click that can carry it
+(``NoCarrier``), and is never looked for, as the bot's token cannot read that channel. A
+follow-up that failed with a 5xx is tried again through the same click, at the risk of a
+second copy if Discord had taken the first, since there is no nonce to tell.
 """
 
 from __future__ import annotations
@@ -47,6 +53,15 @@ CUT = 1900  # the characters of a post's words compared with what the channel sh
 ShowPost = Callable[[TableStage, Table, Post, bool], Awaitable["int | None"]]
 #: Whether a table's post that Discord refused with this error waits (is neither shown nor dropped).
 HoldsBack = Callable[[TableStage, discord.HTTPException], bool]
+
+
+class NoCarrier(Exception):
+    """A table only interactions reach has something to show and no click that can carry it now:
+    it waits, owed, for the next click (``Presenter``)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id}: no click can carry its message")
+        self.table_id = table_id
 
 
 def post_nonce(table_id: int, post: Post) -> str:
@@ -203,6 +218,8 @@ class OutboxDelivery:
         before a try with the nonce, after a long outage or a follow-up whose fate is unknown, only
         if none of our messages there since the post's first try ``matches`` (None: nothing to
         look for)."""
+        if table.carried:
+            return await self._carried(stage, table, post, where, fields)
         if post is not None:
             sent = await self._sent_already(stage, table, post, where, matches)
             if sent is not None:
@@ -221,6 +238,21 @@ class OutboxDelivery:
         for file in fields.get("files", ()):
             file.reset()  # a retried upload sends the picture from its start again
         return await where.send(**fields)
+
+    async def _carried(
+        self, stage: TableStage, table: Table, post: Post | None, where: discord.abc.Messageable, fields: dict[str, Any]
+    ) -> discord.Message:
+        """A message of a table only interactions reach, as the public follow-up of its newest click
+        there; ``NoCarrier`` when none can carry it (none made, its token ran out, its follow-ups spent)."""
+        channel_id = getattr(where, "id", None)
+        while True:
+            click = stage.clicks.newest
+            if click is None or channel_id is None or not await click.can_post_in(channel_id):
+                raise NoCarrier(table.id)
+            sent = await self._through(click, stage, table, post, fields)
+            if sent is not None:
+                return sent
+            # That click cannot carry it (dropped): the next one, or wait for one.
 
     async def _sent_already(
         self,
@@ -244,33 +276,45 @@ class OutboxDelivery:
         return await self._sent_before(table, where, since, matches)
 
     async def _through(
-        self, click: Click, stage: TableStage, table: Table, post: Post, fields: dict[str, Any]
+        self, click: Click, stage: TableStage, table: Table, post: Post | None, fields: dict[str, Any]
     ) -> discord.Message | None:
         """``post``'s message as ``click``'s public follow-up; None if that failed (the bot's token
-        sends it then, after looking for it in the channel if the follow-up may have been taken)."""
+        sends it then, after looking for it in the channel if the follow-up may have been taken; at a
+        table only interactions reach, a 5xx or a lost answer is raised, to be tried again)."""
         for file in fields.get("files", ()):
             file.reset()
-        carried = {name: value for name, value in fields.items() if value is not None and name != "files"}
+        carried = {
+            name: value for name, value in fields.items() if value is not None and name not in ("files", "nonce")
+        }
         if fields.get("files"):
-            carried["files"] = fields["files"]
+            if click.may_attach:
+                carried["files"] = fields["files"]
+            elif isinstance(carried.get("embed"), discord.Embed):  # apps may not attach files here
+                carried["embed"] = carried["embed"].copy().set_image(url=None)
         webhook = click.webhook  # a settled click's (can_post_in)
         if webhook is None:
             return None
         tried = time.time()
         try:
             message = await webhook.send(wait=True, ephemeral=False, **carried)
+            click.followed_up()
             stage.clicks.carried(click, message.id)
             return message
         except asyncio.CancelledError:
-            self.unsure(stage, post, tried)
+            if post is not None:
+                self.unsure(stage, post, tried)
             raise
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             if locked_out(exc):
                 raise  # a moderator locked the game's thread: the bot's own post would be refused too
             if transient(exc):  # a 5xx or a lost answer: Discord may have taken it
-                self.unsure(stage, post, tried)
+                if table.carried:
+                    raise  # no other way to the channel: the same click, later
+                if post is not None:
+                    self.unsure(stage, post, tried)
             stage.clicks.drop(click)
-            log.debug("table %s: post %s through a click failed (%s); the bot's own request", table.id, post.seq, exc)
+            seq = post.seq if post is not None else None
+            log.debug("table %s: post %s through a click failed (%s); the bot's own request", table.id, seq, exc)
             return None
 
     async def _sent_before(

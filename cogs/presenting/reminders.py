@@ -74,7 +74,7 @@ class Reminders:
         """Tell ``post.remind[index]`` privately that the game waits on them; False if they cannot be
         messaged (closed direct messages: the channel mentions them instead). Sent once, like any
         post: its nonce, and after a long outage a look among the direct messages for it."""
-        where = message_link(table.guild_id, table.home_id)  # its newest message is the table
+        where = message_link(table.server_id, table.home_id)  # its newest message is the table
 
         def text(when: str) -> str:
             return tr(

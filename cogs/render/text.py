@@ -138,7 +138,7 @@ def lobby_embed(table: Table, locale, standings: int | None = None, server: Sequ
         value=seats or "—",
         inline=False,
     )
-    thread = message_link(table.guild_id, table.thread_id) if table.thread_id else None
+    thread = message_link(table.server_id, table.thread_id) if table.thread_id else None
     if table.status is TableStatus.LOBBY and table.deadline:
         embed.add_field(
             name=tr(locale, "Closes"),

@@ -141,11 +141,15 @@ class TableItem:
         return True  # every refusal is answered inside the callback, never silently
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        registered = self._register(interaction)
+        carried = self._carried(interaction)
+        registered = self._register(interaction, carried is not None)
         acted = False
         try:
             async with Reply(interaction, self.answer) as reply:
-                await self.act(interaction, service_of(interaction), reply)
+                service = service_of(interaction)
+                if carried is not None:  # a player is back at a game that waited to be seen: it goes on first
+                    await service.seen(carried)
+                await self.act(interaction, service, reply)
             acted = True
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc, getattr(self, "table_id", None))
@@ -164,16 +168,31 @@ class TableItem:
         finally:
             if registered is not None:
                 clicks, table_id, click = registered
-                if not acted:  # a refused or failed click changes nothing, not even who carries posts
+                if (
+                    not acted and carried is None
+                ):  # a refused or failed click changes nothing, not even who carries posts
                     clicks.refused(table_id, click)
                 click.settle()
 
-    def _register(self, interaction: discord.Interaction) -> tuple[Clicks, int, Click] | None:
+    def _carried(self, interaction: discord.Interaction) -> int | None:
+        """The table clicked if only players' interactions can show it (``Table.carried``), else None."""
+        table_id = getattr(self, "table_id", None)
+        if table_id is None:
+            return None
+        table = service_of(interaction).find(table_id)
+        if table is not None:
+            return table_id if table.carried else None
+        carriers = carriers_of(interaction.client)  # a closed table whose last news waits for a click
+        return table_id if carriers is not None and carriers.clicks.only_clicks(table_id) else None
+
+    def _register(self, interaction: discord.Interaction, carried: bool) -> tuple[Clicks, int, Click] | None:
         """A click that makes a move on a table may carry the table's next messages (``Clicks``):
-        registered before it is acted on, so that the reveal it brings finds it."""
+        registered before it is acted on, so that the reveal it brings finds it. Where only players'
+        interactions reach the table (``carried``) every click may, a refused one too: whoever made it
+        is in the channel, and it may be all that is left to show the game."""
         table_id = getattr(self, "table_id", None)
         carriers = carriers_of(interaction.client)
-        if not self.moves or table_id is None or carriers is None:
+        if not (self.moves or carried) or table_id is None or carriers is None:
             return None
         clicks = carriers.clicks
         return clicks, table_id, clicks.clicked(table_id, interaction, on_lobby=self.on_lobby)
@@ -198,7 +217,7 @@ def moved_on(interaction: discord.Interaction, table: Table | None) -> str | Non
     return tr(
         user_locale(interaction),
         "The table has moved on: {link}",
-        link=message_link(table.guild_id, where, table.message_id),
+        link=message_link(table.server_id, where, table.message_id),
     )
 
 

@@ -24,8 +24,8 @@ Interaction Payloads" (2022-06-29), "User-Installable Apps Preview" (2024-03-18)
 Apps General Availability" (2024-06-27)):
 
 - **Installation contexts** (integration types): GUILD_INSTALL 0, USER_INSTALL 1. The app supports a
-  set of them ("Setting Supported Installation Contexts"); the stand-in's app starts with servers only,
-  as the bot's app is configured today. A command's ``integration_types`` may name only supported ones
+  set of them ("Setting Supported Installation Contexts"); the stand-in's app starts with both, as
+  the bot's app is configured (the README says how). A command's ``integration_types`` may name only supported ones
   ("as long as any included contexts are already supported on the application-level") and defaults to
   the app's ("Defaults to your app's configured contexts"); the GET answers the value in force.
 - **Interaction contexts**: GUILD 0, BOT_DM 1, PRIVATE_CHANNEL 2 ("Group DMs and DMs other than the

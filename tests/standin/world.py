@@ -86,10 +86,10 @@ class World:
         self.guilds: dict[int, Guild] = {}  # the guilds the bot is a member of
         # Installs (installs.py): guilds the bot was never added to, the users who installed the app
         # to their account, and where the app can be installed at all (Application.md, "Setting
-        # Supported Installation Contexts"; the bot's app today: servers only).
+        # Supported Installation Contexts"; the bot's app: servers and users).
         self.foreign_guilds: dict[int, Guild] = {}
         self.user_installs: set[int] = set()
-        self.app_integration_types: frozenset[int] = frozenset({0})
+        self.app_integration_types: frozenset[int] = frozenset({0, 1})
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         # The same messages by channel and by ephemeral owner: a load test with
