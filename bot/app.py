@@ -22,7 +22,7 @@ from data.store import Store
 
 from .config import Settings
 from .health import Heartbeat, bot_status
-from .invite import invite_url
+from .invite import invite_url, user_install_url
 from .logs import setup_logging
 from .metrics import Metrics
 from .server_settings import ServerDefaults, ServerSettingsBook
@@ -127,6 +127,7 @@ class SixNimmtBot(commands.Bot):
         self._server_settings = ServerSettingsBook(store, ServerDefaults.from_settings(self.settings))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
+            log.info("link to add it to your own account: %s", user_install_url(self.application_id))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if not self.start_tables:

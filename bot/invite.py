@@ -21,3 +21,9 @@ def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(
         application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
     )
+
+
+def user_install_url(application_id: int) -> str:
+    """The link that adds the app to a player's own account: its player commands then work in group
+    DMs and in servers that never added the bot, carried by the players' clicks (no bot, no permissions)."""
+    return discord.utils.oauth_url(application_id, scopes=("applications.commands",)) + "&integration_type=1"
