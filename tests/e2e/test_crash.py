@@ -407,3 +407,39 @@ async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_th
                 await bot.kill()
         finally:
             await bot.ensure_stopped()
+
+
+async def test_a_kill_mid_game_in_a_group_dm_restarts_and_finishes_showing_nothing_twice(tmp_path):
+    """A game in a group DM, where only players' clicks reach the channel: the bot dies right after
+    a pick was answered. The next process has no click to carry anything until a player clicks on
+    what the first one showed; then the turn is revealed, once, and the game is played to its end.
+    The bot's token never addresses the group DM."""
+    async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
+        guild = standin.add_guild("Bullpen")
+        alice, bob = standin.add_member(guild, "alice"), standin.add_member(guild, "bob")
+        standin.user_install(alice)
+        friends = standin.group_dm(alice, bob, name="friends")
+        bot = BotProcess(standin, tmp_path, 1)
+        try:
+            await bot.start(sync=True)
+            await standin.wait_for_commands("6nimmt", timeout=10)
+            lobby = await (await standin.slash(alice, friends, "6nimmt start", rounds=1)).reply(timeout=10)
+            await (await standin.click(bob, lobby, lobby.button("Join")["custom_id"])).ack()
+            await (await standin.click(alice, lobby, lobby.button("Start")["custom_id"])).ack()
+            table = await wait_for_live(standin, friends, "6n:h:")
+            cards, hand = await open_hand(standin, alice, table)
+            await (await standin.click(alice, hand, cards[min(cards)])).ack()
+            await bot.kill()
+            await bot.start()
+            # bob plays on the table the first process showed: his click carries the reveal.
+            await play_game(standin, friends, [alice, bob], moves=40, timeout=10)
+            shown = [m for m in standin.channel_messages(friends) if not m.ephemeral]
+            assert sum("Game over" in (m.content or "") for m in shown) == 1
+            reveals = [m.content for m in shown if "🃏 Revealed" in (m.content or "")]
+            assert len(reveals) == len(set(reveals)) == 10, "each turn revealed once"
+            assert all(m.interaction_id is not None for m in shown), "every message carried by a click"
+            direct = [r for r in standin.requests if str(friends.id) in r.path and "/webhooks/" not in r.path]
+            assert direct == []
+            standin.assert_no_errors()
+        finally:
+            await bot.ensure_stopped()

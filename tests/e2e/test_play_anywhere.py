@@ -7,7 +7,8 @@ webhook of the interaction that made the message, and the bot's token never addr
 
 from __future__ import annotations
 
-from tests.e2e.driver import ROW_BUTTON, is_standings, live_table, offers
+from tests.e2e.driver import HAND_BUTTON, ROW_BUTTON, is_standings, live_table, lowest, offers, open_hand, play_card
+from tests.e2e.test_pick_progress import marks
 from tests.e2e.test_request_budget import bot_token_requests
 
 
@@ -66,3 +67,136 @@ async def test_a_whole_game_in_a_group_dm_with_a_row_choice_the_standings_and_a_
         assert "table open" in again.embed["title"] and again.channel is dm
         assert requests_to(world, dm) == [], "the bot's token never addressed the group DM"
         world.standin.assert_no_errors()
+
+
+def elsewhere(world):
+    """A server that never added the bot, with a lounge; alice, bob and carol are members there,
+    and alice installed the app to her account."""
+    world.standin.user_install(world.alice)
+    guild = world.standin.foreign_guild("Elsewhere")
+    lounge = world.standin.add_text_channel(guild, "lounge")
+    members = [world.standin.add_member(guild, user.user) for user in (world.alice, world.bob, world.carol)]
+    return guild, lounge, members
+
+
+async def test_a_whole_game_in_a_server_that_never_added_the_bot(world):
+    guild, lounge, (alice, bob, carol) = elsewhere(world)
+    async with world.running_bot():
+        lobby = await open_in(world, alice, lounge, rounds=1)
+        table = await gather(world, lobby, [bob, carol], alice)
+        assert table is not None and table.channel is lounge and table.interaction_id is not None
+        standings = await world.play([alice, bob, carol], channel=lounge)
+        assert is_standings(standings) and standings.interaction_id is not None
+        assert requests_to(world, lounge) == [] and requests_to(world, guild) == []
+        world.standin.assert_no_errors()
+
+
+async def test_a_turn_its_timer_resolved_is_shown_through_the_newest_click(world):
+    dm = group(world)
+    async with world.running_bot():
+        lobby = await open_in(world, world.alice, dm, rounds=1, ai_players=1, ai_level="easy")
+        table = await gather(world, lobby, [world.bob], world.alice)
+        hand = await open_hand(world.standin, world.alice, table)
+        alices = await play_card(world.standin, hand, lowest(hand))
+        await world.settle()
+        assert marks(live_table(world.standin, dm))[world.alice.mention] == "✅", "her pick shows at once"
+        # bob never picks: the turn's timer plays for him, and alice's click carries the reveal.
+        await run_out_the_clock(world, dm, 61)
+        reveal = live_table(world.standin, dm)
+        assert reveal.id != table.id and "🃏 Revealed" in reveal.content
+        assert reveal.interaction_id == alices.id
+        assert requests_to(world, dm) == []
+        world.standin.assert_no_errors()
+
+
+async def test_everybody_away_for_over_15_minutes_the_game_waits_then_finishes(world):
+    dm = group(world)
+    async with world.running_bot():
+        lobby = await open_in(world, world.alice, dm, rounds=1)
+        table = await gather(world, lobby, [world.bob], world.alice)
+        for user in (world.alice, world.bob):
+            hand = await open_hand(world.standin, user, table)
+            await play_card(world.standin, hand, lowest(hand))
+        await world.settle()
+        while offers(live_table(world.standin, dm), ROW_BUTTON):  # a row to choose first, if a card was low
+            await world.play([world.alice, world.bob], channel=dm, until=lambda t: not offers(t, ROW_BUTTON))
+        table = live_table(world.standin, dm)
+        shown = len(world.standin.channel_messages(dm))
+        # Everyone goes away: every token runs out, and the turn's timer with them.
+        world.standin.advance_time(16 * 60)
+        await run_out_the_clock(world, dm, 16 * 60)
+        assert len(world.standin.channel_messages(dm)) == shown, "nothing could be shown, and nothing was lost"
+        # An hour later still nobody: the game waited, its clock stopped (no seat went to the AI).
+        await run_out_the_clock(world, dm, 3600, moves=False)
+        assert len(world.standin.channel_messages(dm)) == shown
+        # bob is back: his click on the table he last saw carries the game on.
+        back = await world.standin.click(
+            world.bob, table, next(c for c in table.custom_ids if c.startswith(HAND_BUTTON))
+        )
+        await back.reply()
+        await world.settle()
+        now = live_table(world.standin, dm)
+        assert now.id != table.id and now.interaction_id == back.id, "bob's click showed the turn the timer played"
+        assert "missed two turns" not in str([m.content for m in world.standin.channel_messages(dm)])
+        standings = await world.play([world.alice, world.bob], channel=dm)
+        assert is_standings(standings)
+        assert requests_to(world, dm) == []
+
+
+async def test_stats_and_the_leaderboard_in_a_group_dm(world):
+    dm = group(world)
+    async with world.running_bot():
+        lobby = await open_in(world, world.alice, dm, rounds=1)
+        await gather(world, lobby, [world.bob, world.carol], world.alice)
+        await world.play([world.alice, world.bob, world.carol], channel=dm)
+        await world.settle()
+        # Only alice installed the app: the commands are hers to use here.
+        stats = await (await world.standin.slash(world.alice, dm, "6nimmt stats")).reply()
+        games = next(f for f in stats.embed["fields"] if f["name"] == "Games")
+        assert games["value"].startswith("1"), stats.embed
+        board = await (await world.standin.slash(world.alice, dm, "leaderboard")).reply()
+        names = board.embed["description"]
+        assert all(name in names for name in ("alice", "bob", "carol")), names
+        everywhere = await (await world.standin.slash(world.alice, dm, "leaderboard", scope="global")).reply()
+        assert "bob" in everywhere.embed["description"]
+        # The group's board is its own: the server's does not list its games.
+        server = await (await world.standin.slash(world.carol, world.channel, "leaderboard")).reply()
+        assert "bob" not in (server.embed.get("description") or "")
+        assert requests_to(world, dm) == []
+
+
+async def test_a_server_with_use_external_apps_off_is_told_and_nothing_opens(world):
+    guild, lounge, (alice, bob, carol) = elsewhere(world)
+    world.standin.set_use_external_apps(guild, False)
+    async with world.running_bot():
+        answer = await (await world.standin.slash(alice, lounge, "6nimmt start")).reply()
+        assert answer.ephemeral_to is not None and "Use External Apps" in answer.content
+        status = await (await world.standin.slash(alice, lounge, "6nimmt status")).reply()
+        assert "There is no open 6 nimmt! table here" in status.content
+        assert world.standin.channel_messages(lounge) == []
+        assert requests_to(world, lounge) == []
+
+
+async def test_a_turn_based_game_is_refused_where_only_clicks_show_it(world):
+    dm = group(world)
+    async with world.running_bot():
+        answer = await (await world.standin.slash(world.alice, dm, "6nimmt start", pace="8h")).reply()
+        assert answer.ephemeral_to is not None and "Turn-based games need the bot in the server" in answer.content
+        assert world.standin.channel_messages(dm) == []
+
+
+async def run_out_the_clock(world, channel, seconds, moves=True):
+    """Move the bot's clock on by ``seconds`` and let its timers do their work (``moves``: the table
+    is expected to move on), then wait until the presenter has shown all it can."""
+    service = world.bot.service
+    table = service.table_in(channel.id)
+    step = table.step
+    world.clock.advance(seconds)
+    service.scheduler.wake()
+    if moves:
+        await world.standin.world.wait_until(
+            lambda: not table.is_open or table.step != step, 3, "the timer never fired"
+        )
+    async with table.lock:  # held until the service has saved and told the presenter
+        pass
+    await world.settle()
