@@ -92,6 +92,7 @@ from benchmarks.load_players import (  # noqa: E402
 from bot.app import run_loop  # noqa: E402
 from tests.e2e.looplag import GCPauses, LoopLag, percentile  # noqa: E402
 from tests.standin import DiscordStandin  # noqa: E402
+from tests.standin.model import GROUP_DM  # noqa: E402
 from tests.standin.ratelimits import GLOBAL_PER_SECOND, INVALID_LIMIT  # noqa: E402
 
 KINDS = {"6n:h": "Play a card", "6n:p": "card picks", "6n:r": "row choices", "6n:l": "lobby buttons"}
@@ -138,7 +139,15 @@ class Setup:
     """A stand-in with `tables` channels (`tables / per_channel` with threads), two members a
     table, and the bot process on it."""
 
-    def __init__(self, standin, tables: int, shards: int = 1, threads: bool = False, per_channel: int = 10) -> None:
+    def __init__(
+        self,
+        standin,
+        tables: int,
+        shards: int = 1,
+        threads: bool = False,
+        per_channel: int = 10,
+        group_dms: float = 0.0,
+    ) -> None:
         guilds: dict[int, object] = {}
         while len(guilds) < shards:  # a server on each shard (a table belongs to its server's shard)
             guild = standin.add_guild(f"Load {len(guilds)}")
@@ -152,12 +161,16 @@ class Setup:
         shared: dict[int, object] = {}
         for i in range(tables):
             guild = guilds[i % shards]
+            host, guest = standin.add_member(guild, f"host{i}"), standin.add_member(guild, f"guest{i}")
+            if (i * group_dms) % 1 + group_dms >= 1:  # a share `group_dms` of the tables, spread evenly
+                # A group DM, where the bot is not a member: the host installed the app to their account.
+                standin.user_install(host)
+                self.seats.append((standin.group_dm(host, guest, name=f"table-{i}"), host, guest))
+                continue
             key = i % channels
             if key not in shared or not threads:
                 shared[key] = standin.add_text_channel(guild, f"table-{key}" if threads else f"table-{i}")
-            self.seats.append(
-                (shared[key], standin.add_member(guild, f"host{i}"), standin.add_member(guild, f"guest{i}"))
-            )
+            self.seats.append((shared[key], host, guest))
         self.driver_lag = LoopLag()
         self.driver_gc = GCPauses()
         self._freezer = None
@@ -233,13 +246,29 @@ def print_discord(standin, tally: Tally, args, until: float) -> None:
         f"max {max(seconds, default=0)} over {len(seconds)} s; above {GLOBAL_PER_SECOND} in {over} s "
         f"({100 * over / max(1, len(seconds)):.0f} %)"
     )
-    through_clicks, with_token = pick_progress_edits(standin, until)
+    edits = pick_progress_edits(standin, until)
     per = (lambda n: f"{n / tally.turns:.2f}") if tally.turns else (lambda n: "-")
+    through_clicks, with_token = (
+        sum(n for (_, webhook), n in edits.items() if webhook),
+        sum(n for (_, webhook), n in edits.items() if not webhook),
+    )
     print(
         f"    pick-progress edits (who has picked, on a turn's table message): {through_clicks} through "
         f"interaction webhooks ({per(through_clicks)} a turn, not counted), {with_token} with the bot token "
         f"({per(with_token)} a turn, counted above)"
     )
+    places = sorted({place for place, _ in edits})
+    if len(places) > 1:
+        print(
+            "      by place: "
+            + "; ".join(
+                f"{place} {edits.get((place, True), 0)} through webhooks, {edits.get((place, False), 0)} with the token"
+                for place in places
+            )
+        )
+    direct = sum(1 for r in standin.requests if r.at <= until and any(str(c) in r.path for c in _group_dm_ids(standin)))
+    if _group_dm_ids(standin):
+        print(f"    bot-token requests to group DMs: {direct} (Discord refuses every one)")
     scopes = ", ".join(f"{scope} {figures.too_many.get(scope, 0)}" for scope in ("global", "user", "shared"))
     print(
         f"    429s by scope: {scopes}; invalid requests (401, 403, 429 but shared): {figures.invalid}, "
@@ -247,11 +276,15 @@ def print_discord(standin, tally: Tally, args, until: float) -> None:
     )
 
 
-def pick_progress_edits(standin, until: float) -> tuple[int, int]:
+def _group_dm_ids(standin) -> set[int]:
+    return {c.id for c in standin.world.channels.values() if c.type == GROUP_DM}
+
+
+def pick_progress_edits(standin, until: float) -> dict[tuple[str, bool], int]:
     """The edits of a game's table message (the one with "Play a card") Discord accepted by
-    ``until``: through an interaction's webhook (free), and with the bot token. During a turn the
-    only edit of that message is who has picked."""
-    through_clicks = with_token = 0
+    ``until``, by (place, through an interaction's webhook: free; else with the bot token). During a
+    turn the only edit of that message is who has picked. A place is "servers" or "group DMs"."""
+    counted: dict[tuple[str, bool], int] = {}
     for request in standin.requests:
         if request.at > until or request.method != "PATCH" or "/messages/" not in request.path:
             continue
@@ -261,11 +294,10 @@ def pick_progress_edits(standin, until: float) -> tuple[int, int]:
         message = standin.world.messages.get(int(target)) if target.isdigit() else None
         if message is None or not any(cid.startswith("6n:h:") for cid in message.custom_ids):
             continue
-        if "/webhooks/" in request.path:
-            through_clicks += 1
-        else:
-            with_token += 1
-    return through_clicks, with_token
+        place = "group DMs" if message.channel.type == GROUP_DM else "servers"
+        key = (place, "/webhooks/" in request.path)
+        counted[key] = counted.get(key, 0) + 1
+    return counted
 
 
 def failures_of(results) -> list[BaseException]:
@@ -559,7 +591,7 @@ async def run_mode(args, without: str = "") -> object:
     # The soak is about memory and tasks: a click answered late on an overloaded machine must
     # not end a table's games there (its acknowledgement times are printed all the same).
     async with DiscordStandin(ack_deadline=10.0 if args.mode == "soak" else 3.0, rate_limits=args.limits) as standin:
-        setup = Setup(standin, args.tables, args.processes, args.threads, args.per_channel)
+        setup = Setup(standin, args.tables, args.processes, args.threads, args.per_channel, args.group_dms)
         with tempfile.TemporaryDirectory() as tmp:
             if args.processes == 1:
                 bot = BotProcess(standin, tmp, without=without, profile=args.profile, timed=args.mode != "soak")
@@ -644,6 +676,13 @@ def main() -> None:
         help="the bot runs each game in a thread of its own (THREADS=true), several to a channel",
     )
     parser.add_argument("--per-channel", type=int, default=10, help="--threads: tables sharing one channel")
+    parser.add_argument(
+        "--group-dms",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="this share of the tables (0 to 1) plays in group DMs, where only players' clicks reach the bot",
+    )
     parser.add_argument(
         "--limits",
         action="store_true",
