@@ -33,7 +33,7 @@ from .ai_seats import AISeats
 from .checks import acting_seat, check_step, running_game, seat_of
 from .registry import TableRegistry
 from .specials import declined_for, timed_out_decline, timed_out_notice
-from .table import Table, TableStatus
+from .table import UNSEEN, Table, TableStatus
 from .text import N_, Mention, Nn_, Text
 from .timers import Scheduler, backoff
 from .transactions import UNREACHABLE, Transactions
@@ -372,16 +372,15 @@ class Play:
             if table.paused is not None and table.is_open:  # no decision times out while it waits
                 ends = table.pause_ends_at()
                 if ends is not None and ends <= now:
-                    await self.close(
-                        table,
-                        "abandoned",
-                        Text(
-                            N_(
-                                "A moderator locked the game's thread and it stayed locked for a day, so the game was "
-                                "abandoned."
-                            )
-                        ),
+                    why = (
+                        N_("Nobody came back to this game for a day, so it was abandoned.")
+                        if table.paused == UNSEEN
+                        else N_(
+                            "A moderator locked the game's thread and it stayed locked for a day, so the game was "
+                            "abandoned."
+                        )
                     )
+                    await self.close(table, "abandoned", Text(why))
                 else:
                     self.schedule(table)
                 return
