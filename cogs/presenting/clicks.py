@@ -80,9 +80,9 @@ class _RaiseOn5xx:
 
 class Click:
     """A click on one of a table's messages (public, or a player's own hand), as its callback
-    answers it: ``settled`` once the callback is done, ``answered_quietly`` if its answer was no
-    message of its own (a deferred update), so that the interaction's original message is the one
-    clicked.
+    answers it: ``settled`` once the callback is done, ``edits_original`` if the interaction's
+    original message is ``message_id``: the message clicked, when its answer was no message of its
+    own (a deferred update), or its own answer (``answered_with``: the command that opened a lobby).
 
     Once settled it keeps only what it carries requests with (the interaction's webhook, where it
     was made): an interaction holds the whole message clicked, in reference cycles, and a click
@@ -98,7 +98,7 @@ class Click:
         "message_id",
         "keeps_interaction",
         "settled",
-        "answered_quietly",
+        "edits_original",
         "answered_as",
         "webhook",
         "replaced",
@@ -116,7 +116,7 @@ class Click:
         self.message_id = interaction.message.id if interaction.message is not None else None
         self.keeps_interaction = keeps_interaction
         self.settled = asyncio.Event()
-        self.answered_quietly = False
+        self.edits_original = False
         self.answered_as: discord.InteractionResponseType | None = None
         self.webhook: discord.Webhook | None = None
         self.replaced: Click | None = None  # the table's newest click before it, until it is settled
@@ -131,12 +131,18 @@ class Click:
         interaction = self.interaction
         if interaction is not None:
             self.answered_as = interaction.response.type
-            self.answered_quietly = self.answered_as is discord.InteractionResponseType.deferred_message_update
+            self.edits_original = self.answered_as is discord.InteractionResponseType.deferred_message_update
             self.webhook = interaction.followup
             self.webhook.session = OneTryOn5xx(self.webhook.session)  # type: ignore[assignment]
             if not self.keeps_interaction:
                 self.interaction = None
         self.settled.set()
+
+    def answered_with(self, message_id: int) -> None:
+        """Its answer is message ``message_id`` (a lobby, its opener's answer): its token may edit it."""
+        self.message_id = message_id
+        self.settle()
+        self.edits_original = True
 
     def followed_up(self) -> None:
         """One follow-up sent through it."""
@@ -161,7 +167,7 @@ class Click:
 
     async def can_edit(self) -> bool:
         """Whether the click can edit the message it was on now."""
-        return await self._settle() and self.answered_quietly and self.interaction is not None
+        return await self._settle() and self.edits_original and self.interaction is not None
 
     async def can_post_in(self, channel_id: int) -> bool:
         """Whether the click can send a public follow-up into ``channel_id`` now: it was made there,
@@ -194,6 +200,11 @@ class TableClicks:
     on_lobby: Click | None = None
     follow_up: tuple[int, Click] | None = None  # (message id, the click that sent it)
     only_clicks: bool = False  # the table is ``Table.carried``: nothing but clicks reaches its channel
+
+    def opened(self, click: Click) -> None:
+        """``click`` (settled) answered with the table's lobby: its edits go through it, until a click on it."""
+        if self.on_lobby is None:
+            self.on_lobby = click
 
     def clicked(self, click: Click, on_lobby: bool) -> None:
         click.replaced = self.newest
@@ -230,6 +241,21 @@ class TableClicks:
             self.follow_up = None
 
 
+#: Where a command's click waits in its interaction's ``extras`` until the command has answered.
+COMMAND_CLICK = "6nimmt.click"
+
+
+def command_answered(interaction: discord.Interaction) -> int | None:
+    """A command that may carry a table's messages (``Clicks.command``) has answered: its click is
+    settled now; the table's id, or None for a command that carries none."""
+    kept = interaction.extras.pop(COMMAND_CLICK, None)
+    if kept is None:
+        return None
+    table_id, click = kept
+    click.settle()
+    return int(table_id)
+
+
 class Clicks:
     """Where the clicks on a table's buttons are registered, as their callbacks begin and end; each
     table's are kept with the rest of what the presenter holds of it (``held``: None for a table it
@@ -259,6 +285,12 @@ class Clicks:
         """Whether ``table_id`` is a table only clicks reach (``TableClicks.only_clicks``)."""
         clicks = self.held(table_id)
         return clicks is not None and clicks.only_clicks
+
+    def command(self, table_id: int, interaction: discord.Interaction) -> None:
+        """A command about ``table_id`` (a table only clicks reach) carries its next messages like a
+        click; it is settled once the command has answered (``command_answered``)."""
+        if COMMAND_CLICK not in interaction.extras:
+            interaction.extras[COMMAND_CLICK] = (table_id, self.clicked(table_id, interaction))
 
     def refused(self, table_id: int, click: Click) -> None:
         """``click`` was refused: the table's clicks are as they were before it (``TableClicks.refused``)."""

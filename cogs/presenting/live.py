@@ -40,6 +40,7 @@ from engine import Phase
 
 from .budget import Priority, RequestBudget, requests_for
 from .channels import TableChannels, transient
+from .clicks import Click
 from .outbox import OutboxDelivery
 from .pictures import IMAGE_NAME, Pictures
 from .reminders import Reminders
@@ -142,7 +143,7 @@ class LiveMessages:
         if wait > 0 and not self.channels.closing:
             await pause(wait)  # a post arriving meanwhile goes first
             return
-        if snapshot.table.carried and not self.can_edit_through_a_click(stage):
+        if snapshot.table.carried and not await self.edits_through_a_click(stage):
             # Only a click reaches its channel, and none can edit the live message (its token ran out,
             # a restart forgot it): the table is posted anew through the newest click, if one can.
             live.behind = False
@@ -299,6 +300,10 @@ class LiveMessages:
             return None
         stage.live.message_id = message_id
         stage.live.lobby_drawn = lobby_players(table)
+        if answered and opener is not None:  # its token edits the lobby (a /6nimmt join) until someone clicks on it
+            opened = Click(opener.interaction, self.service.clock, keeps_interaction=True)
+            opened.answered_with(message_id)
+            stage.clicks.opened(opened)
         why = opening.why if opening is not None else None
         if table.threaded and table.thread_id is None:  # its game's thread starts on it
             why = await start_thread(self.client, self.service, table, message_id, table.host_name, locale) or why
@@ -409,9 +414,20 @@ class LiveMessages:
             return
         await self.channels.retry(self.channels.edit, table, message_id, **fields)
 
+    async def edits_through_a_click(self, stage: TableStage) -> bool:
+        """Whether a click can edit the live message now: one on it (or the answer that is it), once
+        answered, or the click whose follow-up it is."""
+        live = stage.live.message_id
+        if live is None:
+            return False
+        click = stage.clicks.on_lobby
+        if click is not None and click.on(live) and await click.can_edit():
+            return True
+        return stage.clicks.carrier(live) is not None
+
     def can_edit_through_a_click(self, stage: TableStage) -> bool:
         click = stage.clicks.on_lobby
-        if click is not None and click.answered_quietly and click.lasts():
+        if click is not None and click.edits_original and click.lasts():
             return True
         live = stage.live.message_id
         return live is not None and stage.clicks.carrier(live) is not None
