@@ -21,6 +21,7 @@ from bot.tables.table import Table, TableStatus
 from bot.tables.text import Nn_
 from cogs.client import channel_id_of
 from cogs.i18n import N_, tr, user_locale
+from cogs.presenting.carriers import carriers_of
 from cogs.render.names import isolated
 from cogs.ui.base import service_of
 from engine import Variant
@@ -76,9 +77,19 @@ def table_for(
     interaction: discord.Interaction, table_id: int | None, mine: Callable[[Table, int], bool] | None = None
 ) -> Table:
     """The table the command means: ``table_id`` if it is open where the command was used, else
-    the only one there, else the only one that is ``mine(table, user_id)`` (the one the user sits
     at, or hosts: asking which would have one answer). Raises ``NoTable`` (none here, or not that
-    one) or ``ChooseTable``."""
+    one) or ``ChooseTable``. A table only players' interactions reach takes the command as a click
+    that may carry its next messages (``Clicks.command``)."""
+    table = _table_for(interaction, table_id, mine)
+    carriers = carriers_of(interaction.client)
+    if table.carried and carriers is not None:
+        carriers.clicks.command(table.id, interaction)
+    return table
+
+
+def _table_for(
+    interaction: discord.Interaction, table_id: int | None, mine: Callable[[Table, int], bool] | None
+) -> Table:
     tables = service_of(interaction).tables_in(channel_id_of(interaction))
     if table_id is not None:
         for table in tables:

@@ -77,6 +77,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
         message = failure_message(locale, original, move=False)
     await answer_error(interaction, message)
+    interaction.client.dispatch("app_command_refused", interaction)  # answered: the cogs may act on it
 
 
 def on_message(interaction: discord.Interaction, custom_id: str) -> bool:

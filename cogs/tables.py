@@ -22,6 +22,7 @@ from bot.tables.table import TableOptions, TableSnapshot, TableStatus
 from cogs.client import bot_of, channel_id_of, place_of
 from cogs.errors import add_items, answer_error, remove_items
 from cogs.i18n import N_, error_text, render, tr, user_locale
+from cogs.presenting.clicks import command_answered
 from cogs.render.links import message_link, table_link
 from cogs.render.names import shown_name
 from cogs.render.text import RULES, limits_text, lobby_embed, table_embed
@@ -317,7 +318,7 @@ def why_not_carried(interaction: discord.Interaction, locale, pace: app_commands
 @table_option()
 async def status_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
-    if table.carried:
+    if table.carried:  # this command carries the table (table_for)
         await carried_status(interaction, table.id)
         return
     # Decided on what was committed, which is what is shown: a game being started right now
@@ -357,7 +358,6 @@ async def carried_status(interaction: discord.Interaction, table_id: int) -> Non
     """``/6nimmt status`` where only players' interactions reach the channel: this one carries the
     table, posted anew below its answer (a game that waited for someone to be back goes on)."""
     presenter = presenter_of(interaction)
-    click = presenter.clicks.clicked(table_id, interaction)
     try:
         async with Reply(interaction, Answer.EPHEMERAL) as reply:
             await service_of(interaction).seen(table_id)
@@ -368,7 +368,7 @@ async def carried_status(interaction: discord.Interaction, table_id: int) -> Non
                 )
             )
     finally:
-        click.settle()
+        command_answered(interaction)
     table = service_of(interaction).find(table_id)
     if table is not None:
         presenter.repost(table.last_commit())
@@ -441,6 +441,23 @@ class Tables(commands.Cog):
         remove_subcommands(self.bot.tree, SUBCOMMANDS)
         _presenters.pop(self.bot, None)
         await self.presenter.close()
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        """A command at a table only players' interactions reach has answered: it may carry the table's
+        next messages now, and a game that waited for a player to be back goes on."""
+        table_id = command_answered(interaction)
+        if table_id is None:
+            return
+        try:
+            await self.service.seen(table_id)
+        except Exception as exc:  # the next click tries again
+            log.warning("table %s: could not go on (%s)", table_id, exc)
+
+    @commands.Cog.listener()
+    async def on_app_command_refused(self, interaction: discord.Interaction) -> None:
+        """The same for a command that was refused (``cogs.errors``): whoever typed it is there."""
+        command_answered(interaction)
 
 
 async def setup(bot: SixNimmtBot) -> None:
