@@ -7,6 +7,8 @@ webhook of the interaction that made the message, and the bot's token never addr
 
 from __future__ import annotations
 
+import discord
+
 from tests.e2e.driver import HAND_BUTTON, ROW_BUTTON, is_standings, live_table, lowest, offers, open_hand, play_card
 from tests.e2e.test_pick_progress import marks
 from tests.e2e.test_request_budget import bot_token_requests
@@ -190,13 +192,89 @@ async def run_out_the_clock(world, channel, seconds, moves=True):
     is expected to move on), then wait until the presenter has shown all it can."""
     service = world.bot.service
     table = service.table_in(channel.id)
-    step = table.step
     world.clock.advance(seconds)
+    if table is None:  # the game is over: nothing is timed any more
+        await world.settle()
+        return
+    step = table.step
     service.scheduler.wake()
     if moves:
         await world.standin.world.wait_until(
             lambda: not table.is_open or table.step != step, 3, "the timer never fired"
         )
+
+    def due_done() -> bool:  # nothing left due now: the timer has done its work
+        wakes = service.wakes_at(table.id)
+        return not table.is_open or wakes is None or wakes > world.clock()
+
+    await world.standin.world.wait_until(due_done, 3, "the timer never fired")
     async with table.lock:  # held until the service has saved and told the presenter
         pass
     await world.settle()
+
+
+async def test_a_click_carries_at_most_five_follow_ups_then_the_table_waits_for_the_next(world):
+    """An app installed only to the user who clicked may send five follow-ups of an interaction. In a
+    game one click rarely carries more than a turn's news before the next click comes, so the
+    presenter is asked here for the table again and again (as ``/6nimmt status`` asks it) while
+    alice's pick is the newest click: it carries five, never a sixth; her next command carries on."""
+    dm = group(world)
+    async with world.running_bot():
+        lobby = await open_in(world, world.alice, dm, rounds=1, ai_players=1, ai_level="easy")
+        table = await gather(world, lobby, [world.bob], world.alice)
+        hand = await open_hand(world.standin, world.alice, table)
+        last = await play_card(world.standin, hand, lowest(hand))
+        await world.settle()
+        presenter = world.bot.get_cog("Tables").presenter
+        for _ in range(7):
+            presenter.repost(world.bot.service.table_in(dm.id).last_commit())
+            await world.settle()
+        carried = [m for m in world.standin.channel_messages(dm) if m.interaction_id == last.id]
+        assert len(carried) == 5, "five follow-ups, and no sixth tried"
+        world.standin.assert_no_errors()
+        back = await world.standin.slash(world.alice, dm, "6nimmt status")
+        await back.reply()
+        await world.settle()
+        assert live_table(world.standin, dm).interaction_id == back.id, "her command carried the table on"
+        standings = await world.play([world.alice, world.bob], channel=dm)
+        assert is_standings(standings)
+        assert requests_to(world, dm) == []
+        world.standin.assert_no_errors()
+
+
+async def test_a_player_who_joins_by_command_shows_on_the_lobby(world):
+    dm = group(world)
+    world.standin.user_install(world.bob)
+    async with world.running_bot():
+        lobby = await open_in(world, world.alice, dm, rounds=1)
+        answer = await (await world.standin.slash(world.bob, dm, "6nimmt join")).reply()
+        assert answer.ephemeral_to is not None
+        await world.settle()
+        shown = world.standin.message(lobby.id)
+        players = next(f for f in shown.embed["fields"] if f["name"].startswith("Players"))
+        assert players["name"] == "Players (2/10)" and world.bob.mention in players["value"], (
+            "edited through its opener"
+        )
+        assert [m.id for m in world.standin.channel_messages(dm)] == [lobby.id], "no second lobby"
+        assert requests_to(world, dm) == []
+        world.standin.assert_no_errors()
+
+
+async def test_where_apps_may_not_attach_files_the_table_shows_without_its_picture(world):
+    guild, lounge, (alice, bob, carol) = elsewhere(world)
+    lounge.everyone_deny |= discord.Permissions(attach_files=True).value
+    async with world.running_bot():
+        lobby = await open_in(world, alice, lounge, rounds=1)
+        table = await gather(world, lobby, [bob], alice)
+        assert table is not None and not table.attachments and "image" not in table.embed
+        assert requests_to(world, lounge) == []
+        world.standin.assert_no_errors()
+
+
+async def test_where_apps_may_not_show_embeds_nothing_opens_and_the_player_is_told(world):
+    guild, lounge, (alice, bob, carol) = elsewhere(world)
+    lounge.everyone_deny |= discord.Permissions(embed_links=True).value
+    async with world.running_bot():
+        answer = await (await world.standin.slash(alice, lounge, "6nimmt start")).reply()
+        assert answer.ephemeral_to is not None and "may not show embeds" in answer.content
+        assert world.standin.channel_messages(lounge) == []
