@@ -63,9 +63,9 @@ async def test_only_members_who_manage_the_server_change_its_settings(world):
         refused = await settings(world, german, threads=True)
         assert refused.content.startswith("Nur Mitglieder mit der Berechtigung „Server verwalten“")
         assert await stored(world) is None
-        # Outside a server there are no server settings.
-        alone = await (await world.standin.slash(world.bob.user, world.standin.dm_channel(world.bob), COMMAND)).reply()
-        assert "belong to a server" in alone.content
+        # Outside a server there are no server settings: Discord does not even offer the command there.
+        with pytest.raises(InteractionRejected, match="not offered in the DM with the bot"):
+            await world.standin.slash(world.bob.user, world.standin.dm_channel(world.bob), COMMAND)
     world.standin.assert_no_errors()
 
 

@@ -221,7 +221,7 @@ async def test_games_lists_your_games_yours_to_move_first(world):
         german = await reply(world, dora, "6nimmt games")
         assert german.content.startswith("Deine offenen Partien auf diesem Server:")
         assert "wartet auf Mitspieler (3/10)" in german.content
-        # Outside a server there are no games to list.
+        # The bot's DM is a place of its own (a game against AI seats may be played there): none open.
         dm = await reply(world, world.bob.user, "6nimmt games", channel=world.standin.dm_channel(world.bob))
-        assert "Use this command in a server" in dm.content
+        assert "You are not playing at any open game" in dm.content
         world.standin.assert_no_errors()
