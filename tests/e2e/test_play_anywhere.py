@@ -43,6 +43,17 @@ async def gather(world, lobby, joiners, starter):
     return live_table(world.standin, lobby.channel)
 
 
+async def alice_picked(world, dm):
+    """alice, bob and an easy AI at a one-round table in the group DM, and alice has picked: the
+    table message, and her click on the card."""
+    lobby = await open_in(world, world.alice, dm, rounds=1, ai_players=1, ai_level="easy")
+    table = await gather(world, lobby, [world.bob], world.alice)
+    hand = await open_hand(world.standin, world.alice, table)
+    click = await play_card(world.standin, hand, lowest(hand))
+    await world.settle()
+    return table, click
+
+
 async def test_a_whole_game_in_a_group_dm_with_a_row_choice_the_standings_and_a_rematch(world):
     dm = group(world)
     players = [world.alice, world.bob, world.carol]
@@ -71,12 +82,14 @@ async def test_a_whole_game_in_a_group_dm_with_a_row_choice_the_standings_and_a_
         world.standin.assert_no_errors()
 
 
-def elsewhere(world):
-    """A server that never added the bot, with a lounge; alice, bob and carol are members there,
-    and alice installed the app to her account."""
+def elsewhere(world, deny: discord.Permissions | None = None):
+    """A server that never added the bot, with a lounge (where @everyone is denied ``deny``); alice,
+    bob and carol are members there, and alice installed the app to her account."""
     world.standin.user_install(world.alice)
     guild = world.standin.foreign_guild("Elsewhere")
     lounge = world.standin.add_text_channel(guild, "lounge")
+    if deny is not None:
+        lounge.everyone_deny |= deny.value
     members = [world.standin.add_member(guild, user.user) for user in (world.alice, world.bob, world.carol)]
     return guild, lounge, members
 
@@ -96,11 +109,7 @@ async def test_a_whole_game_in_a_server_that_never_added_the_bot(world):
 async def test_a_turn_its_timer_resolved_is_shown_through_the_newest_click(world):
     dm = group(world)
     async with world.running_bot():
-        lobby = await open_in(world, world.alice, dm, rounds=1, ai_players=1, ai_level="easy")
-        table = await gather(world, lobby, [world.bob], world.alice)
-        hand = await open_hand(world.standin, world.alice, table)
-        alices = await play_card(world.standin, hand, lowest(hand))
-        await world.settle()
+        table, alices = await alice_picked(world, dm)
         assert marks(live_table(world.standin, dm))[world.alice.mention] == "✅", "her pick shows at once"
         # bob never picks: the turn's timer plays for him, and alice's click carries the reveal.
         await run_out_the_clock(world, dm, 61)
@@ -220,11 +229,7 @@ async def test_a_click_carries_at_most_five_follow_ups_then_the_table_waits_for_
     alice's pick is the newest click: it carries five, never a sixth; her next command carries on."""
     dm = group(world)
     async with world.running_bot():
-        lobby = await open_in(world, world.alice, dm, rounds=1, ai_players=1, ai_level="easy")
-        table = await gather(world, lobby, [world.bob], world.alice)
-        hand = await open_hand(world.standin, world.alice, table)
-        last = await play_card(world.standin, hand, lowest(hand))
-        await world.settle()
+        _, last = await alice_picked(world, dm)
         presenter = world.bot.get_cog("Tables").presenter
         for _ in range(7):
             presenter.repost(world.bot.service.table_in(dm.id).last_commit())
@@ -261,8 +266,7 @@ async def test_a_player_who_joins_by_command_shows_on_the_lobby(world):
 
 
 async def test_where_apps_may_not_attach_files_the_table_shows_without_its_picture(world):
-    guild, lounge, (alice, bob, carol) = elsewhere(world)
-    lounge.everyone_deny |= discord.Permissions(attach_files=True).value
+    _, lounge, (alice, bob, _) = elsewhere(world, deny=discord.Permissions(attach_files=True))
     async with world.running_bot():
         lobby = await open_in(world, alice, lounge, rounds=1)
         table = await gather(world, lobby, [bob], alice)
@@ -272,8 +276,7 @@ async def test_where_apps_may_not_attach_files_the_table_shows_without_its_pictu
 
 
 async def test_where_apps_may_not_show_embeds_nothing_opens_and_the_player_is_told(world):
-    guild, lounge, (alice, bob, carol) = elsewhere(world)
-    lounge.everyone_deny |= discord.Permissions(embed_links=True).value
+    _, lounge, (alice, _, _) = elsewhere(world, deny=discord.Permissions(embed_links=True))
     async with world.running_bot():
         answer = await (await world.standin.slash(alice, lounge, "6nimmt start")).reply()
         assert answer.ephemeral_to is not None and "may not show embeds" in answer.content
