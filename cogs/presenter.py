@@ -34,7 +34,7 @@ import random
 import discord
 
 from bot.tables.service import TableService
-from bot.tables.table import Post, Table, TableSnapshot
+from bot.tables.table import UNSEEN, Post, Table, TableSnapshot
 from bot.tables.timers import backoff
 from bot.tables.updates import TableUpdate
 from cogs.presenting.budget import (
@@ -254,6 +254,11 @@ class Presenter:
                     stage.latest = None
                     snapshot.release()
 
+    async def _carrier_ready(self, stage: TableStage, snapshot: TableSnapshot) -> bool:
+        """Whether the table's newest click can carry a message into its channel now."""
+        click = stage.clicks.newest
+        return click is not None and await click.can_post_in(snapshot.table.home_id)
+
     async def _unseen(self, stage: TableStage) -> None:
         """A running game nothing can show now waits for a player to be back (``TableService.unseen``)."""
         snapshot = stage.latest
@@ -289,6 +294,9 @@ class Presenter:
             await self.outbox.mark(stage)
             return True
         if paused:
+            if snapshot.paused == UNSEEN and await self._carrier_ready(stage, snapshot):
+                await self.service.seen(stage.id)  # a click came while it paused: the game goes on
+                return True
             return False
         if self.live.owes_change(stage):
             await self.live.catch_up(stage, snapshot, lambda seconds: self._pause(stage, seconds))

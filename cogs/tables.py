@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.app import SixNimmtBot
 from bot.tables.errors import OptionError, SeatTakenOver, TableExists
 from bot.tables.table import TableOptions, TableSnapshot, TableStatus
-from cogs.client import bot_of, channel_id_of, place_of
+from cogs.client import Place, bot_of, channel_id_of, place_of
 from cogs.errors import add_items, answer_error, remove_items
 from cogs.i18n import N_, error_text, render, tr, user_locale
 from cogs.presenting.clicks import command_answered
@@ -208,7 +208,7 @@ async def start_command(
                     threaded=threaded,
                     carried=place.carried,
                     private=place.private,
-                    language=str(interaction.locale) if place.private else None,
+                    language=public_language(interaction, place),
                 )
         except TableExists as exc:
             link = message_link(place.server_id, exc.channel_id, exc.message_id)
@@ -286,6 +286,15 @@ async def prompts_command(
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
         await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
+
+
+def public_language(interaction: discord.Interaction, place: Place) -> str | None:
+    """The language a table's public messages speak where no server setting reaches: the starter's in
+    a private channel, the server's own in a server without the bot; None where the server's settings
+    say it (``cogs.i18n.server_locale``)."""
+    if not place.carried:
+        return None
+    return str(interaction.locale if place.private else interaction.guild_locale or interaction.locale)
 
 
 def why_not_carried(interaction: discord.Interaction, locale, pace: app_commands.Choice[str] | None) -> str | None:

@@ -245,14 +245,13 @@ class OutboxDelivery:
         """A message of a table only interactions reach, as the public follow-up of its newest click
         there; ``NoCarrier`` when none can carry it (none made, its token ran out, its follow-ups spent)."""
         channel_id = getattr(where, "id", None)
-        while True:
-            click = stage.clicks.newest
-            if click is None or channel_id is None or not await click.can_post_in(channel_id):
-                raise NoCarrier(table.id)
-            sent = await self._through(click, stage, table, post, fields)
-            if sent is not None:
-                return sent
-            # That click cannot carry it (dropped): the next one, or wait for one.
+        click = stage.clicks.newest
+        if click is None or channel_id is None or not await click.can_post_in(channel_id):
+            raise NoCarrier(table.id)
+        sent = await self._through(click, stage, table, post, fields)
+        if sent is None:  # Discord refused that click (its token ran out, its follow-ups spent): the next one
+            raise NoCarrier(table.id)
+        return sent
 
     async def _sent_already(
         self,

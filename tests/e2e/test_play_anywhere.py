@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import discord
 
+from cogs.i18n import tr
 from tests.e2e.driver import HAND_BUTTON, ROW_BUTTON, is_standings, live_table, lowest, offers, open_hand, play_card
 from tests.e2e.test_pick_progress import marks
 from tests.e2e.test_request_budget import bot_token_requests
+
+#: A lobby's title.
+OPEN = "6 nimmt! — table open"
 
 
 def requests_to(world, channel) -> list:
@@ -281,3 +285,19 @@ async def test_where_apps_may_not_show_embeds_nothing_opens_and_the_player_is_to
         answer = await (await world.standin.slash(alice, lounge, "6nimmt start")).reply()
         assert answer.ephemeral_to is not None and "may not show embeds" in answer.content
         assert world.standin.channel_messages(lounge) == []
+
+
+async def test_public_messages_speak_the_server_s_language_there_and_the_starter_s_in_a_group_dm(world):
+    world.standin.user_install(world.alice)
+    german = world.standin.foreign_guild("Anderswo", locale="de")
+    stube = world.standin.add_text_channel(german, "stube")
+    alice = world.standin.add_member(german, world.alice.user)
+    jonas = world.standin.world.add_user("jonas", locale="fr")
+    world.standin.user_install(jonas)
+    dm = world.standin.group_dm(jonas, world.alice.user)
+    async with world.running_bot():
+        there = await (await world.standin.slash(alice, stube, "6nimmt start")).reply()
+        assert there.embed["title"] == tr("de", OPEN) != OPEN, "the server's language, not alice's English"
+        here = await (await world.standin.slash(jonas, dm, "6nimmt start")).reply()
+        assert here.embed["title"] == tr("fr", OPEN) != OPEN, "jonas's French: a group DM has no server"
+        world.standin.assert_no_errors()
