@@ -149,7 +149,9 @@ class LiveMessages:
             live.behind = False
             click = stage.clicks.newest
             if snapshot.is_open and click is not None and await click.can_post_in(snapshot.table.home_id):
-                await self.post(stage, snapshot.table, None)
+                if stage.outbox.pending:  # a post came meanwhile: it draws the table anew, from the newest state
+                    return
+                await self.post(stage, stage.snapshot.table, None)
             return
         priority = edit_priority(snapshot.table)
         if (

@@ -411,7 +411,7 @@ async def test_a_kill_between_a_lobby_and_its_post_shows_the_lobby_once_after_th
 
 async def test_a_kill_mid_game_in_a_group_dm_restarts_and_finishes_showing_nothing_twice(tmp_path):
     """A game in a group DM, where only players' clicks reach the channel: the bot dies right after
-    a pick was answered. The next process has no click to carry anything until a player clicks on
+    a pick was shown. The next process has no click to carry anything until a player clicks on
     what the first one showed; then the turn is revealed, once, and the game is played to its end.
     The bot's token never addresses the group DM."""
     async with DiscordStandin(ack_deadline=10, rate_limits=True, window_scale=WINDOW_SCALE) as standin:
@@ -429,6 +429,11 @@ async def test_a_kill_mid_game_in_a_group_dm_restarts_and_finishes_showing_nothi
             table = await wait_for_live(standin, friends, "6n:h:")
             cards, hand = await open_hand(standin, alice, table)
             await (await standin.click(alice, hand, cards[min(cards)])).ack()
+            # Her pick shows on the table (so the table's post was marked shown): then the bot dies. A
+            # post shown but not yet marked when it dies is sent again: nothing can read the channel.
+            await standin.world.wait_until(
+                lambda: "✅" in str(standin.message(table.id).embed), 10, "alice's pick never showed"
+            )
             await bot.kill()
             await bot.start()
             # bob plays on the table the first process showed: his click carries the reveal.
