@@ -106,6 +106,9 @@ async def test_a_whole_game_in_a_server_that_never_added_the_bot(world):
         assert table is not None and table.channel is lounge and table.interaction_id is not None
         standings = await world.play([alice, bob, carol], channel=lounge)
         assert is_standings(standings) and standings.interaction_id is not None
+        await world.settle()
+        board = await (await world.standin.slash(alice, lounge, "leaderboard")).reply()  # the server's own board
+        assert all(name in board.embed["description"] for name in ("alice", "bob", "carol"))
         assert requests_to(world, lounge) == [] and requests_to(world, guild) == []
         world.standin.assert_no_errors()
 
