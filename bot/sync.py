@@ -7,8 +7,14 @@ bot syncs only when told: ``python -m bot --sync [GUILD_ID|dev]`` or the owner's
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 import discord
+from discord import app_commands
 from discord.ext import commands
+
+log = logging.getLogger(__name__)
 
 
 class SyncTargetError(ValueError):
@@ -30,15 +36,35 @@ def parse_sync_target(value: str | None, dev_guild_ids: list[int]) -> list[int] 
 
 
 async def sync_commands(bot: commands.Bot, guild_ids: list[int] | None) -> list[tuple[int | None, int]]:
-    """Sync globally (``None``) or to each guild; returns (guild id or None, commands synced)."""
-    if guild_ids is None:
-        return [(None, len(await bot.tree.sync()))]
-    synced: list[tuple[int | None, int]] = []
-    for guild_id in guild_ids:
-        guild = discord.Object(guild_id)
-        bot.tree.copy_global_to(guild=guild)  # the global commands, shown in this guild at once
-        synced.append((guild_id, len(await bot.tree.sync(guild=guild))))
-    return synced
+    """Sync globally (``None``) or to each guild; returns (guild id or None, commands synced).
+
+    The player commands may be installed to users too; Discord refuses the whole sync if the
+    application does not allow that (its Installation page), so they are then sent for servers only."""
+    info = await bot.application_info()
+    narrowed: list[tuple[Any, app_commands.AppInstallationType]] = []  # (a command or a group, its installs)
+    if info.user_integration_config is None:
+        for command in bot.tree.get_commands():
+            installs = getattr(command, "allowed_installs", None)
+            if installs is not None and installs.user:
+                narrowed.append((command, installs))
+                command.allowed_installs = app_commands.AppInstallationType(guild=installs.guild, user=False)
+        if narrowed:
+            log.warning(
+                "the application cannot be installed to users (tick User Install on its Installation page "
+                "in the developer portal): the commands are synced for servers only"
+            )
+    try:
+        if guild_ids is None:
+            return [(None, len(await bot.tree.sync()))]
+        synced: list[tuple[int | None, int]] = []
+        for guild_id in guild_ids:
+            guild = discord.Object(guild_id)
+            bot.tree.copy_global_to(guild=guild)  # the global commands, shown in this guild at once
+            synced.append((guild_id, len(await bot.tree.sync(guild=guild))))
+        return synced
+    finally:
+        for command, installs in narrowed:
+            command.allowed_installs = installs
 
 
 def describe_sync(results: list[tuple[int | None, int]]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.sync import sync_commands
 from cogs.i18n import tr
 from tests.e2e.driver import HAND_BUTTON, ROW_BUTTON, is_standings, live_table, lowest, offers, open_hand, play_card
 from tests.e2e.test_pick_progress import marks
@@ -304,3 +305,17 @@ async def test_public_messages_speak_the_server_s_language_there_and_the_starter
         here = await (await world.standin.slash(jonas, dm, "6nimmt start")).reply()
         assert here.embed["title"] == tr("fr", OPEN) != OPEN, "jonas's French: a group DM has no server"
         world.standin.assert_no_errors()
+
+
+async def test_an_application_not_installable_to_users_syncs_its_commands_for_servers_only(world, caplog):
+    """An operator who has not ticked User Install: Discord would refuse the whole sync of commands
+    that name user installs, so they are sent for servers only, and the log says how to allow more."""
+    async with world.running_bot() as bot:
+        world.standin.set_installation_contexts(guild=True, user=False)  # the operator's portal, today
+        synced = await sync_commands(bot, None)
+        assert synced[0][1] >= 2
+        assert world.standin.commands()["6nimmt"]["integration_types"] == [0], "for servers only"
+        assert "tick User Install" in caplog.text
+        lobby = await open_in(world, world.alice, world.channel, rounds=1)
+        assert lobby.channel is world.channel
+        assert bot.tree.get_command("6nimmt").allowed_installs.user, "the tree is as declared again"
