@@ -50,7 +50,7 @@ from cogs.presenting.budget import (
 )
 from cogs.presenting.carriers import Carriers, serve
 from cogs.presenting.channels import RETRY_MOST, TableChannels, locked_out
-from cogs.presenting.clicks import Clicks, TableClicks
+from cogs.presenting.clicks import CLICK_TOKEN_SECONDS, Clicks, TableClicks
 from cogs.presenting.live import LiveMessages
 from cogs.presenting.news import News
 from cogs.presenting.openings import Openings
@@ -67,6 +67,9 @@ log = logging.getLogger(__name__)
 DRAIN_SECONDS = 10.0
 #: The bot token's requests a second when the settings do not say (Discord allows 50).
 REQUESTS_PER_SECOND = 45.0
+#: How long a closed table's news waits for a click where only clicks reach its channel before it is
+#: given up: a token's life, so that whoever was still there when it closed may click once more.
+UNREACHABLE_AFTER = CLICK_TOKEN_SECONDS
 
 
 class Presenter:
@@ -89,13 +92,14 @@ class Presenter:
         self.budget.seed(BEFORE_INSTALL)  # the login's requests may share the catch-up's first second
         self.started = process_started()
         self.route_window = ROUTE_WINDOW  # how long a restored table's channel is left alone after the start
+        self.unreachable_after = UNREACHABLE_AFTER
         self.channels = TableChannels(client, service)
         self.pictures = Pictures(service.workers)
         self._stages: dict[int, TableStage] = {}  # by table: all the presenter holds of each
         self.clicks = Clicks(service.clock, self._clicks_of, self._clicked)
         self.outbox = OutboxDelivery(client, service, self.channels, self._holds_back)
         self.reminders = Reminders(client, self.channels, self.outbox)
-        self.openings = Openings()
+        self.openings = Openings(service.clock)
         serve(client, Carriers(self.clicks, self.openings))
         self.live = LiveMessages(
             client, service, self.channels, self.outbox, self.pictures, self.reminders, self.budget
@@ -217,6 +221,8 @@ class Presenter:
                 except NoCarrier:
                     # Nothing but a click reaches its channel, and none can carry its news now: the game
                     # waits, its clock stopped, and the next click carries it on (``_clicked``).
+                    if await self._unreachable(stage):
+                        continue
                     await self._unseen(stage)
                     return
                 except Exception as exc:
@@ -238,6 +244,7 @@ class Presenter:
                     await self._pause(stage, backoff(failures, self.channels.retry_first, RETRY_MOST))
                     continue
                 failures = 0
+                stage.reached()
                 if not more:
                     return
         finally:
@@ -250,6 +257,7 @@ class Presenter:
                     # and with its stage everything the parts kept of it.
                     del self._stages[stage.id]
                     stage.opened()
+                    stage.reached()
                 else:  # all shown: the next commit brings its own snapshot (and the game drawn from it)
                     stage.latest = None
                     snapshot.release()
@@ -258,6 +266,37 @@ class Presenter:
         """Whether the table's newest click can carry a message into its channel now."""
         click = stage.clicks.newest
         return click is not None and await click.can_post_in(snapshot.table.home_id)
+
+    async def _unreachable(self, stage: TableStage) -> bool:
+        """A closed table's news that no click can carry waits ``unreachable_after`` for one, and is
+        then given up, marked shown unseen, so that the presenter lets the table go: nobody may ever
+        click on it again, and the bot's token cannot reach its channel. True once it gave up a post."""
+        snapshot, owed = stage.latest, self.outbox.next_post(stage)
+        if snapshot is None or snapshot.is_open or owed is None:
+            return False
+        loop = asyncio.get_running_loop()
+        if stage.unreachable_since is None:
+            stage.unreachable_since = loop.time()
+        waited = loop.time() - stage.unreachable_since
+        if waited < self.unreachable_after:
+            if stage.give_up is None:
+                stage.give_up = loop.call_later(self.unreachable_after - waited, self._give_up, stage.id)
+            return False
+        post, made_by, newest = owed
+        log.info("table %s: post %s given up, no click left to carry it", stage.id, post.seq)
+
+        async def unseen(*_: object) -> None:
+            return None
+
+        await self.outbox.deliver(stage, made_by, post, newest, unseen)
+        return True
+
+    def _give_up(self, table_id: int) -> None:
+        """``unreachable_after`` has passed: the table's worker gives up what still waits (``_unreachable``)."""
+        stage = self._stages.get(table_id)
+        if stage is not None:
+            stage.give_up = None
+            self._kick(stage)
 
     async def _unseen(self, stage: TableStage) -> None:
         """A running game nothing can show now waits for a player to be back (``TableService.unseen``)."""

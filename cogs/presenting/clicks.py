@@ -138,8 +138,10 @@ class Click:
                 self.interaction = None
         self.settled.set()
 
-    def answered_with(self, message_id: int) -> None:
-        """Its answer is message ``message_id`` (a lobby, its opener's answer): its token may edit it."""
+    def answered_with(self, message_id: int, made_at: float) -> None:
+        """Its answer is message ``message_id`` (a lobby, its opener's answer): its token, which lasts
+        from ``made_at`` (when the command came), may edit it."""
+        self.made_at = made_at
         self.message_id = message_id
         self.settle()
         self.edits_original = True

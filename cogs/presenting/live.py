@@ -302,9 +302,9 @@ class LiveMessages:
             return None
         stage.live.message_id = message_id
         stage.live.lobby_drawn = lobby_players(table)
-        if answered and opener is not None:  # its token edits the lobby (a /6nimmt join) until someone clicks on it
-            opened = Click(opener.interaction, self.service.clock, keeps_interaction=True)
-            opened.answered_with(message_id)
+        if answered and opening is not None:  # its token edits the lobby (a /6nimmt join) until someone clicks on it
+            opened = Click(opening.reply.interaction, self.service.clock, keeps_interaction=True)
+            opened.answered_with(message_id, opening.at)
             stage.clicks.opened(opened)
         why = opening.why if opening is not None else None
         if table.threaded and table.thread_id is None:  # its game's thread starts on it

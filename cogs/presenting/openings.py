@@ -12,6 +12,7 @@ opened by no interaction (restored, or opened by the service alone) is posted wi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cogs.reply import Reply
@@ -26,6 +27,7 @@ class Opening:
     channel_id: int  # where the lobby will be
     why: str | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    at: float = 0.0  # when it was asked for (the presenter's clock): its token lasts from then
 
 
 class Openings:
@@ -33,14 +35,15 @@ class Openings:
     the lobby's commit ``claim``s it, and the table's stage keeps it until its worker has shown the
     lobby (``TableStage.opening``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
         self._expected: dict[int, list[Opening]] = {}  # by the host who asked
 
     def __len__(self) -> int:
         return sum(map(len, self._expected.values()))
 
     def expect(self, host_id: int, channel_id: int, reply: Reply, why: str | None = None) -> Opening:
-        opening = Opening(reply, channel_id, why)
+        opening = Opening(reply, channel_id, why, at=self.clock())
         self._expected.setdefault(host_id, []).append(opening)
         return opening
 

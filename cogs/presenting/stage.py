@@ -60,6 +60,10 @@ class TableStage:
     live: LiveState = field(default_factory=LiveState)
     clicks: TableClicks = field(default_factory=TableClicks)
     opening: Opening | None = None  # the interaction that opened its lobby, until the lobby is shown
+    # A closed table only clicks reach, whose news no click could carry: since when (the loop's time),
+    # and the timer that gives that news up (``Presenter``).
+    unreachable_since: float | None = None
+    give_up: asyncio.TimerHandle | None = None
 
     @property
     def snapshot(self) -> TableSnapshot:
@@ -78,3 +82,10 @@ class TableStage:
         opening, self.opening = self.opening, None
         if opening is not None:
             opening.done.set()
+
+    def reached(self) -> None:
+        """A click carried its news after all (or it is let go of): no news of it is to be given up."""
+        self.unreachable_since = None
+        if self.give_up is not None:
+            self.give_up.cancel()
+            self.give_up = None

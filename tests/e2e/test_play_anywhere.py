@@ -319,3 +319,23 @@ async def test_an_application_not_installable_to_users_syncs_its_commands_for_se
         lobby = await open_in(world, world.alice, world.channel, rounds=1)
         assert lobby.channel is world.channel
         assert bot.tree.get_command("6nimmt").allowed_installs.user, "the tree is as declared again"
+
+
+async def test_a_closed_table_s_news_no_click_can_carry_is_given_up_and_the_table_let_go(world):
+    """A lobby in a group DM that nobody started closes once its time is up, long after its opener's
+    answer stopped being usable: nothing can show that it closed, and nobody may click on it again.
+    The news waits a token's life for a click (shortened here), then the presenter lets the table go."""
+    dm = group(world)
+    async with world.running_bot() as bot:
+        presenter = bot.get_cog("Tables").presenter
+        presenter.unreachable_after = 0.2
+        lobby = await open_in(world, world.alice, dm, rounds=1)
+        await world.settle()
+        world.standin.advance_time(31 * 60)
+        await run_out_the_clock(world, dm, 31 * 60)  # the lobby's 30 minutes, and every token, run out
+        await world.standin.world.wait_until(lambda: presenter.tables_held == 0, 3, "the table was never let go")
+        assert [m.id for m in world.standin.channel_messages(dm)] == [lobby.id], "nothing could be shown"
+        refused = await (await world.standin.click(world.bob, lobby, lobby.button("Join")["custom_id"])).reply()
+        assert refused.ephemeral_to is not None, "a click on it later is told, privately"
+        assert requests_to(world, dm) == []
+        world.standin.assert_no_errors()
