@@ -168,9 +168,8 @@ class TableItem:
         finally:
             if registered is not None:
                 clicks, table_id, click = registered
-                if (
-                    not acted and carried is None
-                ):  # a refused or failed click changes nothing, not even who carries posts
+                # A refused or failed click changes nothing, not even who carries posts (but see _register).
+                if not acted and carried is None:
                     clicks.refused(table_id, click)
                 click.settle()
 
