@@ -1,4 +1,4 @@
-"""``/6nimmt games``: the open games a player sits at on this server, theirs to move first.
+"""``/6nimmt games``: the open games a player sits at on this server (or in this group DM), theirs to move first.
 
 Read from the tables as last committed (``TableService.games_of``); answered at
 once, ephemeral, in the user's language.
@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.tables.table import Table, TableStatus
-from cogs.client import scope_id_of
+from cogs.client import place_of
 from cogs.i18n import join, tr, trn, user_locale
 from cogs.render.links import table_link
 from cogs.render.names import shown_name
@@ -63,15 +63,22 @@ def game_entry(table: Table, user_id: int, locale) -> str:
     return f"{head}\n{' · '.join(details)}\n{table_link(table)}"
 
 
-def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTENT) -> str:
-    """The list as one message of at most ``limit`` characters; what does not fit is counted."""
+def games_text(tables: list[Table], user_id: int, locale, limit: int = MAX_CONTENT, *, in_server: bool = True) -> str:
+    """The list as one message of at most ``limit`` characters; what does not fit is counted.
+    ``in_server``: asked in a server (else in a group DM or the bot's DM, whose own games it lists)."""
     if not tables:
+        if not in_server:
+            return tr(
+                locale,
+                "You are not playing at any open game here. Open one with `/6nimmt start`, "
+                "or join one with `/6nimmt join`.",
+            )
         return tr(
             locale,
             "You are not playing at any open game on this server. Open one with `/6nimmt start`, "
             "or join one with `/6nimmt join`.",
         )
-    text = tr(locale, "Your open games on this server:")
+    text = tr(locale, "Your open games on this server:") if in_server else tr(locale, "Your open games here:")
     for shown, table in enumerate(tables):
         entry = "\n\n" + game_entry(table, user_id, locale)
         # Room for this entry and, if more follow, for the line that counts those left out
@@ -90,7 +97,10 @@ def more_line(count: int, locale) -> str:
 @app_commands.command(name="games", description="List the open games you play on this server")
 async def games_command(interaction: discord.Interaction) -> None:
     locale = user_locale(interaction)
-    tables = service_of(interaction).games_of(scope_id_of(interaction), interaction.user.id)
+    place = place_of(interaction)
+    tables = service_of(interaction).games_of(place.scope_id, interaction.user.id)
     await interaction.response.send_message(
-        games_text(tables, interaction.user.id, locale), ephemeral=True, suppress_embeds=True
+        games_text(tables, interaction.user.id, locale, in_server=not place.private),
+        ephemeral=True,
+        suppress_embeds=True,
     )

@@ -167,6 +167,8 @@ async def test_stats_and_the_leaderboard_in_a_group_dm(world):
     async with world.running_bot():
         lobby = await open_in(world, world.alice, dm, rounds=1)
         await gather(world, lobby, [world.bob, world.carol], world.alice)
+        games = await (await world.standin.slash(world.alice, dm, "6nimmt games")).reply()
+        assert games.content.startswith("Your open games here:") and lobby.channel.id == dm.id
         await world.play([world.alice, world.bob, world.carol], channel=dm)
         await world.settle()
         # Only alice installed the app: the commands are hers to use here.

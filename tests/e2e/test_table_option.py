@@ -223,5 +223,5 @@ async def test_games_lists_your_games_yours_to_move_first(world):
         assert "wartet auf Mitspieler (3/10)" in german.content
         # The bot's DM is a place of its own (a game against AI seats may be played there): none open.
         dm = await reply(world, world.bob.user, "6nimmt games", channel=world.standin.dm_channel(world.bob))
-        assert "You are not playing at any open game" in dm.content
+        assert dm.content.startswith("You are not playing at any open game here.")
         world.standin.assert_no_errors()
