@@ -182,8 +182,10 @@ async def test_interaction_answers_are_exempt_while_the_bot_is_held_back(limited
         standin.rate_limits.advance(1.0)  # the bot's log-in and sync leave the global window
         standin.rate_limits.reset_figures()
         flood = asyncio.gather(*(bot.get_channel(c.id).send("flood") for c in channels))
-        await asyncio.sleep(0.3)  # the flood has met the global limit: discord.py holds its bot-token calls
-        assert standin.rate_limits.figures().too_many.get("global", 0) >= 1
+        # The flood meets the global limit: discord.py holds its bot-token calls.
+        await standin.world.wait_until(
+            lambda: standin.rate_limits.figures().too_many.get("global", 0) >= 1, 5, "the flood never met the limit"
+        )
         board = await standin.slash(alice, channels[0], "leaderboard")
         await board.followup(1)  # a deferral and two follow-ups through the interaction's webhook
         assert not flood.done(), "the follow-ups did not wait for the bot-token calls"
