@@ -77,6 +77,7 @@ def table_for(
     interaction: discord.Interaction, table_id: int | None, mine: Callable[[Table, int], bool] | None = None
 ) -> Table:
     """The table the command means: ``table_id`` if it is open where the command was used, else
+    the only one there, else the only one that is ``mine(table, user_id)`` (the one the user sits
     at, or hosts: asking which would have one answer). Raises ``NoTable`` (none here, or not that
     one) or ``ChooseTable``. A table only players' interactions reach takes the command as a click
     that may carry its next messages (``Clicks.command``)."""

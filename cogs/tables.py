@@ -232,7 +232,9 @@ async def join_command(interaction: discord.Interaction, table_id: int | None = 
 async def leave_command(interaction: discord.Interaction, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
-        await service_of(interaction).leave(table.id, interaction.user.id)
+        service = service_of(interaction)
+        await service.seen(table.id)  # a game that waited for a player to be back goes on first
+        await service.leave(table.id, interaction.user.id)
         await reply.send(tr(user_locale(interaction), "You left the table."))
 
 
@@ -261,7 +263,9 @@ async def cancel_command(interaction: discord.Interaction, table_id: int | None 
 async def kick_command(interaction: discord.Interaction, member: discord.Member, table_id: int | None = None) -> None:
     table = table_for(interaction, table_id, hosted)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
-        await service_of(interaction).kick(table.id, interaction.user.id, member.id)
+        service = service_of(interaction)
+        await service.seen(table.id)  # a game that waited for a player to be back goes on first
+        await service.kick(table.id, interaction.user.id, member.id)
         await reply.send(tr(user_locale(interaction), "{name} was removed.", name=shown_name(member.display_name)))
 
 
@@ -284,7 +288,9 @@ async def prompts_command(
 ) -> None:
     table = table_for(interaction, table_id, seated)
     async with Reply(interaction, Answer.EPHEMERAL) as reply:
-        await service_of(interaction).set_prompts(table.id, interaction.user.id, when.value)
+        service = service_of(interaction)
+        await service.seen(table.id)  # a game that waited for a player to be back goes on first
+        await service.set_prompts(table.id, interaction.user.id, when.value)
         await reply.send(tr(user_locale(interaction), PREFERENCES[when.value][1]))
 
 
@@ -365,7 +371,7 @@ async def status_command(interaction: discord.Interaction, table_id: int | None 
 
 async def carried_status(interaction: discord.Interaction, table_id: int) -> None:
     """``/6nimmt status`` where only players' interactions reach the channel: this one carries the
-    table, posted anew below its answer (a game that waited for someone to be back goes on)."""
+    table, posted anew below its answer (a game that waited for someone to be back goes on first)."""
     presenter = presenter_of(interaction)
     try:
         async with Reply(interaction, Answer.EPHEMERAL) as reply:
@@ -454,19 +460,19 @@ class Tables(commands.Cog):
     @commands.Cog.listener()
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
         """A command at a table only players' interactions reach has answered: it may carry the table's
-        next messages now, and a game that waited for a player to be back goes on."""
-        table_id = command_answered(interaction)
-        if table_id is None:
-            return
-        try:
-            await self.service.seen(table_id)
-        except Exception as exc:  # the next click tries again
-            log.warning("table %s: could not go on (%s)", table_id, exc)
+        next messages now, and the presenter is told (a game that waited for a player to be back goes on:
+        ``Presenter._step``)."""
+        self._command_answered(interaction)
 
     @commands.Cog.listener()
     async def on_app_command_refused(self, interaction: discord.Interaction) -> None:
         """The same for a command that was refused (``cogs.errors``): whoever typed it is there."""
-        command_answered(interaction)
+        self._command_answered(interaction)
+
+    def _command_answered(self, interaction: discord.Interaction) -> None:
+        table_id = command_answered(interaction)
+        if table_id is not None:
+            self.presenter.clicks.arrived(table_id)
 
 
 async def setup(bot: SixNimmtBot) -> None:

@@ -29,10 +29,9 @@ import discord
 CLICK_TOKEN_SECONDS = 14 * 60
 #: How long a request waits for the click it goes through to be answered (Discord's deadline is 3 s).
 CLICK_ANSWER_SECONDS = 3.0
-#: The follow-ups an interaction of an app installed to the user alone may send (Discord's limit).
+#: The follow-ups an interaction of an app installed to the user alone may send (Discord's limit;
+#: a sixth is refused with 40094, which drops the click like any refusal).
 USER_INSTALL_FOLLOW_UPS = 5
-#: Discord's error code for a follow-up beyond that limit.
-MAX_FOLLOW_UPS_REACHED = 40094
 
 
 class OneTryOn5xx:

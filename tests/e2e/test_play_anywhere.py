@@ -341,3 +341,25 @@ async def test_a_closed_table_s_news_no_click_can_carry_is_given_up_and_the_tabl
         assert refused.ephemeral_to is not None, "a click on it later is told, privately"
         assert requests_to(world, dm) == []
         world.standin.assert_no_errors()
+
+
+async def test_a_command_typed_while_the_game_waits_for_someone_acts_and_carries_the_game_on(world):
+    """Everybody away past every token: the timer's turn cannot be shown and the game waits. bob,
+    back, leaves by command: he is not told the game is paused, his seat goes to an AI, and his
+    command carries the turn the timer played; alice then plays on to the standings."""
+    dm = group(world)
+    world.standin.user_install(world.bob)
+    async with world.running_bot():
+        table, _ = await alice_picked(world, dm)
+        world.standin.advance_time(16 * 60)
+        await run_out_the_clock(world, dm, 16 * 60)
+        assert live_table(world.standin, dm).id == table.id, "nothing could show the timer's turn"
+        leave = await world.standin.slash(world.bob, dm, "6nimmt leave")
+        assert (await leave.reply()).content == "You left the table."
+        await world.settle()
+        now = live_table(world.standin, dm)
+        assert now.id != table.id and now.interaction_id == leave.id, "bob's command carried the game on"
+        standings = await world.play([world.alice], channel=dm)
+        assert is_standings(standings)
+        assert requests_to(world, dm) == []
+        world.standin.assert_no_errors()
